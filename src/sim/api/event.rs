@@ -1,0 +1,158 @@
+//! Events: the `kubectl get events` records each actor emits, with the exact upstream reasons and
+//! message texts.
+
+use serde::{Deserialize, Serialize};
+
+/// `EventType`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum EventType {
+    Normal,
+    Warning,
+}
+
+impl EventType {
+    /// The type as kubectl prints it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Normal => "Normal",
+            Self::Warning => "Warning",
+        }
+    }
+}
+
+/// Every event reason the simulated components emit (§13, §16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum EventReason {
+    ScalingReplicaSet,
+    ReplicaSetCreateError,
+    SelectingAll,
+    DeploymentRollback,
+    DeploymentRollbackRevisionNotFound,
+    DeploymentRollbackTemplateUnchanged,
+    SuccessfulCreate,
+    FailedCreate,
+    SuccessfulDelete,
+    FailedDelete,
+    Scheduled,
+    FailedScheduling,
+    Pulling,
+    Pulled,
+    Failed,
+    BackOff,
+    ErrImageNeverPull,
+    Created,
+    Started,
+    Killing,
+    Unhealthy,
+    NodeNotReady,
+    NodeNotSchedulable,
+    NodeSchedulable,
+    NodeReady,
+}
+
+impl EventReason {
+    /// The exact upstream string.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ScalingReplicaSet => "ScalingReplicaSet",
+            Self::ReplicaSetCreateError => "ReplicaSetCreateError",
+            Self::SelectingAll => "SelectingAll",
+            Self::DeploymentRollback => "DeploymentRollback",
+            Self::DeploymentRollbackRevisionNotFound => "DeploymentRollbackRevisionNotFound",
+            Self::DeploymentRollbackTemplateUnchanged => "DeploymentRollbackTemplateUnchanged",
+            Self::SuccessfulCreate => "SuccessfulCreate",
+            Self::FailedCreate => "FailedCreate",
+            Self::SuccessfulDelete => "SuccessfulDelete",
+            Self::FailedDelete => "FailedDelete",
+            Self::Scheduled => "Scheduled",
+            Self::FailedScheduling => "FailedScheduling",
+            Self::Pulling => "Pulling",
+            Self::Pulled => "Pulled",
+            Self::Failed => "Failed",
+            Self::BackOff => "BackOff",
+            Self::ErrImageNeverPull => "ErrImageNeverPull",
+            Self::Created => "Created",
+            Self::Started => "Started",
+            Self::Killing => "Killing",
+            Self::Unhealthy => "Unhealthy",
+            Self::NodeNotReady => "NodeNotReady",
+            Self::NodeNotSchedulable => "NodeNotSchedulable",
+            Self::NodeSchedulable => "NodeSchedulable",
+            Self::NodeReady => "NodeReady",
+        }
+    }
+}
+
+/// `ObjectReference`: what an event is about (`kind/name`, and for container events the
+/// `spec.containers{<c>}` field path).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjectRef {
+    pub kind: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field_path: Option<String>,
+}
+
+impl ObjectRef {
+    /// A reference to `kind/name`.
+    pub fn new(kind: &str, name: &str) -> ObjectRef {
+        ObjectRef {
+            kind: kind.to_string(),
+            name: name.to_string(),
+            field_path: None,
+        }
+    }
+
+    /// A reference to one container of a pod.
+    pub fn container(pod: &str, container: &str) -> ObjectRef {
+        ObjectRef {
+            kind: "Pod".to_string(),
+            name: pod.to_string(),
+            field_path: Some(format!("spec.containers{{{container}}}")),
+        }
+    }
+
+    /// `kind/name` in lower case, as `kubectl get events` prints the OBJECT column.
+    pub fn kubectl_object(&self) -> String {
+        format!("{}/{}", self.kind.to_lowercase(), self.name)
+    }
+}
+
+/// `core/v1 Event` as one emission (the trace folds repeats the way `kubectl` shows them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Event {
+    #[serde(rename = "type")]
+    pub type_: EventType,
+    pub reason: EventReason,
+    pub involved_object: ObjectRef,
+    pub message: String,
+    /// The reporting component: `deployment-controller`, `replicaset-controller`,
+    /// `default-scheduler`, or `kubelet`.
+    pub source: String,
+}
+
+impl Event {
+    /// A Normal event.
+    pub fn normal(source: &str, object: ObjectRef, reason: EventReason, message: String) -> Event {
+        Event {
+            type_: EventType::Normal,
+            reason,
+            involved_object: object,
+            message,
+            source: source.to_string(),
+        }
+    }
+
+    /// A Warning event.
+    pub fn warning(source: &str, object: ObjectRef, reason: EventReason, message: String) -> Event {
+        Event {
+            type_: EventType::Warning,
+            reason,
+            involved_object: object,
+            message,
+            source: source.to_string(),
+        }
+    }
+}

@@ -1,0 +1,435 @@
+//! The Pod and its template: containers with images, resource requests and probes, and the status
+//! the scheduler and kubelet write (phase, conditions, container states).
+
+use super::condition::ConditionStatus;
+use super::int_or_percent::IntOrString;
+use super::meta::{ObjectMeta, Time};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// `PodTemplateSpec`: what a ReplicaSet stamps out. Its equality (ignoring `pod-template-hash`)
+/// decides which ReplicaSet is "new".
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PodTemplateSpec {
+    pub metadata: ObjectMeta,
+    pub spec: PodSpec,
+}
+
+/// `PodSpec`, with the fields RolloutScope acts on typed and every other field kept verbatim.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PodSpec {
+    pub containers: Vec<Container>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub termination_grace_period_seconds: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active_deadline_seconds: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dns_policy: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scheduler_name: Option<String>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub node_name: String,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub node_selector: BTreeMap<String, String>,
+    /// Every other field (volumes, affinity, tolerations, …), kept so templates compare and hash
+    /// as the API server stores them.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, Value>,
+}
+
+/// `Container`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Container {
+    pub name: String,
+    pub image: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub image_pull_policy: Option<PullPolicy>,
+    #[serde(skip_serializing_if = "ResourceRequirements::is_empty")]
+    pub resources: ResourceRequirements,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ports: Vec<ContainerPort>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub readiness_probe: Option<Probe>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub liveness_probe: Option<Probe>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub startup_probe: Option<Probe>,
+    /// Every other field (env, command, args, volumeMounts, …), kept verbatim.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, Value>,
+}
+
+/// `imagePullPolicy`. Unknown words are kept for validation to reject.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub enum PullPolicy {
+    Always,
+    IfNotPresent,
+    Never,
+    Other(String),
+}
+
+impl From<String> for PullPolicy {
+    fn from(s: String) -> Self {
+        match s.as_str() {
+            "Always" => Self::Always,
+            "IfNotPresent" => Self::IfNotPresent,
+            "Never" => Self::Never,
+            _ => Self::Other(s),
+        }
+    }
+}
+
+impl From<PullPolicy> for String {
+    fn from(p: PullPolicy) -> Self {
+        p.as_str().to_string()
+    }
+}
+
+impl PullPolicy {
+    /// The policy as written in a manifest.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Always => "Always",
+            Self::IfNotPresent => "IfNotPresent",
+            Self::Never => "Never",
+            Self::Other(s) => s,
+        }
+    }
+}
+
+/// `ResourceRequirements`: quantities are kept as written (`"500m"`, `"128Mi"`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ResourceRequirements {
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub requests: BTreeMap<String, Value>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub limits: BTreeMap<String, Value>,
+}
+
+impl ResourceRequirements {
+    fn is_empty(&self) -> bool {
+        self.requests.is_empty() && self.limits.is_empty()
+    }
+}
+
+/// `ContainerPort`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ContainerPort {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub container_port: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
+}
+
+/// `Probe`. Timings are `Option` until defaulted (§15.4: timeout 1, period 10, success 1,
+/// failure 3, initial delay 0).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Probe {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub http_get: Option<HttpGetAction>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tcp_socket: Option<TcpSocketAction>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exec: Option<ExecAction>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grpc: Option<GrpcAction>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initial_delay_seconds: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout_seconds: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period_seconds: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub success_threshold: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure_threshold: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub termination_grace_period_seconds: Option<i64>,
+}
+
+impl Probe {
+    /// `initialDelaySeconds` after defaulting.
+    pub fn initial_delay_seconds(&self) -> i32 {
+        self.initial_delay_seconds.unwrap_or(0)
+    }
+    /// `periodSeconds` after defaulting.
+    pub fn period_seconds(&self) -> i32 {
+        self.period_seconds.unwrap_or(10)
+    }
+    /// `timeoutSeconds` after defaulting.
+    pub fn timeout_seconds(&self) -> i32 {
+        self.timeout_seconds.unwrap_or(1)
+    }
+    /// `successThreshold` after defaulting.
+    pub fn success_threshold(&self) -> i32 {
+        self.success_threshold.unwrap_or(1)
+    }
+    /// `failureThreshold` after defaulting.
+    pub fn failure_threshold(&self) -> i32 {
+        self.failure_threshold.unwrap_or(3)
+    }
+}
+
+/// `HTTPGetAction`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HttpGetAction {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    pub port: IntOrString,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheme: Option<String>,
+}
+
+/// `TCPSocketAction`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TcpSocketAction {
+    pub port: IntOrString,
+}
+
+/// `ExecAction`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ExecAction {
+    pub command: Vec<String>,
+}
+
+/// `GRPCAction`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrpcAction {
+    pub port: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service: Option<String>,
+}
+
+/// `v1 Pod`. The spec is shared (`Arc`) with the ReplicaSet template it came from, so snapshots
+/// of a thousand-pod cluster stay cheap to clone.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pod {
+    pub metadata: ObjectMeta,
+    pub spec: Arc<PodSpec>,
+    /// `spec.nodeName`, kept beside the shared spec because binding writes it per pod.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub node_name: String,
+    pub status: PodStatus,
+}
+
+/// `PodPhase`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum PodPhase {
+    #[default]
+    Pending,
+    Running,
+    Succeeded,
+    Failed,
+    Unknown,
+}
+
+impl PodPhase {
+    /// The phase as kubectl prints it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "Pending",
+            Self::Running => "Running",
+            Self::Succeeded => "Succeeded",
+            Self::Failed => "Failed",
+            Self::Unknown => "Unknown",
+        }
+    }
+}
+
+/// `PodStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PodStatus {
+    pub phase: PodPhase,
+    pub conditions: Vec<PodCondition>,
+    pub container_statuses: Vec<ContainerStatus>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_ip: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pod_ip: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<Time>,
+}
+
+/// The pod condition types, in the order `kubectl describe` lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum PodConditionType {
+    PodReadyToStartContainers,
+    Initialized,
+    Ready,
+    ContainersReady,
+    PodScheduled,
+}
+
+impl PodConditionType {
+    /// The type as kubectl prints it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::PodReadyToStartContainers => "PodReadyToStartContainers",
+            Self::Initialized => "Initialized",
+            Self::Ready => "Ready",
+            Self::ContainersReady => "ContainersReady",
+            Self::PodScheduled => "PodScheduled",
+        }
+    }
+}
+
+/// `PodCondition`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodCondition {
+    #[serde(rename = "type")]
+    pub type_: PodConditionType,
+    pub status: ConditionStatus,
+    pub last_transition_time: Time,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// `ContainerStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ContainerStatus {
+    pub name: String,
+    pub image: String,
+    pub ready: bool,
+    pub started: bool,
+    pub restart_count: i32,
+    pub state: ContainerState,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_state: Option<ContainerState>,
+}
+
+/// `ContainerState`: exactly one of waiting, running or terminated.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ContainerState {
+    Waiting {
+        reason: String,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        message: String,
+    },
+    #[serde(rename_all = "camelCase")]
+    Running { started_at: Time },
+    #[serde(rename_all = "camelCase")]
+    Terminated {
+        exit_code: i32,
+        reason: String,
+        started_at: Time,
+        finished_at: Time,
+    },
+}
+
+impl Default for ContainerState {
+    fn default() -> Self {
+        ContainerState::Waiting {
+            reason: "ContainerCreating".to_string(),
+            message: String::new(),
+        }
+    }
+}
+
+impl Pod {
+    /// The pod condition of the given type, if present.
+    pub fn condition(&self, t: PodConditionType) -> Option<&PodCondition> {
+        self.status.conditions.iter().find(|c| c.type_ == t)
+    }
+
+    /// Whether the Ready condition is True (`podutil.IsPodReady`).
+    pub fn is_ready(&self) -> bool {
+        self.condition(PodConditionType::Ready)
+            .is_some_and(|c| c.status == ConditionStatus::True)
+    }
+
+    /// `IsPodAvailable`: Ready, and Ready for longer than `min_ready_seconds` (strictly).
+    pub fn is_available(&self, min_ready_seconds: i32, now: Time) -> bool {
+        let Some(c) = self.condition(PodConditionType::Ready) else {
+            return false;
+        };
+        if c.status != ConditionStatus::True {
+            return false;
+        }
+        min_ready_seconds <= 0
+            || c.last_transition_time.plus_secs(i64::from(min_ready_seconds)) < now
+    }
+
+    /// Whether the pod is active for a ReplicaSet: not terminal and not being deleted
+    /// (`controller.IsPodActive`).
+    pub fn is_active(&self) -> bool {
+        !matches!(self.status.phase, PodPhase::Succeeded | PodPhase::Failed)
+            && self.metadata.deletion_timestamp.is_none()
+    }
+
+    /// Whether the pod has reached Succeeded or Failed.
+    pub fn is_terminal(&self) -> bool {
+        matches!(self.status.phase, PodPhase::Succeeded | PodPhase::Failed)
+    }
+
+    /// The largest restart count among the pod's containers.
+    pub fn max_restarts(&self) -> i32 {
+        self.status
+            .container_statuses
+            .iter()
+            .map(|c| c.restart_count)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// `kubectl get pods` STATUS column (`printPod`, modern rules of §15.8).
+    pub fn kubectl_status(&self) -> String {
+        let mut reason = self
+            .status
+            .reason
+            .clone()
+            .unwrap_or_else(|| self.status.phase.as_str().to_string());
+        // The loop runs from the last container to the first, so the first waiting or terminated
+        // container in status order has the final word.
+        for cs in self.status.container_statuses.iter().rev() {
+            match &cs.state {
+                ContainerState::Waiting { reason: r, .. } if !r.is_empty() => reason = r.clone(),
+                ContainerState::Terminated {
+                    reason: r,
+                    exit_code,
+                    ..
+                } => {
+                    reason = if r.is_empty() {
+                        format!("ExitCode:{exit_code}")
+                    } else {
+                        r.clone()
+                    };
+                }
+                _ => {}
+            }
+        }
+        if self.metadata.deletion_timestamp.is_some() && !self.is_terminal() {
+            if self.status.reason.as_deref() == Some("NodeLost") {
+                return "Unknown".to_string();
+            }
+            return "Terminating".to_string();
+        }
+        reason
+    }
+}

@@ -1,0 +1,466 @@
+//! User commands: what a learner or a scenario does to the cluster — `kubectl apply`, `scale`,
+//! `set image`, `rollout undo|pause|resume|restart`, `cordon`, `uncordon`, `delete pod` — each
+//! with kubectl's client-side logic and messages, turned into API writes.
+
+use super::api::{Deployment, Time};
+use super::controller::deployment::util::{
+    DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, REVISION_ANNOTATION, equal_ignore_hash, revision,
+    skip_copy_annotation,
+};
+use super::controller::{Change, Outcome};
+use super::store::Store;
+use super::trace::Stage;
+use super::validation::{self, FieldError};
+use std::fmt;
+
+/// A user command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `kubectl apply -f` with a full manifest (created when the Deployment does not exist).
+    Apply(Box<Deployment>),
+    /// `kubectl scale deployment/<d> --replicas=<n>`.
+    Scale { deployment: String, replicas: i32 },
+    /// `kubectl set image deployment/<d> <container>=<image>`; no container means the first.
+    SetImage { deployment: String, container: Option<String>, image: String },
+    /// `kubectl rollout undo deployment/<d> [--to-revision=<n>]`; 0 means the previous revision.
+    RolloutUndo { deployment: String, to_revision: i64 },
+    /// `kubectl rollout pause deployment/<d>`.
+    Pause { deployment: String },
+    /// `kubectl rollout resume deployment/<d>`.
+    Resume { deployment: String },
+    /// `kubectl rollout restart deployment/<d>`.
+    RolloutRestart { deployment: String },
+    /// `kubectl cordon <node>`.
+    Cordon(String),
+    /// `kubectl uncordon <node>`.
+    Uncordon(String),
+    /// `kubectl delete pod <name>`; a prefix deletes the first pod (by name) that starts with it.
+    DeletePod(String),
+}
+
+/// Why a command was refused: kubectl's or the API server's message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandError {
+    pub message: String,
+    /// The field errors behind an API-server refusal (empty for kubectl-side errors).
+    pub field_errors: Vec<FieldError>,
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.message)
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+fn refuse(message: impl Into<String>) -> CommandError {
+    CommandError {
+        message: message.into(),
+        field_errors: Vec::new(),
+    }
+}
+
+impl Command {
+    /// The kubectl command line this stands for.
+    pub fn describe(&self) -> String {
+        match self {
+            Command::Apply(d) => format!("kubectl apply -f {}.yaml", d.metadata.name),
+            Command::Scale { deployment, replicas } => {
+                format!("kubectl scale deployment/{deployment} --replicas={replicas}")
+            }
+            Command::SetImage { deployment, container, image } => format!(
+                "kubectl set image deployment/{deployment} {}={image}",
+                container.as_deref().unwrap_or("*")
+            ),
+            Command::RolloutUndo { deployment, to_revision } => {
+                if *to_revision == 0 {
+                    format!("kubectl rollout undo deployment/{deployment}")
+                } else {
+                    format!("kubectl rollout undo deployment/{deployment} --to-revision={to_revision}")
+                }
+            }
+            Command::Pause { deployment } => format!("kubectl rollout pause deployment/{deployment}"),
+            Command::Resume { deployment } => format!("kubectl rollout resume deployment/{deployment}"),
+            Command::RolloutRestart { deployment } => format!("kubectl rollout restart deployment/{deployment}"),
+            Command::Cordon(n) => format!("kubectl cordon {n}"),
+            Command::Uncordon(n) => format!("kubectl uncordon {n}"),
+            Command::DeletePod(p) => format!("kubectl delete pod {p}"),
+        }
+    }
+
+    /// The object the command acts on, as `kind/name`.
+    pub fn object(&self, store: &Store) -> String {
+        match self {
+            Command::Apply(d) => format!("deployment/{}", d.metadata.name),
+            Command::Scale { deployment, .. }
+            | Command::SetImage { deployment, .. }
+            | Command::RolloutUndo { deployment, .. }
+            | Command::Pause { deployment }
+            | Command::Resume { deployment }
+            | Command::RolloutRestart { deployment } => format!("deployment/{deployment}"),
+            Command::Cordon(n) | Command::Uncordon(n) => format!("node/{n}"),
+            Command::DeletePod(p) => format!("pod/{}", resolve_pod(store, p).unwrap_or_else(|| p.clone())),
+        }
+    }
+
+    /// The stage a command belongs to: rolling back is stage 5, everything else declares.
+    pub fn stage(&self) -> Stage {
+        match self {
+            Command::RolloutUndo { .. } => Stage::Retry,
+            _ => Stage::Declare,
+        }
+    }
+}
+
+fn resolve_pod(store: &Store, p: &str) -> Option<String> {
+    if store.pods.contains_key(p) {
+        return Some(p.to_string());
+    }
+    store
+        .pods
+        .values()
+        .filter(|pod| pod.metadata.deletion_timestamp.is_none())
+        .find(|pod| pod.metadata.name.starts_with(p))
+        .map(|pod| pod.metadata.name.clone())
+}
+
+fn get_deployment<'a>(store: &'a Store, name: &str) -> Result<&'a Deployment, CommandError> {
+    store
+        .deployments
+        .get(name)
+        .ok_or_else(|| refuse(format!("Error from server (NotFound): deployments.apps {name:?} not found")))
+}
+
+/// Validates and writes a new version of a Deployment, narrating what changed.
+fn write_deployment(
+    old: Option<&Deployment>,
+    mut new: Deployment,
+    out: &mut Outcome,
+    verb: &str,
+) -> Result<(), CommandError> {
+    validation::set_defaults(&mut new);
+    let errs = match old {
+        Some(o) => validation::validate_deployment_update(&new, o),
+        None => validation::validate_deployment(&new),
+    };
+    if !errs.is_empty() {
+        return Err(CommandError {
+            message: validation::render_invalid("Deployment.apps", &new.metadata.name, &errs),
+            field_errors: errs,
+        });
+    }
+    let name = new.metadata.name.clone();
+    match old {
+        None => {
+            out.say(format!(
+                "deployment.apps/{name} created: the API server validated the manifest, filled in defaults and stored it with generation 1. It asks for {} replica{} of {}.",
+                new.replicas(),
+                if new.replicas() == 1 { "" } else { "s" },
+                images_of(&new)
+            ));
+        }
+        Some(o) => {
+            let changes = describe_spec_change(o, &new);
+            if changes.is_empty() {
+                out.say(format!("deployment.apps/{name} unchanged."));
+                return Ok(());
+            }
+            out.say(format!(
+                "deployment.apps/{name} {verb}: {}. The API server bumps metadata.generation to {} because the spec changed.",
+                changes.join("; "),
+                o.metadata.generation + 1
+            ));
+        }
+    }
+    out.changes.push(Change::UpdateDeployment(new));
+    Ok(())
+}
+
+fn images_of(d: &Deployment) -> String {
+    d.spec
+        .template
+        .spec
+        .containers
+        .iter()
+        .map(|c| c.image.clone())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The spec differences a learner cares about, in words.
+pub fn describe_spec_change(old: &Deployment, new: &Deployment) -> Vec<String> {
+    let mut out = Vec::new();
+    if old.replicas() != new.replicas() {
+        out.push(format!(
+            "spec.replicas {} → {} (a scaling event: ReplicaSets are resized, no new rollout)",
+            old.replicas(),
+            new.replicas()
+        ));
+    }
+    if !equal_ignore_hash(&old.spec.template, &new.spec.template) {
+        let (oi, ni) = (images_of(old), images_of(new));
+        if oi != ni {
+            out.push(format!("the pod template changed (image {oi} → {ni}), so a new rollout starts"));
+        } else {
+            out.push("the pod template changed, so a new rollout starts".to_string());
+        }
+    }
+    if old.spec.strategy != new.spec.strategy {
+        out.push("the update strategy changed".to_string());
+    }
+    if old.spec.paused != new.spec.paused {
+        out.push(if new.spec.paused {
+            "spec.paused is now true: rollouts stop, scaling still works".to_string()
+        } else {
+            "spec.paused is now false: the rollout continues".to_string()
+        });
+    }
+    for (label, a, b) in [
+        ("minReadySeconds", Some(old.spec.min_ready_seconds), Some(new.spec.min_ready_seconds)),
+        ("progressDeadlineSeconds", old.spec.progress_deadline_seconds, new.spec.progress_deadline_seconds),
+        ("revisionHistoryLimit", old.spec.revision_history_limit, new.spec.revision_history_limit),
+    ] {
+        if a != b {
+            out.push(format!("{label} {} → {}", opt(a), opt(b)));
+        }
+    }
+    if out.is_empty() && old.metadata.annotations != new.metadata.annotations {
+        out.push("annotations changed".to_string());
+    }
+    out
+}
+
+fn opt(v: Option<i32>) -> String {
+    v.map_or_else(|| "unset".to_string(), |v| v.to_string())
+}
+
+/// The wall-clock time a simulated instant stands for, in RFC 3339, for fields kubectl fills
+/// with the current time (`restartedAt`). Simulated time 0 is 2026-01-01T00:00:00Z.
+pub fn rfc3339(t: Time) -> String {
+    const EPOCH_DAYS: i64 = 20_454; // 2026-01-01 in days since 1970-01-01
+    let secs = (t.as_millis() / 1000) as i64;
+    let days = EPOCH_DAYS + secs / 86_400;
+    let rem = secs % 86_400;
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        (rem / 60) % 60,
+        rem % 60
+    )
+}
+
+/// Runs a command against the current state and returns the writes it makes.
+///
+/// # Errors
+/// kubectl's client-side errors and the API server's validation errors, with upstream wording.
+pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, CommandError> {
+    let mut out = Outcome {
+        stage: Some(cmd.stage()),
+        ..Default::default()
+    };
+    match cmd {
+        Command::Apply(manifest) => {
+            let name = &manifest.metadata.name;
+            match store.deployments.get(name) {
+                None => write_deployment(None, (**manifest).clone(), &mut out, "created")?,
+                Some(old) => {
+                    let mut new = old.clone();
+                    new.spec = manifest.spec.clone();
+                    new.metadata.labels = manifest.metadata.labels.clone();
+                    // Apply merges: annotations the controller owns stay.
+                    let mut annotations = manifest.metadata.annotations.clone();
+                    for (k, v) in &old.metadata.annotations {
+                        if k.starts_with("deployment.kubernetes.io/") {
+                            annotations.entry(k.clone()).or_insert_with(|| v.clone());
+                        }
+                    }
+                    new.metadata.annotations = annotations;
+                    write_deployment(Some(old), new, &mut out, "configured")?;
+                }
+            }
+        }
+        Command::Scale { deployment, replicas } => {
+            let old = get_deployment(store, deployment)?;
+            let mut new = old.clone();
+            new.spec.replicas = Some(*replicas);
+            write_deployment(Some(old), new, &mut out, "scaled")?;
+        }
+        Command::SetImage { deployment, container, image } => {
+            let old = get_deployment(store, deployment)?;
+            let mut new = old.clone();
+            let containers = &mut new.spec.template.spec.containers;
+            match container {
+                Some(c) => {
+                    let Some(target) = containers.iter_mut().find(|x| &x.name == c) else {
+                        return Err(refuse(format!("error: unable to find container named {c:?}")));
+                    };
+                    target.image = image.clone();
+                }
+                None => {
+                    let Some(first) = containers.first_mut() else {
+                        return Err(refuse("error: the deployment has no containers"));
+                    };
+                    first.image = image.clone();
+                }
+            }
+            write_deployment(Some(old), new, &mut out, "image updated")?;
+        }
+        Command::RolloutUndo { deployment, to_revision } => {
+            let d = get_deployment(store, deployment)?;
+            rollout_undo(store, d, *to_revision, &mut out)?;
+        }
+        Command::Pause { deployment } | Command::Resume { deployment } => {
+            let old = get_deployment(store, deployment)?;
+            let pause = matches!(cmd, Command::Pause { .. });
+            if old.spec.paused == pause {
+                return Err(refuse(format!(
+                    "error: deployments.apps {deployment:?} is {}",
+                    if pause { "already paused" } else { "not paused" }
+                )));
+            }
+            let mut new = old.clone();
+            new.spec.paused = pause;
+            write_deployment(Some(old), new, &mut out, if pause { "paused" } else { "resumed" })?;
+        }
+        Command::RolloutRestart { deployment } => {
+            let old = get_deployment(store, deployment)?;
+            let mut new = old.clone();
+            new.spec
+                .template
+                .metadata
+                .annotations
+                .insert("kubectl.kubernetes.io/restartedAt".to_string(), rfc3339(now));
+            write_deployment(Some(old), new, &mut out, "restarted")?;
+        }
+        Command::Cordon(n) | Command::Uncordon(n) => {
+            let cordon = matches!(cmd, Command::Cordon(_));
+            let Some(node) = store.nodes.get(n) else {
+                return Err(refuse(format!("Error from server (NotFound): nodes {n:?} not found")));
+            };
+            if node.spec.unschedulable == cordon {
+                out.say(format!("node/{n} already {}", if cordon { "cordoned" } else { "uncordoned" }));
+                return Ok(out);
+            }
+            let mut node = node.clone();
+            node.spec.unschedulable = cordon;
+            out.changes.push(Change::UpdateNode(node));
+            out.say(if cordon {
+                format!("node/{n} cordoned: spec.unschedulable is true, so the scheduler places no new pods there. Pods already on it keep running.")
+            } else {
+                format!("node/{n} uncordoned: the scheduler may place pods there again, and pending pods are retried.")
+            });
+        }
+        Command::DeletePod(p) => {
+            let Some(name) = resolve_pod(store, p) else {
+                return Err(refuse(format!("Error from server (NotFound): pods {p:?} not found")));
+            };
+            let grace = store
+                .pods
+                .get(&name)
+                .and_then(|pod| pod.spec.termination_grace_period_seconds)
+                .unwrap_or(30);
+            out.changes.push(Change::DeletePod { name: name.clone(), grace_seconds: grace });
+            out.say(format!(
+                "pod \"{name}\" deleted: it gets a deletionTimestamp and {grace}s to shut down. Its ReplicaSet no longer counts it and creates a replacement at once."
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// kubectl's `DeploymentRollbacker`: picks the target revision's ReplicaSet and patches its
+/// template and annotations into the Deployment. The controller then re-uses that ReplicaSet
+/// with a new, higher revision.
+fn rollout_undo(store: &Store, d: &Deployment, to_revision: i64, out: &mut Outcome) -> Result<(), CommandError> {
+    let name = &d.metadata.name;
+    if to_revision < 0 {
+        return Err(refuse(format!("error: unable to find specified revision {to_revision} in history")));
+    }
+    let rss: Vec<_> = store.replica_sets_owned_by(&d.metadata.uid).collect();
+    let mut latest: Option<(i64, &_)> = None;
+    let mut previous: Option<(i64, &_)> = None;
+    let mut target = None;
+    for rs in &rss {
+        let Ok(v) = revision(rs) else {
+            continue;
+        };
+        if to_revision == 0 {
+            if latest.is_none_or(|(lv, _)| lv < v) {
+                previous = latest;
+                latest = Some((v, *rs));
+            } else if previous.is_none_or(|(pv, _)| pv < v) {
+                previous = Some((v, *rs));
+            }
+        } else if to_revision == v {
+            target = Some((v, *rs));
+            break;
+        }
+    }
+    let (rev, rs) = if to_revision > 0 {
+        target.ok_or_else(|| refuse(format!("error: unable to find specified revision {to_revision} in history")))?
+    } else {
+        previous.ok_or_else(|| refuse(format!("error: no rollout history found for deployment {name:?}")))?
+    };
+    if d.spec.paused {
+        return Err(refuse(
+            "error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
+        ));
+    }
+    if equal_ignore_hash(&d.spec.template, &rs.spec.template) {
+        out.say(format!(
+            "deployment.apps/{name} skipped rollback (current template already matches revision {rev})"
+        ));
+        return Ok(());
+    }
+    let mut new = d.clone();
+    let mut template = rs.spec.template.clone();
+    template.metadata.labels.remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
+    new.spec.template = template;
+    let mut annotations = std::collections::BTreeMap::new();
+    for (k, v) in &d.metadata.annotations {
+        if skip_copy_annotation(k) {
+            annotations.insert(k.clone(), v.clone());
+        }
+    }
+    for (k, v) in &rs.metadata.annotations {
+        if !skip_copy_annotation(k) {
+            annotations.insert(k.clone(), v.clone());
+        }
+    }
+    new.metadata.annotations = annotations;
+    let current = d.metadata.annotations.get(REVISION_ANNOTATION).cloned().unwrap_or_default();
+    out.say(format!(
+        "deployment.apps/{name} rolled back: kubectl copied the pod template of revision {rev} ({}) back into the Deployment. The controller will find that ReplicaSet {} matches again and re-use it as the newest revision instead of creating one (current revision {current}).",
+        images_of_template(&rs.spec.template),
+        rs.metadata.name
+    ));
+    out.changes.push(Change::UpdateDeployment(new));
+    Ok(())
+}
+
+fn images_of_template(t: &super::api::PodTemplateSpec) -> String {
+    t.spec.containers.iter().map(|c| c.image.clone()).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_counts_days_from_2026() {
+        assert_eq!(rfc3339(Time::ZERO), "2026-01-01T00:00:00Z");
+        assert_eq!(rfc3339(Time::from_secs(86_400 * 59 + 3661)), "2026-03-01T01:01:01Z");
+    }
+}

@@ -1,0 +1,166 @@
+//! The deployment controller: turns a Deployment's desired state into ReplicaSets of the right
+//! sizes, one sync pass at a time, and reports progress through conditions
+//! (`pkg/controller/deployment`).
+//!
+//! A pass works on copies of the Deployment and its ReplicaSets, exactly as upstream works on
+//! cached copies, and records every write as a [`Change`]. Helpers that upstream gives an updated
+//! object back return the updated copy, and callers keep or drop it the way the Go code does, so
+//! even the status arithmetic on stale copies matches.
+
+pub mod progress;
+pub mod recreate;
+pub mod rollback;
+pub mod rolling;
+pub mod sync;
+pub mod util;
+
+use super::{Change, Outcome, Work};
+use crate::sim::api::{
+    ConditionReason, ConditionStatus, Deployment, DeploymentConditionType, DeploymentStrategyType,
+    Event, EventReason, ObjectRef, Pod, ReplicaSet, Time,
+};
+use crate::sim::store::Store;
+use crate::sim::trace::Stage;
+use std::collections::BTreeMap;
+
+/// The component name upstream records on its events.
+pub const COMPONENT: &str = "deployment-controller";
+
+/// The state of one sync pass: the time, the read-only cluster, and what the pass has decided.
+pub struct SyncContext<'a> {
+    pub store: &'a Store,
+    pub now: Time,
+    pub out: Outcome,
+}
+
+impl<'a> SyncContext<'a> {
+    /// A pass at `now` over `store`.
+    pub fn new(store: &'a Store, now: Time) -> SyncContext<'a> {
+        SyncContext {
+            store,
+            now,
+            out: Outcome::default(),
+        }
+    }
+
+    /// Records an event on the Deployment.
+    pub fn event(&mut self, d: &Deployment, warning: bool, reason: EventReason, message: String) {
+        let obj = ObjectRef::new("Deployment", &d.metadata.name);
+        self.out.events.push(if warning {
+            Event::warning(COMPONENT, obj, reason, message)
+        } else {
+            Event::normal(COMPONENT, obj, reason, message)
+        });
+    }
+
+    /// Writes the Deployment through the status subresource.
+    pub fn update_status(&mut self, d: &Deployment) {
+        self.out.changes.push(Change::UpdateDeploymentStatus(d.clone()));
+    }
+
+    /// Requeues the Deployment after `delay_ms`.
+    pub fn requeue(&mut self, d: &Deployment, delay_ms: u64) {
+        self.out
+            .requeue
+            .push((delay_ms, Work::SyncDeployment(d.metadata.name.clone())));
+    }
+}
+
+/// `syncDeployment`: one pass of the deployment controller over the named Deployment, in
+/// upstream's order — selector check, ReplicaSet and pod lookup, paused conditions, then paused
+/// (scale only), legacy rollback, scaling event, and finally the strategy's rollout.
+pub fn sync_deployment(store: &Store, name: &str, now: Time) -> Outcome {
+    let mut ctx = SyncContext::new(store, now);
+    let Some(stored) = store.deployments.get(name) else {
+        return ctx.out;
+    };
+    let mut d = stored.clone();
+
+    if d.spec.selector.as_ref().is_none_or(|s| s.is_empty()) {
+        ctx.event(
+            &d,
+            true,
+            EventReason::SelectingAll,
+            "This deployment is selecting all pods. A non-empty selector is required.".to_string(),
+        );
+        if d.status.observed_generation < d.metadata.generation {
+            d.status.observed_generation = d.metadata.generation;
+            ctx.update_status(&d);
+        }
+        ctx.out.say(format!(
+            "Deployment {name} has an empty selector, so the controller refuses to manage any pods."
+        ));
+        ctx.out.stage = Some(Stage::Retry);
+        return ctx.out;
+    }
+
+    let rs_list = get_replica_sets_for_deployment(store, &d);
+    if d.metadata.deletion_timestamp.is_some() {
+        sync::sync_status_only(&mut ctx, &mut d, &rs_list);
+        return ctx.out;
+    }
+
+    progress::check_paused_conditions(&mut ctx, &mut d);
+
+    if d.spec.paused {
+        sync::sync(&mut ctx, &mut d, &rs_list);
+        return ctx.out;
+    }
+
+    if d.metadata.annotations.contains_key(util::DEPRECATED_ROLLBACK_TO) {
+        rollback::rollback(&mut ctx, &mut d, &rs_list);
+        return ctx.out;
+    }
+
+    if sync::is_scaling_event(&mut ctx, &mut d, &rs_list) {
+        sync::sync(&mut ctx, &mut d, &rs_list);
+        return ctx.out;
+    }
+
+    match d.strategy_type() {
+        DeploymentStrategyType::Recreate => {
+            let pod_map = get_pod_map_for_deployment(store, &rs_list);
+            recreate::rollout_recreate(&mut ctx, &mut d, &rs_list, &pod_map);
+        }
+        DeploymentStrategyType::RollingUpdate => rolling::rollout_rolling(&mut ctx, &mut d, &rs_list),
+        DeploymentStrategyType::Other(t) => {
+            ctx.out.say(format!("unexpected deployment strategy type: {t}"));
+        }
+    }
+    ctx.out
+}
+
+/// `getReplicaSetsForDeployment`: the ReplicaSets this Deployment controls. (Adoption and release
+/// of orphans never arise in a simulated namespace, where only this controller makes them.)
+pub fn get_replica_sets_for_deployment(store: &Store, d: &Deployment) -> Vec<ReplicaSet> {
+    store
+        .replica_sets_owned_by(&d.metadata.uid)
+        .filter(|rs| {
+            d.spec
+                .selector
+                .as_ref()
+                .is_some_and(|s| s.matches(&rs.metadata.labels))
+        })
+        .cloned()
+        .collect()
+}
+
+/// `getPodMapForDeployment`: every pod of every ReplicaSet, keyed by the ReplicaSet's UID, with
+/// an entry (possibly empty) for each ReplicaSet. Pods of every phase are included.
+pub fn get_pod_map_for_deployment(store: &Store, rs_list: &[ReplicaSet]) -> BTreeMap<String, Vec<Pod>> {
+    rs_list
+        .iter()
+        .map(|rs| {
+            (
+                rs.metadata.uid.clone(),
+                store.pods_owned_by(&rs.metadata.uid).cloned().collect(),
+            )
+        })
+        .collect()
+}
+
+/// The Progressing condition's reason, for narration.
+pub fn progressing_reason(d: &Deployment) -> Option<(ConditionStatus, ConditionReason)> {
+    d.condition(DeploymentConditionType::Progressing)
+        .map(|c| (c.status, c.reason))
+}

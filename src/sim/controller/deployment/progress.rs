@@ -1,0 +1,249 @@
+//! Rollout progress (`pkg/controller/deployment/progress.go`): the Progressing and ReplicaFailure
+//! conditions, the progress deadline, and the requeue that wakes a stuck Deployment.
+
+use super::SyncContext;
+use super::sync::calculate_status;
+use super::util::*;
+use crate::sim::api::{
+    ConditionReason, ConditionStatus, Deployment, DeploymentCondition, DeploymentConditionType,
+    DeploymentStatus, ReplicaSet, ReplicaSetConditionType, Time,
+};
+use crate::sim::trace::Stage;
+
+/// `syncRolloutStatus`: calculates the status, updates Progressing (complete, progressing, or
+/// timed out), copies any ReplicaFailure, and writes the status if it changed — otherwise
+/// schedules the progress-deadline check.
+pub fn sync_rollout_status(
+    ctx: &mut SyncContext<'_>,
+    all_rss: &[ReplicaSet],
+    new_rs: Option<&ReplicaSet>,
+    d: &mut Deployment,
+) {
+    let mut new_status = calculate_status(all_rss, new_rs, d, ctx.now);
+    if !has_progress_deadline(d) {
+        remove_deployment_condition(&mut new_status, DeploymentConditionType::Progressing);
+    }
+    let current = d.condition(DeploymentConditionType::Progressing).cloned();
+    let is_complete = new_status.replicas == new_status.updated_replicas
+        && current
+            .as_ref()
+            .is_some_and(|c| c.reason == ConditionReason::NewReplicaSetAvailable);
+    if has_progress_deadline(d) && !is_complete {
+        let rs_name = new_rs.map(|rs| rs.metadata.name.clone());
+        let subject = match &rs_name {
+            Some(n) => format!("ReplicaSet {n:?}"),
+            None => format!("Deployment {:?}", d.metadata.name),
+        };
+        if deployment_complete(d, &new_status) {
+            let cond = new_deployment_condition(
+                DeploymentConditionType::Progressing,
+                ConditionStatus::True,
+                ConditionReason::NewReplicaSetAvailable,
+                format!("{subject} has successfully progressed."),
+                ctx.now,
+            );
+            set_deployment_condition(&mut new_status, cond);
+        } else if deployment_progressing(d, &new_status) {
+            let mut cond = new_deployment_condition(
+                DeploymentConditionType::Progressing,
+                ConditionStatus::True,
+                ConditionReason::ReplicaSetUpdated,
+                format!("{subject} is progressing."),
+                ctx.now,
+            );
+            if let Some(cur) = &current {
+                if cur.status == ConditionStatus::True {
+                    cond.last_transition_time = cur.last_transition_time;
+                }
+                remove_deployment_condition(&mut new_status, DeploymentConditionType::Progressing);
+            }
+            set_deployment_condition(&mut new_status, cond);
+        } else if deployment_timed_out(d, &new_status, ctx.now) {
+            let cond = new_deployment_condition(
+                DeploymentConditionType::Progressing,
+                ConditionStatus::False,
+                ConditionReason::ProgressDeadlineExceeded,
+                format!("{subject} has timed out progressing."),
+                ctx.now,
+            );
+            set_deployment_condition(&mut new_status, cond);
+        }
+    }
+
+    let failures = get_replica_failures(all_rss, new_rs);
+    match failures.into_iter().next() {
+        Some(f) => set_deployment_condition(&mut new_status, f),
+        None => remove_deployment_condition(&mut new_status, DeploymentConditionType::ReplicaFailure),
+    }
+
+    if new_status == d.status {
+        if let Some(after) = requeue_stuck_deployment(d, &new_status, ctx.now) {
+            ctx.requeue(d, after);
+        }
+        return;
+    }
+    narrate_status_change(ctx, d, &new_status);
+    d.status = new_status;
+    ctx.update_status(d);
+}
+
+/// `getReplicaFailures`: the new ReplicaSet's ReplicaFailure conditions, or else any
+/// ReplicaSet's, converted to Deployment conditions.
+pub fn get_replica_failures(all_rss: &[ReplicaSet], new_rs: Option<&ReplicaSet>) -> Vec<DeploymentCondition> {
+    let convert = |rs: &ReplicaSet| -> Vec<DeploymentCondition> {
+        rs.status
+            .conditions
+            .iter()
+            .filter(|c| c.type_ == ReplicaSetConditionType::ReplicaFailure)
+            .map(|c| DeploymentCondition {
+                type_: DeploymentConditionType::ReplicaFailure,
+                status: c.status,
+                last_update_time: c.last_transition_time,
+                last_transition_time: c.last_transition_time,
+                reason: c.reason,
+                message: c.message.clone(),
+            })
+            .collect()
+    };
+    if let Some(rs) = new_rs {
+        let c = convert(rs);
+        if !c.is_empty() {
+            return c;
+        }
+    }
+    all_rss.iter().flat_map(convert).collect()
+}
+
+/// `requeueStuckDeployment`: when nothing changed, how long (in milliseconds) until the progress
+/// deadline should be checked again, or `None`. Upstream returns `after` and enqueues at
+/// `after + 1s`, or requeues at once (rate-limited, 5 ms) when less than a second remains.
+pub fn requeue_stuck_deployment(d: &Deployment, new_status: &DeploymentStatus, now: Time) -> Option<u64> {
+    let after = requeue_stuck_deployment_after(d, new_status, now)?;
+    if after < 1000 {
+        Some(5)
+    } else {
+        Some(after as u64 + 1000)
+    }
+}
+
+/// The duration upstream's `requeueStuckDeployment` returns, in milliseconds: `None` for −1 (no
+/// requeue), otherwise `lastUpdateTime + deadline − now`, and 0 for "requeue now".
+pub fn requeue_stuck_deployment_after(d: &Deployment, new_status: &DeploymentStatus, now: Time) -> Option<i64> {
+    let cur = d.condition(DeploymentConditionType::Progressing)?;
+    if !has_progress_deadline(d) {
+        return None;
+    }
+    if deployment_complete(d, new_status) || cur.reason == ConditionReason::ProgressDeadlineExceeded {
+        return None;
+    }
+    let deadline_ms = i64::from(d.spec.progress_deadline_seconds.unwrap_or(0)) * 1000;
+    let after = cur.last_update_time.as_millis() as i64 + deadline_ms - now.as_millis() as i64;
+    if after < 1000 { Some(0) } else { Some(after) }
+}
+
+/// `checkPausedConditions`: Progressing=Unknown `DeploymentPaused` while paused, and
+/// `DeploymentResumed` once resumed — unless the deadline was already exceeded.
+pub fn check_paused_conditions(ctx: &mut SyncContext<'_>, d: &mut Deployment) {
+    if !has_progress_deadline(d) {
+        return;
+    }
+    let cond = d.condition(DeploymentConditionType::Progressing);
+    if cond.is_some_and(|c| c.reason == ConditionReason::ProgressDeadlineExceeded) {
+        return;
+    }
+    let paused_exists = cond.is_some_and(|c| c.reason == ConditionReason::DeploymentPaused);
+    let (reason, message) = if d.spec.paused && !paused_exists {
+        (ConditionReason::DeploymentPaused, "Deployment is paused")
+    } else if !d.spec.paused && paused_exists {
+        (ConditionReason::DeploymentResumed, "Deployment is resumed")
+    } else {
+        return;
+    };
+    let c = new_deployment_condition(
+        DeploymentConditionType::Progressing,
+        ConditionStatus::Unknown,
+        reason,
+        message.to_string(),
+        ctx.now,
+    );
+    set_deployment_condition(&mut d.status, c);
+    ctx.out.say(if d.spec.paused {
+        "spec.paused is true, so Progressing becomes Unknown (DeploymentPaused): the controller will scale but not roll out."
+    } else {
+        "spec.paused is false again, so Progressing becomes Unknown (DeploymentResumed) until the rollout moves."
+    });
+    ctx.out.stage_at_least(Stage::Declare);
+    ctx.update_status(d);
+}
+
+/// Explains a status write in words: counts that moved and conditions that changed.
+pub fn narrate_status_change(ctx: &mut SyncContext<'_>, d: &Deployment, new: &DeploymentStatus) {
+    let old = &d.status;
+    let desired = d.replicas();
+    for c in &new.conditions {
+        let before = old.condition(c.type_);
+        if before.is_some_and(|b| b.status == c.status && b.reason == c.reason) {
+            continue;
+        }
+        let sentence = match c.reason {
+            ConditionReason::NewReplicaSetAvailable => {
+                ctx.out.stage_default(Stage::Readiness);
+                format!("All {desired} replicas are updated and available, so Progressing is True with reason NewReplicaSetAvailable: the rollout is complete.")
+            }
+            ConditionReason::ProgressDeadlineExceeded => {
+                ctx.out.stage_at_least(Stage::Retry);
+                let secs = d.spec.progress_deadline_seconds.unwrap_or(0);
+                format!("No progress for more than progressDeadlineSeconds ({secs}s), so Progressing is False with reason ProgressDeadlineExceeded. The controller keeps trying; nothing is rolled back automatically.")
+            }
+            ConditionReason::MinimumReplicasAvailable => {
+                ctx.out.stage_default(Stage::Readiness);
+                format!(
+                    "{} available ≥ {desired} − maxUnavailable {} = {}, so Available is True (MinimumReplicasAvailable).",
+                    new.available_replicas,
+                    max_unavailable(d),
+                    desired - max_unavailable(d)
+                )
+            }
+            ConditionReason::MinimumReplicasUnavailable => {
+                ctx.out.stage_default(Stage::Readiness);
+                format!(
+                    "Only {} available, below {desired} − maxUnavailable {} = {}, so Available is False (MinimumReplicasUnavailable).",
+                    new.available_replicas,
+                    max_unavailable(d),
+                    desired - max_unavailable(d)
+                )
+            }
+            ConditionReason::FailedCreate | ConditionReason::FailedDelete => {
+                ctx.out.stage_at_least(Stage::Retry);
+                format!("A ReplicaSet reports {}: {}", c.reason.as_str(), c.message)
+            }
+            _ => continue,
+        };
+        ctx.out.say(sentence);
+    }
+    let terminating = |s: &DeploymentStatus| s.terminating_replicas.unwrap_or(0);
+    if new.updated_replicas != old.updated_replicas
+        || new.ready_replicas != old.ready_replicas
+        || new.available_replicas != old.available_replicas
+        || new.replicas != old.replicas
+        || new.unavailable_replicas != old.unavailable_replicas
+        || terminating(new) != terminating(old)
+    {
+        ctx.out.stage_default(Stage::Readiness);
+        let term = if terminating(new) > 0 || terminating(old) > 0 {
+            format!(", {} terminating", terminating(new))
+        } else {
+            String::new()
+        };
+        ctx.out.say(format!(
+            "Deployment status: {} of {desired} up to date, {} ready, {} available ({} unavailable{term}).",
+            new.updated_replicas, new.ready_replicas, new.available_replicas, new.unavailable_replicas
+        ));
+    } else if new.observed_generation != old.observed_generation {
+        ctx.out.stage_default(Stage::Readiness);
+        ctx.out.say(format!(
+            "The controller has now observed generation {}, so status.observedGeneration catches up.",
+            new.observed_generation
+        ));
+    }
+}

@@ -1,0 +1,196 @@
+//! The RollingUpdate strategy (`pkg/controller/deployment/rolling.go`): grow the new ReplicaSet
+//! within maxSurge, shrink the old ones within maxUnavailable, one direction per pass.
+
+use super::sync::{
+    filter_active, get_all_replica_sets_and_sync_revision, scale_replica_set_and_record_event,
+    surge_phrase, unavailable_phrase,
+};
+use super::util::*;
+use super::{SyncContext, progress};
+use crate::sim::api::{Deployment, ReplicaSet};
+
+/// `rolloutRolling`: one pass of a rolling update.
+pub fn rollout_rolling(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[ReplicaSet]) {
+    let Ok(rss) = get_all_replica_sets_and_sync_revision(ctx, d, rs_list, true) else {
+        return;
+    };
+    let Some(new_rs) = rss.new_rs.clone() else {
+        return;
+    };
+    let all_rss = rss.all();
+
+    if reconcile_new_replica_set(ctx, &all_rss, &new_rs, d) {
+        progress::sync_rollout_status(ctx, &all_rss, Some(&new_rs), d);
+        return;
+    }
+
+    let active_old = filter_active(&rss.old_rss);
+    if reconcile_old_replica_sets(ctx, &all_rss, &active_old, &new_rs, d) {
+        progress::sync_rollout_status(ctx, &all_rss, Some(&new_rs), d);
+        return;
+    }
+
+    if deployment_complete(d, &d.status) {
+        super::sync::cleanup_deployment(ctx, &rss.old_rss, d);
+    }
+    progress::sync_rollout_status(ctx, &all_rss, Some(&new_rs), d);
+}
+
+/// `reconcileNewReplicaSet`: scales the new ReplicaSet down to `spec.replicas` if it is above it,
+/// or up by as much as the surge budget allows. Returns whether it scaled.
+///
+/// Example: replicas 10, maxSurge 3; old RS 8 and new RS 3 make 11 < 13, so the new RS goes to
+/// `3 + min(13 − 11, 10 − 3) = 5`.
+pub fn reconcile_new_replica_set(
+    ctx: &mut SyncContext<'_>,
+    all_rss: &[ReplicaSet],
+    new_rs: &ReplicaSet,
+    d: &Deployment,
+) -> bool {
+    let desired = d.replicas();
+    if new_rs.spec.replicas == desired {
+        return false;
+    }
+    if new_rs.spec.replicas > desired {
+        let (scaled, _) = scale_replica_set_and_record_event(ctx, new_rs, desired, d);
+        if scaled {
+            ctx.out.say(format!(
+                "{} has {} replicas but spec.replicas is {desired}, so it is scaled down to {desired}.",
+                new_rs.metadata.name, new_rs.spec.replicas
+            ));
+        }
+        return scaled;
+    }
+    let Ok(new_count) = new_rs_new_replicas(d, all_rss, new_rs.spec.replicas) else {
+        return false;
+    };
+    let (scaled, _) = scale_replica_set_and_record_event(ctx, new_rs, new_count, d);
+    if scaled {
+        let surge = max_surge(d);
+        let current = get_replica_count_for_replica_sets(all_rss);
+        ctx.out.say(format!(
+            "Because {}, the ReplicaSets may hold {desired} + {surge} = {} pods in total; they hold {current}, so the new ReplicaSet {} may grow from {} to {new_count}.",
+            surge_phrase(d),
+            desired + surge,
+            new_rs.metadata.name,
+            new_rs.spec.replicas
+        ));
+    }
+    scaled
+}
+
+/// `reconcileOldReplicaSets`: scales old ReplicaSets down, first their unhealthy pods, then
+/// healthy ones as far as `minAvailable` allows. Returns whether anything was scaled down.
+///
+/// Example: replicas 10 (surge 3, unavailable 2), old RS 10 all available, new RS 3 none
+/// available: `maxScaledDown = 13 − 8 − 3 = 2`, and since 10 available exceed the minimum of 8
+/// by 2, the old RS goes from 10 to 8.
+pub fn reconcile_old_replica_sets(
+    ctx: &mut SyncContext<'_>,
+    all_rss: &[ReplicaSet],
+    old_rss: &[ReplicaSet],
+    new_rs: &ReplicaSet,
+    d: &Deployment,
+) -> bool {
+    let old_pods = get_replica_count_for_replica_sets(old_rss);
+    if old_pods == 0 {
+        return false;
+    }
+    let all_pods = get_replica_count_for_replica_sets(all_rss);
+    let min_available = d.replicas() - max_unavailable(d);
+    let new_unavailable = new_rs.spec.replicas - new_rs.status.available_replicas;
+    let max_scaled_down = all_pods - min_available - new_unavailable;
+    if max_scaled_down <= 0 {
+        return false;
+    }
+
+    let (old_after_cleanup, cleanup_count) = cleanup_unhealthy_replicas(ctx, old_rss, d, max_scaled_down);
+    if cleanup_count > 0 {
+        ctx.out.say(format!(
+            "Old ReplicaSets had {cleanup_count} unavailable pod{} that count against nothing, so they were removed first (up to {max_scaled_down} may go: {all_pods} total − {min_available} minimum available − {new_unavailable} unavailable new).",
+            plural(cleanup_count)
+        ));
+    }
+
+    let mut all_after = old_after_cleanup.clone();
+    all_after.push(new_rs.clone());
+    let scaled_down = scale_down_old_replica_sets_for_rolling_update(ctx, &all_after, &old_after_cleanup, d);
+    if scaled_down > 0 {
+        let available = get_available_replica_count_for_replica_sets(&all_after);
+        ctx.out.say(format!(
+            "Because {}, at least {} − {} = {min_available} pods must stay available; {available} are available, so {scaled_down} old pod{} can go.",
+            unavailable_phrase(d),
+            d.replicas(),
+            max_unavailable(d),
+            plural(scaled_down)
+        ));
+    }
+    cleanup_count + scaled_down > 0
+}
+
+/// `cleanupUnhealthyReplicas`: scales old ReplicaSets (oldest first) down by their unavailable
+/// pods, at most `max_cleanup_count` in total. Returns the updated ReplicaSets and the count.
+pub fn cleanup_unhealthy_replicas(
+    ctx: &mut SyncContext<'_>,
+    old_rss: &[ReplicaSet],
+    d: &Deployment,
+    max_cleanup_count: i32,
+) -> (Vec<ReplicaSet>, i32) {
+    let mut olds = old_rss.to_vec();
+    olds.sort_by(by_creation_timestamp);
+    let mut total = 0;
+    for i in 0..olds.len() {
+        if total >= max_cleanup_count {
+            break;
+        }
+        let target = &olds[i];
+        if target.spec.replicas == 0 || target.spec.replicas == target.status.available_replicas {
+            continue;
+        }
+        let count = (max_cleanup_count - total).min(target.spec.replicas - target.status.available_replicas);
+        let new_count = target.spec.replicas - count;
+        if new_count > target.spec.replicas {
+            return (olds, total);
+        }
+        let (_, updated) = scale_replica_set_and_record_event(ctx, target, new_count, d);
+        total += count;
+        olds[i] = updated;
+    }
+    (olds, total)
+}
+
+/// `scaleDownOldReplicaSetsForRollingUpdate`: scales old ReplicaSets (oldest first) down by as
+/// many pods as are available beyond `minAvailable`. Returns how many.
+pub fn scale_down_old_replica_sets_for_rolling_update(
+    ctx: &mut SyncContext<'_>,
+    all_rss: &[ReplicaSet],
+    old_rss: &[ReplicaSet],
+    d: &Deployment,
+) -> i32 {
+    let min_available = d.replicas() - max_unavailable(d);
+    let available = get_available_replica_count_for_replica_sets(all_rss);
+    if available <= min_available {
+        return 0;
+    }
+    let mut olds = old_rss.to_vec();
+    olds.sort_by(by_creation_timestamp);
+    let want = available - min_available;
+    let mut total = 0;
+    for target in &olds {
+        if total >= want {
+            break;
+        }
+        if target.spec.replicas == 0 {
+            continue;
+        }
+        let count = target.spec.replicas.min(want - total);
+        let new_count = target.spec.replicas - count;
+        scale_replica_set_and_record_event(ctx, target, new_count, d);
+        total += count;
+    }
+    total
+}
+
+fn plural(n: i32) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,0 +1,122 @@
+//! Controllers: the deployment controller, the replica-set controller and the scheduler. Each is a
+//! function of the cluster state that returns an [`Outcome`] — the changes to apply, the events
+//! to record, work to schedule later, and a sentence saying why — and never mutates the store.
+
+pub mod deployment;
+pub mod replica_set;
+pub mod scheduler;
+
+use super::api::{Deployment, Event, Node, Pod, PodCondition, PodStatus, ReplicaSet, ReplicaSetStatus};
+use super::kubelet::PodRuntime;
+use super::trace::Stage;
+use serde::{Deserialize, Serialize};
+
+/// One write to the API server. Controllers return these; only the simulator applies them.
+#[derive(Clone, Debug)]
+pub enum Change {
+    CreateReplicaSet(ReplicaSet),
+    /// A write of a ReplicaSet's spec, labels and annotations.
+    UpdateReplicaSet(ReplicaSet),
+    UpdateReplicaSetStatus { name: String, status: ReplicaSetStatus },
+    DeleteReplicaSet(String),
+    /// A write of a Deployment's spec, labels and annotations (or its creation).
+    UpdateDeployment(Deployment),
+    /// A write through the status subresource: status and annotations.
+    UpdateDeploymentStatus(Deployment),
+    CreatePod(Pod),
+    /// Graceful deletion: sets `deletionTimestamp`; the kubelet removes the pod later.
+    DeletePod { name: String, grace_seconds: i64 },
+    /// The pod object disappears (termination finished, or an unscheduled pod was deleted).
+    RemovePod(String),
+    /// The scheduler's binding: `spec.nodeName` and the PodScheduled condition.
+    BindPod { name: String, node: String, condition: PodCondition },
+    UpdatePodStatus { name: String, status: PodStatus },
+    /// Node-local kubelet bookkeeping (not an API object).
+    SetPodRuntime { name: String, runtime: PodRuntime },
+    UpdateNode(Node),
+    /// Node-local kubelet bookkeeping shared by a node's pods (the image puller).
+    SetNodeRuntime { name: String, runtime: crate::sim::kubelet::NodeRuntime },
+}
+
+/// A unit of pending work in the simulator's queue: which actor looks at which object.
+/// The ordering only breaks ties between items due at the same instant and enqueued together.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Work {
+    /// A scenario action (index into the scenario's action list).
+    Action(usize),
+    SyncDeployment(String),
+    SyncReplicaSet(String),
+    SchedulePod(String),
+    /// The kubelet looks at a pod: starts pulls and containers, restarts, reports status.
+    KubeletSyncPod(String),
+    /// An image pull that was started finishes.
+    PullComplete { pod: String, container: usize },
+    /// A probe worker's period elapses.
+    ProbeTick { pod: String, container: usize, probe: ProbeKind, instance: u32 },
+    /// A container's process exits on its own (`crash_after`).
+    ContainerExit { pod: String, container: usize, instance: u32 },
+    /// A terminating pod's containers have stopped; the pod object goes away.
+    TerminationComplete(String),
+}
+
+/// The three probe types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum ProbeKind {
+    Startup,
+    Readiness,
+    Liveness,
+}
+
+impl ProbeKind {
+    /// The word upstream puts in front of probe messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Startup => "Startup",
+            Self::Readiness => "Readiness",
+            Self::Liveness => "Liveness",
+        }
+    }
+}
+
+/// What one actor decided in one step.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    pub changes: Vec<Change>,
+    pub events: Vec<Event>,
+    /// Work to do later: `(delay in milliseconds, work)`.
+    pub requeue: Vec<(u64, Work)>,
+    /// Sentences explaining why, with the real numbers.
+    pub narration: Vec<String>,
+    /// The stage this action belongs to; `None` lets the simulator infer it.
+    pub stage: Option<Stage>,
+}
+
+impl Outcome {
+    /// Whether the action changed anything anyone can observe.
+    pub fn is_noop(&self) -> bool {
+        self.changes
+            .iter()
+            .all(|c| matches!(c, Change::SetPodRuntime { .. } | Change::SetNodeRuntime { .. }))
+            && self.events.is_empty()
+    }
+
+    /// Adds a sentence to the narration.
+    pub fn say(&mut self, sentence: impl Into<String>) {
+        self.narration.push(sentence.into());
+    }
+
+    /// Sets the stage unless one is set already.
+    pub fn stage_default(&mut self, stage: Stage) {
+        if self.stage.is_none() {
+            self.stage = Some(stage);
+        }
+    }
+
+    /// Raises the stage to `stage` if it is later than the current one: a step that both
+    /// scales and reports failure is labelled with the later stage.
+    pub fn stage_at_least(&mut self, stage: Stage) {
+        if self.stage.is_none_or(|s| s < stage) {
+            self.stage = Some(stage);
+        }
+    }
+}

@@ -1,0 +1,449 @@
+//! The replica-set controller (`pkg/controller/replicaset`): keeps the number of active pods of a
+//! ReplicaSet at `spec.replicas` — creating pods in slow-start batches, deleting the least
+//! valuable ones first — and reports ready and available counts.
+
+use super::{Change, Outcome, Work};
+use crate::sim::api::{
+    ConditionReason, ConditionStatus, Event, EventReason, ObjectMeta, ObjectRef, OwnerReference,
+    Pod, PodConditionType, PodPhase, ReplicaSet, ReplicaSetCondition, ReplicaSetConditionType,
+    ReplicaSetStatus, Time,
+};
+use crate::sim::rng::Rng;
+use crate::sim::store::{PodCounts, Store};
+use crate::sim::trace::Stage;
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The component name upstream records on its events.
+pub const COMPONENT: &str = "replicaset-controller";
+/// `burstReplicas`: the most pods one sync creates or deletes.
+pub const BURST_REPLICAS: usize = 500;
+/// `controller.kubernetes.io/pod-deletion-cost`.
+pub const POD_DELETION_COST_ANNOTATION: &str = "controller.kubernetes.io/pod-deletion-cost";
+
+/// Limits the simulated API server places on pod creation (a pod-count quota), so that
+/// `FailedCreate` and `ReplicaFailure` can be shown.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PodQuota {
+    pub name: String,
+    pub max_pods: Option<usize>,
+}
+
+/// `syncReplicaSet`: one pass over the named ReplicaSet. `names` stands for the API server's
+/// `generateName`, which gives each new pod its random suffix.
+pub fn sync_replica_set(store: &Store, name: &str, now: Time, names: &mut Rng, quota: &PodQuota) -> Outcome {
+    let mut out = Outcome::default();
+    let Some(rs) = store.replica_sets.get(name) else {
+        return out;
+    };
+    let counts = store.pod_counts(&rs.metadata.uid);
+
+    let manage_err = if rs.metadata.deletion_timestamp.is_none() {
+        manage_replicas(store, rs, &counts, now, names, quota, &mut out)
+    } else {
+        None
+    };
+
+    let mut status = calculate_status(rs, &counts, manage_err.as_deref(), now);
+    status.observed_generation = rs.metadata.generation;
+    if status != rs.status {
+        narrate_status(rs, &status, &mut out);
+        out.changes.push(Change::UpdateReplicaSetStatus {
+            name: name.to_string(),
+            status: status.clone(),
+        });
+    }
+
+    // Modern requeue (§14.1): wake up when the next ready pod becomes available.
+    if manage_err.is_none() && rs.spec.min_ready_seconds > 0 && status.ready_replicas != status.available_replicas {
+        let min_ready_ms = u64::try_from(rs.spec.min_ready_seconds).unwrap_or(0) * 1000;
+        let next = counts.next_available_at(rs.spec.min_ready_seconds, now);
+        // IsPodAvailable compares strictly, so look one millisecond after the boundary.
+        let delay = next.map_or(min_ready_ms, |t| t.millis_since(now) + 1);
+        out.requeue.push((delay, Work::SyncReplicaSet(name.to_string())));
+    }
+    if manage_err.is_some() {
+        out.requeue.push((1000, Work::SyncReplicaSet(name.to_string())));
+    }
+    out
+}
+
+fn narrate_status(rs: &ReplicaSet, new: &ReplicaSetStatus, out: &mut Outcome) {
+    let old = &rs.status;
+    if new.ready_replicas != old.ready_replicas || new.available_replicas != old.available_replicas {
+        out.stage_at_least(Stage::Readiness);
+        let min_ready = if rs.spec.min_ready_seconds > 0 {
+            format!(" (available = ready for more than minReadySeconds {}s)", rs.spec.min_ready_seconds)
+        } else {
+            String::new()
+        };
+        out.say(format!(
+            "{} counts {} of {} pods ready and {} available{min_ready}.",
+            rs.metadata.name, new.ready_replicas, rs.spec.replicas, new.available_replicas
+        ));
+    } else if out.narration.is_empty() {
+        out.stage_default(Stage::Reconcile);
+        out.say(format!(
+            "{} now counts {} active pod{} of {} wanted{} (pods being deleted are not counted).",
+            rs.metadata.name,
+            new.replicas,
+            if new.replicas == 1 { "" } else { "s" },
+            rs.spec.replicas,
+            match new.terminating_replicas {
+                Some(n) if n > 0 => format!(" and {n} terminating"),
+                _ => String::new(),
+            }
+        ));
+    }
+}
+
+/// `manageReplicas`: creates or deletes pods to close the gap. Returns the error text of a failed
+/// create or delete, if any.
+fn manage_replicas(
+    store: &Store,
+    rs: &ReplicaSet,
+    counts: &PodCounts,
+    now: Time,
+    names: &mut Rng,
+    quota: &PodQuota,
+    out: &mut Outcome,
+) -> Option<String> {
+    let diff = i64::from(counts.active) - i64::from(rs.spec.replicas);
+    let rs_ref = ObjectRef::new("ReplicaSet", &rs.metadata.name);
+    if diff < 0 {
+        let want = usize::try_from(-diff).unwrap_or(0).min(BURST_REPLICAS);
+        let mut existing_pods = store.pods.len();
+        let mut created = Vec::new();
+        let mut first_err = None;
+        let (successes, err, batches) = slow_start_batch(want, 1, || {
+            let pod = new_pod(store, rs, names);
+            if let Some(max) = quota.max_pods
+                && existing_pods >= max
+            {
+                return Err(format!(
+                    "pods {:?} is forbidden: exceeded quota: {}, requested: pods=1, used: pods={existing_pods}, limited: pods={max}",
+                    pod.metadata.name, quota.name
+                ));
+            }
+            existing_pods += 1;
+            created.push(pod);
+            Ok(())
+        });
+        for pod in created {
+            out.events.push(Event::normal(
+                COMPONENT,
+                rs_ref.clone(),
+                EventReason::SuccessfulCreate,
+                format!("Created pod: {}", pod.metadata.name),
+            ));
+            out.changes.push(Change::CreatePod(pod));
+        }
+        if let Some(e) = err {
+            out.events.push(Event::warning(
+                COMPONENT,
+                rs_ref.clone(),
+                EventReason::FailedCreate,
+                format!("Error creating: {e}"),
+            ));
+            out.stage_at_least(Stage::Retry);
+            first_err = Some(e);
+        }
+        out.stage_at_least(Stage::Reconcile);
+        let batch_text = batches.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+        out.say(format!(
+            "{} wants {} pods and has {} active, so it creates {} in slow-start batches of {batch_text}{}.",
+            rs.metadata.name,
+            rs.spec.replicas,
+            counts.active,
+            successes,
+            if want < usize::try_from(-diff).unwrap_or(0) {
+                format!(" (at most burstReplicas {BURST_REPLICAS} per sync)")
+            } else {
+                String::new()
+            }
+        ));
+        return first_err;
+    }
+    if diff > 0 {
+        let diff = usize::try_from(diff).unwrap_or(0).min(BURST_REPLICAS);
+        let active: Vec<&Pod> = store.pods_owned_by(&rs.metadata.uid).filter(|p| p.is_active()).collect();
+        let related = related_pods(store, rs);
+        let to_delete = get_pods_to_delete(&active, &related, diff, now);
+        let grace = |p: &Pod| p.spec.termination_grace_period_seconds.unwrap_or(30);
+        for p in &to_delete {
+            out.changes.push(Change::DeletePod {
+                name: p.metadata.name.clone(),
+                grace_seconds: grace(p),
+            });
+            out.events.push(Event::normal(
+                COMPONENT,
+                rs_ref.clone(),
+                EventReason::SuccessfulDelete,
+                format!("Deleted pod: {}", p.metadata.name),
+            ));
+        }
+        out.stage_at_least(Stage::Reconcile);
+        out.say(format!(
+            "{} wants {} pods and has {} active, so it deletes {}: {} (unscheduled, pending and not-ready pods go first).",
+            rs.metadata.name,
+            rs.spec.replicas,
+            active.len(),
+            to_delete.len(),
+            to_delete.iter().map(|p| p.metadata.name.as_str()).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    None
+}
+
+/// A new pod from the ReplicaSet's template, named by `generateName` (`<rs>-<5 random>`).
+fn new_pod(store: &Store, rs: &ReplicaSet, names: &mut Rng) -> Pod {
+    let prefix = format!("{}-", rs.metadata.name);
+    let mut name = format!("{prefix}{}", names.safe_string(5));
+    while store.pods.contains_key(&name) {
+        name = format!("{prefix}{}", names.safe_string(5));
+    }
+    Pod {
+        metadata: ObjectMeta {
+            name,
+            generate_name: prefix,
+            namespace: rs.metadata.namespace.clone(),
+            labels: rs.spec.template.metadata.labels.clone(),
+            annotations: rs.spec.template.metadata.annotations.clone(),
+            owner_references: vec![OwnerReference {
+                api_version: "apps/v1".to_string(),
+                kind: "ReplicaSet".to_string(),
+                name: rs.metadata.name.clone(),
+                uid: rs.metadata.uid.clone(),
+                controller: true,
+                block_owner_deletion: true,
+            }],
+            ..Default::default()
+        },
+        spec: Arc::new(rs.spec.template.spec.clone()),
+        node_name: String::new(),
+        status: Default::default(),
+    }
+}
+
+/// `getIndirectlyRelatedPods`: the pods of every ReplicaSet of the same Deployment.
+fn related_pods<'a>(store: &'a Store, rs: &ReplicaSet) -> Vec<&'a Pod> {
+    match store.owner_deployment(rs) {
+        Some(d) => store
+            .replica_sets_owned_by(&d.metadata.uid)
+            .flat_map(|r| store.pods_owned_by(&r.metadata.uid))
+            .collect(),
+        None => store.pods_owned_by(&rs.metadata.uid).collect(),
+    }
+}
+
+/// `slowStartBatch`: calls `f` `count` times in batches of 1, 2, 4, … (each capped by what
+/// remains), stopping after the first batch with a failure. Returns the successes, the first
+/// error, and the batch sizes attempted.
+///
+/// Example: 10 calls that all succeed run in batches 1, 2, 4, 3.
+pub fn slow_start_batch<E>(
+    count: usize,
+    initial_batch_size: usize,
+    mut f: impl FnMut() -> Result<(), E>,
+) -> (usize, Option<E>, Vec<usize>) {
+    let mut remaining = count;
+    let mut successes = 0;
+    let mut batches = Vec::new();
+    let mut batch = remaining.min(initial_batch_size);
+    while batch > 0 {
+        batches.push(batch);
+        let mut first_err = None;
+        for _ in 0..batch {
+            match f() {
+                Ok(()) => successes += 1,
+                Err(e) => {
+                    if first_err.is_none() {
+                        first_err = Some(e);
+                    }
+                }
+            }
+        }
+        if first_err.is_some() {
+            return (successes, first_err, batches);
+        }
+        remaining -= batch;
+        batch = (2 * batch).min(remaining);
+    }
+    (successes, None, batches)
+}
+
+/// `getPodsToDelete`: ranks the pods (`ActivePodsWithRanks`) and returns the first `diff`. When
+/// every pod goes, the input order is kept.
+pub fn get_pods_to_delete<'a>(pods: &[&'a Pod], related: &[&Pod], diff: usize, now: Time) -> Vec<&'a Pod> {
+    if diff >= pods.len() {
+        return pods.to_vec();
+    }
+    let mut on_node: BTreeMap<&str, i64> = BTreeMap::new();
+    for p in related.iter().filter(|p| p.is_active()) {
+        *on_node.entry(p.node_name.as_str()).or_default() += 1;
+    }
+    let mut ranked: Vec<(RankKey, &Pod)> = pods
+        .iter()
+        .map(|p| (RankKey::of(p, on_node.get(p.node_name.as_str()).copied().unwrap_or(0)), *p))
+        .collect();
+    let now = Some(now);
+    ranked.sort_by(|a, b| compare_ranked(&a.0, &b.0, now));
+    ranked.into_iter().take(diff).map(|(_, p)| p).collect()
+}
+
+/// What `ActivePodsWithRanks.Less` looks at for one pod. Timestamps are `None` when unset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RankKey {
+    pub assigned: bool,
+    pub phase: PodPhase,
+    pub ready: bool,
+    pub deletion_cost: i32,
+    pub rank: i64,
+    pub ready_time: Option<Time>,
+    pub max_restarts: i32,
+    pub max_sidecar_restarts: i32,
+    pub creation: Option<Time>,
+    pub uid: String,
+}
+
+impl RankKey {
+    /// The key of a simulated pod with the given rank.
+    pub fn of(p: &Pod, rank: i64) -> RankKey {
+        RankKey {
+            assigned: !p.node_name.is_empty(),
+            phase: p.status.phase,
+            ready: p.is_ready(),
+            deletion_cost: p
+                .metadata
+                .annotations
+                .get(POD_DELETION_COST_ANNOTATION)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0),
+            rank,
+            ready_time: p.condition(PodConditionType::Ready).map(|c| c.last_transition_time),
+            max_restarts: p.max_restarts(),
+            max_sidecar_restarts: 0,
+            creation: Some(p.metadata.creation_timestamp),
+            uid: p.metadata.uid.clone(),
+        }
+    }
+}
+
+fn phase_ordinal(p: PodPhase) -> u8 {
+    match p {
+        PodPhase::Unknown => 1,
+        PodPhase::Running => 2,
+        _ => 0,
+    }
+}
+
+/// `afterOrZero`: a zero time counts as newest; otherwise the later time goes first.
+fn after_or_zero(a: Option<Time>, b: Option<Time>) -> bool {
+    match (a, b) {
+        (None, _) | (_, None) => a.is_none(),
+        (Some(x), Some(y)) => x > y,
+    }
+}
+
+/// `logarithmicRankDiff`: compares `floor(log2(now − t))` in nanoseconds.
+fn log_rank_diff(a: Time, b: Time, now: Time) -> i64 {
+    let bucket = |t: Time| -> i64 {
+        let d_ns = (now.as_millis() as i128 - t.as_millis() as i128) * 1_000_000;
+        if d_ns > 0 { (d_ns as f64).log2() as i64 } else { -1 }
+    };
+    bucket(a) - bucket(b)
+}
+
+fn compare_times(a: Option<Time>, b: Option<Time>, ua: &str, ub: &str, now: Option<Time>) -> Option<bool> {
+    if a == b {
+        return None;
+    }
+    match (now, a, b) {
+        (Some(n), Some(x), Some(y)) => {
+            let diff = log_rank_diff(x, y, n);
+            Some(if diff == 0 { ua < ub } else { diff < 0 })
+        }
+        _ => Some(after_or_zero(a, b)),
+    }
+}
+
+/// `ActivePodsWithRanks.Less` with `LogarithmicScaleDown` (GA since v1.31) and the sidecar
+/// restart tie-breaker (≈v1.32): whether pod `a` should be deleted before pod `b`.
+pub fn less(a: &RankKey, b: &RankKey, now: Option<Time>) -> bool {
+    if a.assigned != b.assigned {
+        return !a.assigned;
+    }
+    if phase_ordinal(a.phase) != phase_ordinal(b.phase) {
+        return phase_ordinal(a.phase) < phase_ordinal(b.phase);
+    }
+    if a.ready != b.ready {
+        return !a.ready;
+    }
+    if a.deletion_cost != b.deletion_cost {
+        return a.deletion_cost < b.deletion_cost;
+    }
+    if a.rank != b.rank {
+        return a.rank > b.rank;
+    }
+    if a.ready
+        && b.ready
+        && let Some(r) = compare_times(a.ready_time, b.ready_time, &a.uid, &b.uid, now)
+    {
+        return r;
+    }
+    if a.max_restarts != b.max_restarts {
+        return a.max_restarts > b.max_restarts;
+    }
+    if a.max_sidecar_restarts != b.max_sidecar_restarts {
+        return a.max_sidecar_restarts > b.max_sidecar_restarts;
+    }
+    compare_times(a.creation, b.creation, &a.uid, &b.uid, now).unwrap_or(false)
+}
+
+fn compare_ranked(a: &RankKey, b: &RankKey, now: Option<Time>) -> Ordering {
+    if less(a, b, now) {
+        Ordering::Less
+    } else if less(b, a, now) {
+        Ordering::Greater
+    } else {
+        Ordering::Equal
+    }
+}
+
+/// `calculateStatus` for a ReplicaSet: counts of active, ready and available pods, terminating
+/// pods, and the ReplicaFailure condition from a failed create or delete. Every pod a ReplicaSet
+/// creates carries its template labels, so all active pods are fully labelled.
+pub fn calculate_status(rs: &ReplicaSet, counts: &PodCounts, manage_err: Option<&str>, now: Time) -> ReplicaSetStatus {
+    let mut status = rs.status.clone();
+    let has_failure = status
+        .conditions
+        .iter()
+        .any(|c| c.type_ == ReplicaSetConditionType::ReplicaFailure);
+    match manage_err {
+        Some(err) if !has_failure => {
+            let reason = if counts.active < rs.spec.replicas {
+                ConditionReason::FailedCreate
+            } else {
+                ConditionReason::FailedDelete
+            };
+            status.conditions.push(ReplicaSetCondition {
+                type_: ReplicaSetConditionType::ReplicaFailure,
+                status: ConditionStatus::True,
+                last_transition_time: now.truncate_to_secs(),
+                reason,
+                message: err.to_string(),
+            });
+        }
+        None if has_failure => status
+            .conditions
+            .retain(|c| c.type_ != ReplicaSetConditionType::ReplicaFailure),
+        _ => {}
+    }
+    status.replicas = counts.active;
+    status.fully_labeled_replicas = counts.active;
+    status.ready_replicas = counts.ready;
+    status.available_replicas = counts.available(rs.spec.min_ready_seconds, now);
+    status.terminating_replicas = Some(counts.terminating);
+    status
+}

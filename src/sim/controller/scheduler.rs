@@ -1,0 +1,245 @@
+//! The scheduler (`pkg/scheduler`, default profile reduced to what a Deployment walk-through
+//! needs): filters nodes by cordon, readiness taint, node selector, pod count and resource
+//! requests; scores the rest by free capacity; binds, or reports `FailedScheduling` with
+//! upstream's exact message.
+
+use super::{Change, Outcome, Work};
+use crate::sim::api::{
+    ConditionStatus, Event, EventReason, Node, ObjectRef, Pod, PodCondition, PodConditionType, Time,
+};
+use crate::sim::rng::Rng;
+use crate::sim::store::{Store, pod_requests};
+use crate::sim::trace::Stage;
+use std::collections::BTreeMap;
+
+/// The component name upstream records on its events.
+pub const COMPONENT: &str = "default-scheduler";
+/// `DefaultMilliCPURequest`: what scoring assumes for a container without a CPU request.
+pub const DEFAULT_MILLI_CPU_REQUEST: i64 = 100;
+/// `DefaultMemoryRequest`: what scoring assumes for a container without a memory request.
+pub const DEFAULT_MEMORY_REQUEST: i64 = 200 * 1024 * 1024;
+/// `podMaxInUnschedulablePodsDuration`: an unschedulable pod is retried at least this often.
+pub const UNSCHEDULABLE_RETRY_MS: u64 = 5 * 60 * 1000;
+
+/// Why a node was filtered out, with whether preemption could help.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FilterFailure {
+    pub reasons: Vec<String>,
+    /// `UnschedulableAndUnresolvable`: evicting pods would not help.
+    pub unresolvable: bool,
+}
+
+/// Runs the default filter plugins in order against one node; the first failing plugin decides.
+pub fn filter_node(pod: &Pod, node: &Node, store: &Store) -> Result<(), FilterFailure> {
+    if node.spec.unschedulable {
+        return Err(FilterFailure {
+            reasons: vec!["node(s) were unschedulable".to_string()],
+            unresolvable: true,
+        });
+    }
+    if !node.status.ready {
+        // The node lifecycle controller taints a NotReady node with
+        // node.kubernetes.io/not-ready:NoSchedule, which pods do not tolerate by default.
+        return Err(FilterFailure {
+            reasons: vec!["node(s) had untolerated taint(s)".to_string()],
+            unresolvable: true,
+        });
+    }
+    if !pod
+        .spec
+        .node_selector
+        .iter()
+        .all(|(k, v)| node.metadata.labels.get(k) == Some(v))
+    {
+        return Err(FilterFailure {
+            reasons: vec!["node(s) didn't match Pod's node affinity/selector".to_string()],
+            unresolvable: true,
+        });
+    }
+    let used = store.node_usage(&node.metadata.name);
+    let (cpu, mem) = pod_requests(pod);
+    let mut reasons = Vec::new();
+    if used.pods + 1 > node.status.allocatable_pods {
+        reasons.push("Too many pods".to_string());
+    }
+    if cpu > 0 && used.milli_cpu + cpu > node.status.allocatable_milli_cpu {
+        reasons.push("Insufficient cpu".to_string());
+    }
+    if mem > 0 && used.memory + mem > node.status.allocatable_memory {
+        reasons.push("Insufficient memory".to_string());
+    }
+    if reasons.is_empty() {
+        Ok(())
+    } else {
+        Err(FilterFailure {
+            reasons,
+            unresolvable: false,
+        })
+    }
+}
+
+/// `NodeResourcesFit` with the LeastAllocated strategy: the mean free share of CPU and memory,
+/// 0–100, counting pods without requests at the scheduler's non-zero defaults.
+fn score_node(pod: &Pod, node: &Node, store: &Store) -> i64 {
+    let used = store.node_usage(&node.metadata.name);
+    let non_zero = |v: i64, d: i64| if v == 0 { d } else { v };
+    let (cpu, mem) = pod_requests(pod);
+    let pods_on_node = used.pods;
+    let cpu_req = used.milli_cpu.max(pods_on_node * DEFAULT_MILLI_CPU_REQUEST)
+        + non_zero(cpu, DEFAULT_MILLI_CPU_REQUEST);
+    let mem_req = used.memory.max(pods_on_node * DEFAULT_MEMORY_REQUEST) + non_zero(mem, DEFAULT_MEMORY_REQUEST);
+    let free = |req: i64, cap: i64| if cap <= 0 || req > cap { 0 } else { (cap - req) * 100 / cap };
+    (free(cpu_req, node.status.allocatable_milli_cpu) + free(mem_req, node.status.allocatable_memory)) / 2
+}
+
+/// The `FailedScheduling` message (§15.1, v1.34–v1.36 form): the filter histogram, then the
+/// post-filter messages of the DRA plugin and of preemption.
+///
+/// Example: `0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate,
+/// preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.`
+pub fn failed_scheduling_message(n_nodes: usize, failures: &[FilterFailure]) -> String {
+    if n_nodes == 0 {
+        return "no nodes available to schedule pods".to_string();
+    }
+    let mut filter_hist: BTreeMap<String, usize> = BTreeMap::new();
+    let mut preempt_hist: BTreeMap<String, usize> = BTreeMap::new();
+    for f in failures {
+        for r in &f.reasons {
+            *filter_hist.entry(r.clone()).or_default() += 1;
+        }
+        let p = if f.unresolvable {
+            "Preemption is not helpful for scheduling"
+        } else {
+            "No preemption victims found for incoming pod"
+        };
+        *preempt_hist.entry(p.to_string()).or_default() += 1;
+    }
+    let render = |h: &BTreeMap<String, usize>| {
+        let mut parts: Vec<String> = h.iter().map(|(r, n)| format!("{n} {r}")).collect();
+        parts.sort();
+        parts.join(", ")
+    };
+    format!(
+        "0/{n_nodes} nodes are available: {}. no new claims to deallocate, preemption: 0/{n_nodes} nodes are available: {}.",
+        render(&filter_hist),
+        render(&preempt_hist)
+    )
+}
+
+/// `scheduleOne`: places one pending pod. Ties between equally good nodes are broken by the
+/// seeded generator, as upstream picks at random among the best.
+pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outcome {
+    let mut out = Outcome::default();
+    let Some(pod) = store.pods.get(name) else {
+        return out;
+    };
+    if !pod.node_name.is_empty() || pod.metadata.deletion_timestamp.is_some() {
+        return out;
+    }
+    let mut failures = Vec::new();
+    let mut best: Vec<(&Node, i64)> = Vec::new();
+    for node in store.nodes.values() {
+        match filter_node(pod, node, store) {
+            Ok(()) => best.push((node, score_node(pod, node, store))),
+            Err(f) => failures.push(f),
+        }
+    }
+    let top = best.iter().map(|(_, s)| *s).max();
+    let candidates: Vec<&Node> = best
+        .iter()
+        .filter(|(_, s)| Some(*s) == top)
+        .map(|(n, _)| *n)
+        .collect();
+    if candidates.is_empty() {
+        let message = failed_scheduling_message(store.nodes.len(), &failures);
+        out.events.push(Event::warning(
+            COMPONENT,
+            ObjectRef::new("Pod", name),
+            EventReason::FailedScheduling,
+            message.clone(),
+        ));
+        let mut status = pod.status.clone();
+        crate::sim::store::set_pod_condition(
+            &mut status.conditions,
+            PodCondition {
+                type_: PodConditionType::PodScheduled,
+                status: ConditionStatus::False,
+                last_transition_time: now.truncate_to_secs(),
+                reason: Some("Unschedulable".to_string()),
+                message: Some(message.clone()),
+            },
+        );
+        if status != pod.status {
+            out.changes.push(Change::UpdatePodStatus {
+                name: name.to_string(),
+                status,
+            });
+        }
+        // Backoff 1 s doubling to 10 s is for retries woken by cluster events; without one the
+        // pod waits in the unschedulable queue for up to five minutes.
+        out.requeue.push((UNSCHEDULABLE_RETRY_MS, Work::SchedulePod(name.to_string())));
+        out.stage = Some(Stage::Retry);
+        let (cpu, mem) = pod_requests(pod);
+        out.say(format!(
+            "No node can take {name} (it requests {} CPU and {} memory): {message} The pod stays Pending and is retried when the cluster changes.",
+            format_cpu(cpu),
+            format_mem(mem)
+        ));
+        return out;
+    }
+    let node = candidates[rng.below(candidates.len() as u64) as usize];
+    let node_name = node.metadata.name.clone();
+    out.changes.push(Change::BindPod {
+        name: name.to_string(),
+        node: node_name.clone(),
+        condition: PodCondition {
+            type_: PodConditionType::PodScheduled,
+            status: ConditionStatus::True,
+            last_transition_time: now.truncate_to_secs(),
+            reason: None,
+            message: None,
+        },
+    });
+    out.events.push(Event::normal(
+        COMPONENT,
+        ObjectRef::new("Pod", name),
+        EventReason::Scheduled,
+        format!("Successfully assigned {}/{name} to {node_name}", crate::sim::api::DEFAULT_NAMESPACE),
+    ));
+    out.stage = Some(Stage::Schedule);
+    let used = store.node_usage(&node_name);
+    let (cpu, mem) = pod_requests(pod);
+    out.say(format!(
+        "{name} fits on {} of {} nodes; {node_name} has the most free capacity ({} of {} CPU and {} of {} memory requested before this pod), so the pod is bound there.",
+        best.len(),
+        store.nodes.len(),
+        format_cpu(used.milli_cpu),
+        format_cpu(node.status.allocatable_milli_cpu),
+        format_mem(used.memory),
+        format_mem(node.status.allocatable_memory)
+    ));
+    let _ = (cpu, mem);
+    out.requeue.push((0, Work::KubeletSyncPod(name.to_string())));
+    out
+}
+
+/// Milli-CPU as kubectl shows it (`500m`, `2`).
+pub fn format_cpu(milli: i64) -> String {
+    if milli % 1000 == 0 { format!("{}", milli / 1000) } else { format!("{milli}m") }
+}
+
+/// Bytes as kubectl shows them (`128Mi`, `8Gi`).
+pub fn format_mem(bytes: i64) -> String {
+    const GI: i64 = 1 << 30;
+    const MI: i64 = 1 << 20;
+    const KI: i64 = 1 << 10;
+    if bytes != 0 && bytes % GI == 0 {
+        format!("{}Gi", bytes / GI)
+    } else if bytes != 0 && bytes % MI == 0 {
+        format!("{}Mi", bytes / MI)
+    } else if bytes != 0 && bytes % KI == 0 {
+        format!("{}Ki", bytes / KI)
+    } else {
+        bytes.to_string()
+    }
+}

@@ -1,0 +1,425 @@
+//! The simulator: a logical clock, one seeded random generator, an ordered queue of pending work,
+//! and the cluster state. [`Sim::step`] takes the next piece of work that changes something,
+//! runs exactly one actor on it, applies the changes, and returns the [`Step`] it took.
+
+use super::api::{Deployment, Node, NodeSpec, NodeStatus, ObjectMeta, Time};
+use super::commands::{self, Command, CommandError};
+use super::controller::replica_set::{self, PodQuota};
+use super::controller::{Change, Outcome, Work, deployment, scheduler};
+use super::kubelet::{self, World};
+use super::rng::Rng;
+use super::store::{Store, Touched};
+use super::trace::{Stage, Step};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// Fixed facts about a run: the world outside the control plane and the limits.
+#[derive(Clone, Debug, Default)]
+pub struct SimConfig {
+    pub world: World,
+    pub quota: PodQuota,
+}
+
+/// A user command scheduled at a simulated time.
+#[derive(Clone, Debug)]
+pub struct TimedCommand {
+    pub at: Time,
+    pub command: Command,
+}
+
+/// The queue of pending work, ordered by due time and then by the order it was added, with a
+/// workqueue's de-duplication: adding an item that is already pending no later is a no-op.
+#[derive(Clone, Debug, Default)]
+struct WorkQueue {
+    items: BTreeSet<(Time, u64, Work)>,
+    pending: BTreeMap<Work, Time>,
+    seq: u64,
+}
+
+impl WorkQueue {
+    fn push(&mut self, due: Time, work: Work) {
+        if let Some(existing) = self.pending.get(&work)
+            && *existing <= due
+        {
+            return;
+        }
+        self.seq += 1;
+        self.pending.insert(work.clone(), due);
+        self.items.insert((due, self.seq, work));
+    }
+
+    fn peek_due(&self) -> Option<Time> {
+        self.items.first().map(|(t, _, _)| *t)
+    }
+
+    fn pop(&mut self) -> Option<(Time, Work)> {
+        let (due, _, work) = self.items.pop_first()?;
+        if self.pending.get(&work) == Some(&due) {
+            self.pending.remove(&work);
+        }
+        Some((due, work))
+    }
+
+    fn len(&self) -> usize {
+        self.items.len()
+    }
+}
+
+/// The simulator. Cloning it is a snapshot: same seed, same state, same future.
+#[derive(Clone, Debug)]
+pub struct Sim {
+    store: Store,
+    config: Arc<SimConfig>,
+    clock: Time,
+    rng: Rng,
+    queue: WorkQueue,
+    actions: Arc<Vec<TimedCommand>>,
+    steps: usize,
+    /// Pods the scheduler could not place, retried when the cluster changes.
+    unschedulable: BTreeSet<String>,
+}
+
+/// The most silent (no-op) work items one call to `step` will process before giving up, so that
+/// a run that can only tick probes forever still returns.
+const MAX_SILENT_WORK: usize = 2_000_000;
+
+impl Sim {
+    /// A simulator with the given nodes, configuration, seed and scheduled commands. The commands
+    /// run in time order (ties in the order given).
+    pub fn new(nodes: Vec<Node>, config: SimConfig, seed: u64, mut actions: Vec<TimedCommand>) -> Sim {
+        let mut store = Store::default();
+        for n in nodes {
+            store.add_node(n);
+        }
+        actions.sort_by_key(|a| a.at);
+        let mut queue = WorkQueue::default();
+        for (i, a) in actions.iter().enumerate() {
+            queue.push(a.at, Work::Action(i));
+        }
+        Sim {
+            store,
+            config: Arc::new(config),
+            clock: Time::ZERO,
+            rng: Rng::new(seed),
+            queue,
+            actions: Arc::new(actions),
+            steps: 0,
+            unschedulable: BTreeSet::new(),
+        }
+    }
+
+    /// A ready node with the given allocatable CPU (milli) and memory (bytes).
+    pub fn node(name: &str, index: u32, milli_cpu: i64, memory: i64, max_pods: i64) -> Node {
+        let mut labels = BTreeMap::new();
+        labels.insert("kubernetes.io/hostname".to_string(), name.to_string());
+        labels.insert("kubernetes.io/os".to_string(), "linux".to_string());
+        Node {
+            metadata: ObjectMeta {
+                name: name.to_string(),
+                labels,
+                ..Default::default()
+            },
+            spec: NodeSpec {
+                unschedulable: false,
+                pod_cidr_index: index,
+            },
+            status: NodeStatus {
+                allocatable_milli_cpu: milli_cpu,
+                allocatable_memory: memory,
+                allocatable_pods: max_pods,
+                ready: true,
+                images: Vec::new(),
+            },
+        }
+    }
+
+    /// The cluster state now.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The simulated time now.
+    pub fn now(&self) -> Time {
+        self.clock
+    }
+
+    /// How many steps have been taken.
+    pub fn steps_taken(&self) -> usize {
+        self.steps
+    }
+
+    /// The world (image behaviours) this run uses.
+    pub fn world(&self) -> &World {
+        &self.config.world
+    }
+
+    /// The due time of the next pending work, if any.
+    pub fn next_due(&self) -> Option<Time> {
+        self.queue.peek_due()
+    }
+
+    /// Pending work items (for diagnostics).
+    pub fn pending_work(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Whether every scheduled command has run.
+    pub fn actions_done(&self) -> bool {
+        !self.queue.items.iter().any(|(_, _, w)| matches!(w, Work::Action(_)))
+    }
+
+    /// Takes the next step, or `None` when nothing is left to do.
+    pub fn step(&mut self) -> Option<Step> {
+        self.step_until(Time(u64::MAX))
+    }
+
+    /// Takes the next step if it happens at or before `limit`.
+    pub fn step_until(&mut self, limit: Time) -> Option<Step> {
+        self.step_until_or(limit, &mut |_| false)
+    }
+
+    /// Takes the next step if it happens at or before `limit`, unless `stop` says the run is
+    /// over. `stop` is asked whenever no more work is due at the current instant, before time
+    /// moves on.
+    pub fn step_until_or(&mut self, limit: Time, stop: &mut dyn FnMut(&Sim) -> bool) -> Option<Step> {
+        for _ in 0..MAX_SILENT_WORK {
+            let due = self.queue.peek_due()?;
+            if due > self.clock && stop(self) {
+                return None;
+            }
+            if due > limit {
+                return None;
+            }
+            let (due, work) = self.queue.pop()?;
+            self.clock = self.clock.max(due);
+            if let Some(step) = self.run(work) {
+                return Some(step);
+            }
+        }
+        None
+    }
+
+    /// Runs a user command now (the UI's "apply"), as `kubectl` would at the current time.
+    ///
+    /// # Errors
+    /// The API server's or kubectl's refusal; the state is then unchanged.
+    pub fn apply_command(&mut self, command: &Command) -> Result<Step, CommandError> {
+        let outcome = commands::execute(&self.store, command, self.clock)?;
+        let object = command.object(&self.store);
+        Ok(self.finish("kubectl", object, outcome, Stage::Declare).unwrap_or_else(|| Step {
+            index: self.steps,
+            time: self.clock,
+            actor: "kubectl".to_string(),
+            object: command.object(&self.store),
+            stage: command.stage(),
+            narration: "Nothing changed.".to_string(),
+            events: Vec::new(),
+        }))
+    }
+
+    fn run(&mut self, work: Work) -> Option<Step> {
+        let now = self.clock;
+        let cfg = Arc::clone(&self.config);
+        let (actor, object, outcome, default_stage) = match &work {
+            Work::Action(i) => {
+                let cmd = self.actions.get(*i)?.command.clone();
+                let object = cmd.object(&self.store);
+                let outcome = match commands::execute(&self.store, &cmd, now) {
+                    Ok(o) => o,
+                    Err(e) => {
+                        let mut o = Outcome::default();
+                        o.say(format!("{} was refused: {e}", cmd.describe()));
+                        o.stage = Some(cmd.stage());
+                        o.events.clear();
+                        self.steps += 1;
+                        return Some(Step {
+                            index: self.steps,
+                            time: now,
+                            actor: "kubectl".to_string(),
+                            object,
+                            stage: cmd.stage(),
+                            narration: o.narration.join(" "),
+                            events: Vec::new(),
+                        });
+                    }
+                };
+                ("kubectl".to_string(), object, outcome, cmd.stage())
+            }
+            Work::SyncDeployment(name) => (
+                deployment::COMPONENT.to_string(),
+                format!("deployment/{name}"),
+                deployment::sync_deployment(&self.store, name, now),
+                Stage::Readiness,
+            ),
+            Work::SyncReplicaSet(name) => (
+                replica_set::COMPONENT.to_string(),
+                format!("replicaset/{name}"),
+                replica_set::sync_replica_set(&self.store, name, now, &mut self.rng, &cfg.quota),
+                Stage::Readiness,
+            ),
+            Work::SchedulePod(name) => {
+                let o = scheduler::schedule_pod(&self.store, name, now, &mut self.rng);
+                if o.changes.iter().any(|c| matches!(c, Change::BindPod { .. })) {
+                    self.unschedulable.remove(name);
+                } else if !o.events.is_empty() {
+                    self.unschedulable.insert(name.clone());
+                }
+                (scheduler::COMPONENT.to_string(), format!("pod/{name}"), o, Stage::Schedule)
+            }
+            Work::KubeletSyncPod(name) => self.kubelet_work(name, |s, w, r| kubelet::sync_pod(s, w, name, now, r)),
+            Work::PullComplete { pod, container } => {
+                self.kubelet_work(pod, |s, w, r| kubelet::pull_complete(s, w, pod, *container, now, r))
+            }
+            Work::ProbeTick { pod, container, probe, instance } => self.kubelet_work(pod, |s, w, r| {
+                kubelet::probe_tick(s, w, pod, *container, *probe, *instance, now, r)
+            }),
+            Work::ContainerExit { pod, container, instance } => self.kubelet_work(pod, |s, w, r| {
+                kubelet::container_exit(s, w, pod, *container, *instance, now, r)
+            }),
+            Work::TerminationComplete(name) => {
+                self.kubelet_work(name, |s, _, _| kubelet::termination_complete(s, name))
+            }
+        };
+        self.finish(&actor, object, outcome, default_stage)
+    }
+
+    fn kubelet_work(
+        &mut self,
+        pod: &str,
+        f: impl FnOnce(&Store, &World, &mut Rng) -> Outcome,
+    ) -> (String, String, Outcome, Stage) {
+        let node = self.store.pods.get(pod).map(|p| p.node_name.clone()).unwrap_or_default();
+        let cfg = Arc::clone(&self.config);
+        let outcome = f(&self.store, &cfg.world, &mut self.rng);
+        (format!("kubelet/{node}"), format!("pod/{pod}"), outcome, Stage::Schedule)
+    }
+
+    /// Applies an outcome and, unless it was a no-op, records it as a step.
+    fn finish(&mut self, actor: &str, object: String, outcome: Outcome, default_stage: Stage) -> Option<Step> {
+        let now = self.clock;
+        let noop = outcome.is_noop();
+        for (delay, w) in outcome.requeue {
+            self.queue.push(now.plus_millis(delay), w);
+        }
+        for change in outcome.changes {
+            self.apply_change(change);
+        }
+        if noop {
+            return None;
+        }
+        self.steps += 1;
+        let narration = if outcome.narration.is_empty() {
+            default_narration(actor, &outcome.events)
+        } else {
+            outcome.narration.join(" ")
+        };
+        Some(Step {
+            index: self.steps,
+            time: now,
+            actor: actor.to_string(),
+            object,
+            stage: outcome.stage.unwrap_or(default_stage),
+            narration,
+            events: outcome.events,
+        })
+    }
+
+    fn apply_change(&mut self, mut change: Change) {
+        let now = self.clock;
+        // The API server gives new objects their UIDs.
+        match &mut change {
+            Change::CreateReplicaSet(rs) if rs.metadata.uid.is_empty() => rs.metadata.uid = self.rng.uid(),
+            Change::CreatePod(p) if p.metadata.uid.is_empty() => p.metadata.uid = self.rng.uid(),
+            Change::UpdateDeployment(d)
+                if d.metadata.uid.is_empty() && !self.store.deployments.contains_key(&d.metadata.name) =>
+            {
+                d.metadata.uid = self.rng.uid();
+            }
+            _ => {}
+        }
+        let deleted_pod = match &change {
+            Change::DeletePod { name, .. } => Some(name.clone()),
+            _ => None,
+        };
+        let touched = self.store.apply(change, now);
+        if let Some(name) = deleted_pod
+            && self.store.pods.contains_key(&name)
+        {
+            self.queue.push(now, Work::KubeletSyncPod(name));
+        }
+        for t in touched {
+            self.informers(t);
+        }
+    }
+
+    /// The informers' event handlers: who wakes up when an object changes.
+    fn informers(&mut self, touched: Touched) {
+        let now = self.clock;
+        match touched {
+            Touched::Deployment(name) => self.queue.push(now, Work::SyncDeployment(name)),
+            Touched::ReplicaSet { name, owner } => {
+                if self.store.replica_sets.contains_key(&name) {
+                    self.queue.push(now, Work::SyncReplicaSet(name));
+                }
+                if let Some(owner) = owner {
+                    self.queue.push(now, Work::SyncDeployment(owner));
+                }
+            }
+            Touched::Pod { name, owner_uid, node, removed, created, relevant } => {
+                if created {
+                    self.queue.push(now, Work::SchedulePod(name.clone()));
+                }
+                if removed {
+                    self.unschedulable.remove(&name);
+                }
+                if let Some(uid) = owner_uid
+                    && relevant
+                {
+                    let rs = self
+                        .store
+                        .replica_sets
+                        .values()
+                        .find(|rs| rs.metadata.uid == uid)
+                        .map(|rs| (rs.metadata.name.clone(), rs.metadata.controller_ref().map(|r| r.name.clone())));
+                    if let Some((rs_name, owner)) = rs {
+                        self.queue.push(now, Work::SyncReplicaSet(rs_name));
+                        // The Recreate strategy waits for the last old pod to go.
+                        if removed
+                            && let Some(d) = owner.and_then(|o| self.store.deployments.get(&o))
+                            && d.strategy_type() == super::api::DeploymentStrategyType::Recreate
+                        {
+                            let d = d.metadata.name.clone();
+                            self.queue.push(now, Work::SyncDeployment(d));
+                        }
+                    }
+                }
+                if removed && !node.is_empty() {
+                    self.wake_unschedulable();
+                }
+            }
+            Touched::Node(_) => self.wake_unschedulable(),
+        }
+    }
+
+    /// A cluster change may let unschedulable pods fit: retry them after the scheduler's 1 s
+    /// initial back-off.
+    fn wake_unschedulable(&mut self) {
+        let now = self.clock;
+        let pods: Vec<String> = self.unschedulable.iter().cloned().collect();
+        for p in pods {
+            self.queue.push(now.plus_millis(1000), Work::SchedulePod(p));
+        }
+    }
+
+    /// The Deployment named `name`, if it exists.
+    pub fn deployment(&self, name: &str) -> Option<&Deployment> {
+        self.store.deployments.get(name)
+    }
+}
+
+fn default_narration(actor: &str, events: &[super::api::Event]) -> String {
+    match events.first() {
+        Some(e) => format!("{actor}: {}", e.message),
+        None => format!("{actor} updated status."),
+    }
+}

@@ -1,0 +1,250 @@
+//! Image pulls (`pkg/kubelet/images/image_manager.go`): pull policies, the serialized puller,
+//! `Pulling` / `Pulled` / `Failed` events, and the ErrImagePull → ImagePullBackOff back-off.
+
+use super::{BACKOFF_INITIAL_MS, BACKOFF_MAX_MS, KubeletContext, POD_WORKER_BACKOFF_MS, pull_policy, start_container};
+use crate::sim::api::{ContainerState, EventReason, PullPolicy, Time};
+use crate::sim::controller::{Change, Work};
+use crate::sim::trace::Stage;
+use serde::{Deserialize, Serialize};
+
+/// `flowcontrol.Backoff` for one key: the current delay and when it was last bumped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Backoff {
+    pub delay_ms: u64,
+    pub last_update: Time,
+}
+
+impl Backoff {
+    /// `hasExpired`: more than twice the maximum (600 s) since the last bump.
+    pub fn has_expired(&self, event_time: Time) -> bool {
+        event_time.millis_since(self.last_update) > 2 * BACKOFF_MAX_MS
+    }
+
+    /// `Next`: a fresh 10 s entry, or double the delay (capped at 300 s); stamped `event_time`.
+    pub fn next(entry: Option<Backoff>, event_time: Time) -> Backoff {
+        let delay_ms = match entry {
+            Some(b) if !b.has_expired(event_time) => (b.delay_ms * 2).min(BACKOFF_MAX_MS),
+            _ => BACKOFF_INITIAL_MS,
+        };
+        Backoff {
+            delay_ms,
+            last_update: event_time,
+        }
+    }
+}
+
+/// A Go `time.Duration` string truncated to milliseconds: `812ms`, `1.532s`, `1m20s`, `5m0s`.
+pub fn go_duration(ms: u64) -> String {
+    if ms == 0 {
+        return "0s".to_string();
+    }
+    if ms < 1000 {
+        return format!("{ms}ms");
+    }
+    let h = ms / 3_600_000;
+    let m = (ms / 60_000) % 60;
+    let s = (ms / 1000) % 60;
+    let frac = ms % 1000;
+    let secs = if frac == 0 {
+        format!("{s}s")
+    } else {
+        format!("{s}.{}s", format!("{frac:03}").trim_end_matches('0'))
+    };
+    if h > 0 {
+        format!("{h}h{m}m{secs}")
+    } else if m > 0 {
+        format!("{m}m{secs}")
+    } else {
+        secs
+    }
+}
+
+/// A plausible image size for an image the scenario does not describe, stable per name.
+pub fn default_size(image: &str) -> u64 {
+    let h = image
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    20_000_000 + h % 100_000_000
+}
+
+/// The fully qualified reference containerd reports (`docker.io/library/web:2.0`).
+fn qualified(image: &str) -> String {
+    let first = image.split('/').next().unwrap_or("");
+    if image.contains('/') && (first.contains('.') || first.contains(':') || first == "localhost") {
+        image.to_string()
+    } else if image.contains('/') {
+        format!("docker.io/{image}")
+    } else {
+        format!("docker.io/library/{image}")
+    }
+}
+
+/// The message a failed pull reports, as containerd phrases a missing tag.
+fn pull_error_text(image: &str, custom: Option<&str>) -> String {
+    if let Some(c) = custom {
+        return c.to_string();
+    }
+    let q = qualified(image);
+    format!(
+        "rpc error: code = NotFound desc = failed to pull and unpack image {q:?}: failed to resolve reference {q:?}: {q}: not found"
+    )
+}
+
+/// `EnsureImageExists`, then start: honours the pull policy and any pull back-off, and either
+/// starts the container at once (image present), begins a pull, or reports the back-off.
+pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
+    let container = k.pod.spec.containers[c].clone();
+    let image = container.image.clone();
+    let policy = pull_policy(&container);
+    let node = k.store.nodes.get(&k.pod.node_name);
+    let present = node.is_some_and(|n| n.status.images.contains(&image));
+    let name = container.name.clone();
+
+    if present && policy != PullPolicy::Always {
+        k.container_event(
+            c,
+            false,
+            EventReason::Pulled,
+            format!("Container image {image:?} already present on machine and can be accessed by the pod"),
+        );
+        start_container(k, c);
+        return;
+    }
+    if !present && policy == PullPolicy::Never {
+        let msg = format!("Container image {image:?} is not present with pull policy of Never");
+        k.container_event(c, true, EventReason::ErrImageNeverPull, msg.clone());
+        k.container_event(c, true, EventReason::Failed, "Error: ErrImageNeverPull".to_string());
+        k.set_state(c, ContainerState::Waiting { reason: "ErrImageNeverPull".to_string(), message: msg });
+        k.out.stage = Some(Stage::Retry);
+        k.out.say(format!("imagePullPolicy is Never and {image} is not on {}, so container {name} cannot start.", k.pod.node_name));
+        retry_later(k);
+        return;
+    }
+
+    if let Some(b) = k.runtime.pull_backoff.get(&image).copied()
+        && !b.has_expired(k.now)
+        && k.now.millis_since(b.last_update) < b.delay_ms
+    {
+        let previous = match &k.pod.status.container_statuses[c].state {
+            ContainerState::Waiting { reason, message } if reason == "ErrImagePull" => format!("ErrImagePull: {message}"),
+            ContainerState::Waiting { reason, message } if reason == "ImagePullBackOff" => {
+                message.split_once(": ").map_or(String::new(), |(_, rest)| rest.to_string())
+            }
+            _ => String::new(),
+        };
+        k.container_event(c, false, EventReason::BackOff, format!("Back-off pulling image {image:?}"));
+        k.container_event(c, true, EventReason::Failed, "Error: ImagePullBackOff".to_string());
+        let message = if previous.is_empty() {
+            format!("Back-off pulling image {image:?}")
+        } else {
+            format!("Back-off pulling image {image:?}: {previous}")
+        };
+        k.set_state(c, ContainerState::Waiting { reason: "ImagePullBackOff".to_string(), message });
+        let remaining = b.delay_ms - k.now.millis_since(b.last_update);
+        k.out.stage = Some(Stage::Retry);
+        k.out.say(format!(
+            "The last pull of {image} failed, so the kubelet backs off for {} before pulling again ({} left); STATUS shows ImagePullBackOff.",
+            go_duration(b.delay_ms),
+            go_duration(remaining)
+        ));
+        retry_later(k);
+        return;
+    }
+
+    // Pull. Pulls on a node are serialized, so this one may wait for the puller.
+    let behavior = k.world.image(&image);
+    let node_rt = k.store_node_runtime();
+    let start = node_rt.puller_busy_until.max(k.now);
+    let in_flight = node_rt.in_flight.contains_key(&image) || present;
+    let duration = if in_flight { 50 } else { behavior.pull_time_ms };
+    let done = start.plus_millis(duration);
+    let mut node_rt = node_rt;
+    node_rt.puller_busy_until = done;
+    if behavior.pull_ok {
+        node_rt.in_flight.insert(image.clone(), done);
+    }
+    k.out.changes.push(Change::SetNodeRuntime { name: k.pod.node_name.clone(), runtime: node_rt });
+    k.runtime.containers[c].pull_started = Some(k.now);
+    k.runtime.containers[c].pull_ms = duration;
+    k.container_event(c, false, EventReason::Pulling, format!("Pulling image {image:?}"));
+    k.set_state(c, ContainerState::Waiting { reason: "ContainerCreating".to_string(), message: String::new() });
+    k.after(done.millis_since(k.now), Work::PullComplete { pod: k.pod.metadata.name.clone(), container: c });
+    k.out.stage = Some(Stage::Schedule);
+    let why = if policy == PullPolicy::Always {
+        "imagePullPolicy is Always".to_string()
+    } else {
+        format!("{image} is not on {} yet", k.pod.node_name)
+    };
+    k.out.say(format!(
+        "{} is bound to {}; {why}, so the kubelet pulls it (the pod stays Pending with ContainerCreating meanwhile).",
+        k.pod.metadata.name, k.pod.node_name
+    ));
+}
+
+/// A pull finished: success starts the container; failure records ErrImagePull and the back-off.
+pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
+    let image = k.pod.spec.containers[c].image.clone();
+    let behavior = k.world.image(&image);
+    let started = k.runtime.containers[c].pull_started.unwrap_or(k.now);
+    k.runtime.containers[c].pull_started = None;
+    let mut node_rt = k.store_node_runtime();
+    if behavior.pull_ok {
+        let total = k.now.millis_since(started);
+        let pull = k.runtime.containers[c].pull_ms.min(total);
+        node_rt.in_flight.remove(&image);
+        k.out.changes.push(Change::SetNodeRuntime { name: k.pod.node_name.clone(), runtime: node_rt });
+        if let Some(node) = k.store.nodes.get(&k.pod.node_name)
+            && !node.status.images.contains(&image)
+        {
+            let mut node = node.clone();
+            node.status.images.push(image.clone());
+            node.status.images.sort();
+            k.out.changes.push(Change::UpdateNode(node));
+        }
+        k.container_event(
+            c,
+            false,
+            EventReason::Pulled,
+            format!(
+                "Successfully pulled image {image:?} in {} ({} including waiting). Image size: {} bytes.",
+                go_duration(pull),
+                go_duration(total),
+                behavior.size_bytes
+            ),
+        );
+        k.runtime.pull_backoff.remove(&image);
+        start_container(k, c);
+        return;
+    }
+    node_rt.in_flight.remove(&image);
+    k.out.changes.push(Change::SetNodeRuntime { name: k.pod.node_name.clone(), runtime: node_rt });
+    let err = pull_error_text(&image, behavior.pull_error.as_deref());
+    k.container_event(c, true, EventReason::Failed, format!("Failed to pull image {image:?}: {err}"));
+    k.container_event(c, true, EventReason::Failed, "Error: ErrImagePull".to_string());
+    let prev = k.runtime.pull_backoff.get(&image).copied();
+    let next = Backoff::next(prev, k.now);
+    k.runtime.pull_backoff.insert(image.clone(), next);
+    k.set_state(c, ContainerState::Waiting { reason: "ErrImagePull".to_string(), message: err.clone() });
+    k.out.stage = Some(Stage::Retry);
+    k.out.say(format!(
+        "Pulling {image} failed ({err}). STATUS shows ErrImagePull and the kubelet will not pull it again for {} (the back-off doubles after each failure, up to 5m0s).",
+        go_duration(next.delay_ms)
+    ));
+    // The status change makes the pod worker look again shortly, which shows ImagePullBackOff.
+    let pod = k.pod.metadata.name.clone();
+    let jitter = k.rng.jitter_ms(1000, 0.5);
+    k.after(jitter, Work::KubeletSyncPod(pod));
+}
+
+/// A failed sync is retried by the pod worker after `10 s × U[1, 1.5)`.
+fn retry_later(k: &mut KubeletContext<'_>) {
+    let delay = k.rng.jitter_ms(POD_WORKER_BACKOFF_MS, 0.5);
+    let pod = k.pod.metadata.name.clone();
+    k.after(delay, Work::KubeletSyncPod(pod));
+}
+
+impl KubeletContext<'_> {
+    fn store_node_runtime(&self) -> super::NodeRuntime {
+        self.store.kubelet_nodes.get(&self.pod.node_name).cloned().unwrap_or_default()
+    }
+}

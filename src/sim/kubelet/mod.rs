@@ -1,0 +1,477 @@
+//! The kubelet: the node agent that pulls images, starts and restarts containers, runs probes and
+//! reports pod status (`pkg/kubelet`). Each call handles one kubelet action for one pod and, like
+//! the controllers, returns an [`Outcome`] instead of mutating the store.
+//!
+//! What an application does once started is described by the scenario's image behaviours
+//! ([`ImageBehavior`]): when it starts listening, whether readiness ever passes, when it crashes.
+
+pub mod images;
+pub mod probes;
+pub mod status;
+
+use crate::sim::api::{
+    ContainerState, ContainerStatus, Event, EventReason, ObjectRef, Pod, PodPhase, PullPolicy, Time,
+};
+use crate::sim::controller::{Change, Outcome, ProbeKind, Work};
+use crate::sim::rng::Rng;
+use crate::sim::store::Store;
+use crate::sim::trace::Stage;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub use images::{Backoff, go_duration};
+
+/// The component name on kubelet events (`kubelet` from `<node>`).
+pub const COMPONENT: &str = "kubelet";
+/// The kubelet's restart back-off: 10 s doubling to 300 s (`MaxContainerBackOff`).
+pub const BACKOFF_INITIAL_MS: u64 = 10_000;
+/// The back-off cap.
+pub const BACKOFF_MAX_MS: u64 = 300_000;
+/// The pod worker's retry period after a failed sync (`backOffPeriod`), jittered by up to 50%.
+pub const POD_WORKER_BACKOFF_MS: u64 = 10_000;
+/// The pod worker's resync cap when waiting for a crash-loop back-off to expire.
+pub const POD_WORKER_RESYNC_MS: u64 = 60_000;
+
+/// Whether an application's readiness endpoint ever succeeds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReadyBehavior {
+    Always,
+    Never,
+    /// Readiness passes this long after the container starts.
+    AfterMs(u64),
+}
+
+/// How one image behaves on the simulated nodes and registry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageBehavior {
+    /// Whether the registry serves the image.
+    pub pull_ok: bool,
+    /// The error a failed pull reports; `None` gives containerd's "not found" text.
+    pub pull_error: Option<String>,
+    pub pull_time_ms: u64,
+    pub size_bytes: u64,
+    /// When the process starts answering on its port, after container start.
+    pub listen_after_ms: u64,
+    pub ready: ReadyBehavior,
+    /// When the process exits on its own, after container start.
+    pub crash_after_ms: Option<u64>,
+    pub exit_code: i32,
+    /// How long the process takes to exit after SIGTERM; `None` means it ignores SIGTERM and is
+    /// killed when the grace period ends.
+    pub shutdown_ms: Option<u64>,
+}
+
+impl Default for ImageBehavior {
+    fn default() -> Self {
+        ImageBehavior {
+            pull_ok: true,
+            pull_error: None,
+            pull_time_ms: 1000,
+            size_bytes: 0,
+            listen_after_ms: 0,
+            ready: ReadyBehavior::Always,
+            crash_after_ms: None,
+            exit_code: 1,
+            shutdown_ms: None,
+        }
+    }
+}
+
+/// The world outside the control plane: image behaviours by image reference.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct World {
+    pub images: BTreeMap<String, ImageBehavior>,
+}
+
+impl World {
+    /// The behaviour of an image; unlisted images pull in 1 s and serve fine.
+    pub fn image(&self, image: &str) -> ImageBehavior {
+        self.images.get(image).cloned().unwrap_or_else(|| ImageBehavior {
+            size_bytes: images::default_size(image),
+            ..Default::default()
+        })
+    }
+}
+
+/// One probe worker's counters (`pkg/kubelet/prober/worker.go`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProbeWorker {
+    /// The last published result: `None` is Unknown.
+    pub result: Option<bool>,
+    pub last_run: Option<bool>,
+    pub run_count: i32,
+    pub on_hold: bool,
+    /// The result of the most recent probe run, for display (pass / fail).
+    pub last_observed: Option<bool>,
+}
+
+/// Node-local state for one container.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContainerRuntime {
+    /// Increments on every (re)start: the container ID.
+    pub instance: u32,
+    pub pull_started: Option<Time>,
+    /// How long the pull itself takes once the puller is free.
+    pub pull_ms: u64,
+    pub running_since: Option<Time>,
+    /// Startup probe passed (or there is none).
+    pub started: bool,
+    pub startup: ProbeWorker,
+    pub readiness: ProbeWorker,
+    pub liveness: ProbeWorker,
+    pub crash_backoff: Option<Backoff>,
+    /// Why the current instance is being killed (liveness or startup failure).
+    pub killing: Option<ProbeKind>,
+}
+
+impl ContainerRuntime {
+    /// The worker for a probe type.
+    pub fn worker(&mut self, kind: ProbeKind) -> &mut ProbeWorker {
+        match kind {
+            ProbeKind::Startup => &mut self.startup,
+            ProbeKind::Readiness => &mut self.readiness,
+            ProbeKind::Liveness => &mut self.liveness,
+        }
+    }
+}
+
+/// Node-local state for one pod.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PodRuntime {
+    pub containers: Vec<ContainerRuntime>,
+    /// Image-pull back-off by image.
+    pub pull_backoff: BTreeMap<String, Backoff>,
+    pub sandbox_ready: bool,
+    pub terminating: bool,
+}
+
+/// Node-local state shared by the pods of one node: the serialized image puller.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeRuntime {
+    /// When the image puller is free again (pulls are serialized, as by default).
+    pub puller_busy_until: Time,
+    /// Images being pulled, with the time each pull completes.
+    pub in_flight: BTreeMap<String, Time>,
+}
+
+/// The pod's name as upstream's `format.Pod` writes it: `name_namespace(uid)`.
+pub fn format_pod(pod: &Pod) -> String {
+    format!(
+        "{}_{}({})",
+        pod.metadata.name,
+        crate::sim::api::DEFAULT_NAMESPACE,
+        pod.metadata.uid
+    )
+}
+
+/// The context of one kubelet action.
+pub struct KubeletContext<'a> {
+    pub store: &'a Store,
+    pub world: &'a World,
+    pub now: Time,
+    pub rng: &'a mut Rng,
+    pub out: Outcome,
+    pub pod: Pod,
+    pub runtime: PodRuntime,
+}
+
+impl<'a> KubeletContext<'a> {
+    fn new(store: &'a Store, world: &'a World, now: Time, rng: &'a mut Rng, name: &str) -> Option<Self> {
+        let pod = store.pods.get(name)?.clone();
+        if pod.node_name.is_empty() {
+            return None;
+        }
+        let mut runtime = store.kubelet.get(name).cloned().unwrap_or_default();
+        if runtime.containers.len() != pod.spec.containers.len() {
+            runtime.containers.resize(pod.spec.containers.len(), ContainerRuntime::default());
+        }
+        if pod.status.container_statuses.len() != pod.spec.containers.len() {
+            // Not yet reported: the kubelet fills the statuses in on its first sync.
+        }
+        Some(KubeletContext {
+            store,
+            world,
+            now,
+            rng,
+            out: Outcome::default(),
+            pod,
+            runtime,
+        })
+    }
+
+    /// Records an event on a container of the pod.
+    pub fn container_event(&mut self, c: usize, warning: bool, reason: EventReason, message: String) {
+        let name = self.pod.spec.containers.get(c).map(|c| c.name.clone()).unwrap_or_default();
+        let obj = ObjectRef::container(&self.pod.metadata.name, &name);
+        let source = format!("{COMPONENT}, {}", self.pod.node_name);
+        self.out.events.push(if warning {
+            Event::warning(&source, obj, reason, message)
+        } else {
+            Event::normal(&source, obj, reason, message)
+        });
+    }
+
+    /// Schedules follow-up work for this pod.
+    pub fn after(&mut self, delay_ms: u64, work: Work) {
+        self.out.requeue.push((delay_ms, work));
+    }
+
+    /// Finishes the action: recomputes the pod status and records the writes.
+    fn finish(mut self) -> Outcome {
+        let status = status::generate_pod_status(&self.pod, &self.runtime, self.now);
+        if status != self.pod.status {
+            self.out.changes.push(Change::UpdatePodStatus {
+                name: self.pod.metadata.name.clone(),
+                status,
+            });
+        }
+        if self.store.kubelet.get(&self.pod.metadata.name) != Some(&self.runtime) {
+            self.out.changes.push(Change::SetPodRuntime {
+                name: self.pod.metadata.name.clone(),
+                runtime: self.runtime,
+            });
+        }
+        self.out
+    }
+
+    fn container_name(&self, c: usize) -> String {
+        self.pod.spec.containers.get(c).map(|c| c.name.clone()).unwrap_or_default()
+    }
+
+    fn set_state(&mut self, c: usize, state: ContainerState) {
+        if let Some(cs) = self.pod.status.container_statuses.get_mut(c) {
+            cs.state = state;
+        }
+    }
+}
+
+/// `syncPod`: the kubelet looks at a pod bound to its node and takes the next step for each
+/// container — pull, start, restart after back-off — or begins termination.
+pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut Rng) -> Outcome {
+    let Some(mut k) = KubeletContext::new(store, world, now, rng, name) else {
+        return Outcome::default();
+    };
+    if k.pod.is_terminal() {
+        return k.finish();
+    }
+    if k.pod.status.container_statuses.len() != k.pod.spec.containers.len() {
+        k.pod.status.container_statuses = k
+            .pod
+            .spec
+            .containers
+            .iter()
+            .map(|c| ContainerStatus {
+                name: c.name.clone(),
+                image: c.image.clone(),
+                ..Default::default()
+            })
+            .collect();
+        k.pod.status.start_time = Some(now.truncate_to_secs());
+        k.runtime.sandbox_ready = true;
+    }
+    if k.pod.metadata.deletion_timestamp.is_some() {
+        begin_termination(&mut k);
+        return k.finish();
+    }
+    for c in 0..k.pod.spec.containers.len() {
+        sync_container(&mut k, c);
+    }
+    k.finish()
+}
+
+fn sync_container(k: &mut KubeletContext<'_>, c: usize) {
+    let rt = &k.runtime.containers[c];
+    if rt.running_since.is_some() || rt.pull_started.is_some() {
+        return;
+    }
+    let state = k.pod.status.container_statuses[c].state.clone();
+    let restarting = matches!(state, ContainerState::Terminated { .. })
+        || k.pod.status.container_statuses[c].last_state.is_some()
+            && matches!(state, ContainerState::Waiting { ref reason, .. } if reason == "CrashLoopBackOff");
+    if restarting && !probes::crash_backoff_allows_restart(k, c) {
+        return;
+    }
+    images::ensure_image_and_start(k, c);
+}
+
+/// Starts a container whose image is present: `Created` and `Started`, probes scheduled.
+pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
+    let now = k.now;
+    let name = k.container_name(c);
+    let image = k.pod.spec.containers[c].image.clone();
+    let behavior = k.world.image(&image);
+    let restart = k.runtime.containers[c].instance > 0;
+    {
+        let rt = &mut k.runtime.containers[c];
+        rt.instance += 1;
+        rt.running_since = Some(now);
+        rt.pull_started = None;
+        rt.killing = None;
+        rt.startup = ProbeWorker::default();
+        rt.readiness = ProbeWorker::default();
+        rt.liveness = ProbeWorker::default();
+    }
+    let cs = &mut k.pod.status.container_statuses[c];
+    if restart {
+        if let ContainerState::Terminated { .. } = cs.state {
+            cs.last_state = Some(cs.state.clone());
+        }
+        cs.restart_count += 1;
+    }
+    cs.state = ContainerState::Running {
+        started_at: now.truncate_to_secs(),
+    };
+    cs.image = image.clone();
+    k.container_event(c, false, EventReason::Created, "Container created".to_string());
+    k.container_event(c, false, EventReason::Started, "Container started".to_string());
+    let instance = k.runtime.containers[c].instance;
+    let spec = k.pod.spec.containers[c].clone();
+    let has_startup = spec.startup_probe.is_some();
+    k.runtime.containers[c].started = !has_startup;
+    if let Some(crash) = behavior.crash_after_ms {
+        k.after(crash, Work::ContainerExit { pod: k.pod.metadata.name.clone(), container: c, instance });
+    }
+    probes::schedule_initial_probes(k, c, instance);
+    k.out.stage = Some(if restart { Stage::Retry } else { Stage::Schedule });
+    let restart_text = if restart {
+        format!(" (restart {} of this container)", k.pod.status.container_statuses[c].restart_count)
+    } else {
+        String::new()
+    };
+    let probe_text = match (&spec.startup_probe, &spec.readiness_probe) {
+        (Some(_), _) => " Only the startup probe runs until it passes.".to_string(),
+        (None, Some(p)) => format!(
+            " It is not Ready until its readiness probe passes (initialDelaySeconds {}, periodSeconds {}).",
+            p.initial_delay_seconds(),
+            p.period_seconds()
+        ),
+        (None, None) => " Without a readiness probe it counts as Ready as soon as it runs.".to_string(),
+    };
+    k.out.say(format!(
+        "The kubelet on {} created and started container {name} of {}{restart_text}.{probe_text}",
+        k.pod.node_name, k.pod.metadata.name
+    ));
+}
+
+/// A terminating pod: `Killing` each running container, then wait for the process to exit or
+/// the grace period to end.
+fn begin_termination(k: &mut KubeletContext<'_>) {
+    if k.runtime.terminating {
+        return;
+    }
+    k.runtime.terminating = true;
+    let grace_ms = u64::try_from(k.pod.metadata.deletion_grace_period_seconds.unwrap_or(30)).unwrap_or(0) * 1000;
+    let mut wait = 0;
+    for c in 0..k.pod.spec.containers.len() {
+        let rt = &mut k.runtime.containers[c];
+        rt.pull_started = None;
+        if rt.running_since.is_none() {
+            continue;
+        }
+        let name = k.container_name(c);
+        k.container_event(c, false, EventReason::Killing, format!("Stopping container {name}"));
+        let behavior = k.world.image(&k.pod.spec.containers[c].image);
+        wait = wait.max(behavior.shutdown_ms.unwrap_or(grace_ms).min(grace_ms));
+    }
+    k.after(wait, Work::TerminationComplete(k.pod.metadata.name.clone()));
+    k.out.stage = Some(Stage::Reconcile);
+    k.out.say(format!(
+        "{} was deleted, so the kubelet on {} sends SIGTERM to its containers; it shows Terminating until they exit ({}, grace period {}s).",
+        k.pod.metadata.name,
+        k.pod.node_name,
+        go_duration(wait),
+        grace_ms / 1000
+    ));
+}
+
+/// The containers of a terminating pod have exited: the pod object is removed.
+pub fn termination_complete(store: &Store, name: &str) -> Outcome {
+    let mut out = Outcome::default();
+    let Some(pod) = store.pods.get(name) else {
+        return out;
+    };
+    if pod.metadata.deletion_timestamp.is_none() {
+        return out;
+    }
+    out.changes.push(Change::RemovePod(name.to_string()));
+    out.stage = Some(Stage::Reconcile);
+    out.say(format!(
+        "{name}'s containers have stopped, so the kubelet finishes the deletion and the pod is gone; its requests on {} are free again.",
+        pod.node_name
+    ));
+    out
+}
+
+/// A pull that was started completes.
+pub fn pull_complete(store: &Store, world: &World, name: &str, c: usize, now: Time, rng: &mut Rng) -> Outcome {
+    let Some(mut k) = KubeletContext::new(store, world, now, rng, name) else {
+        return Outcome::default();
+    };
+    if k.runtime.containers.get(c).is_none_or(|r| r.pull_started.is_none()) || k.runtime.terminating {
+        return Outcome::default();
+    }
+    images::finish_pull(&mut k, c);
+    k.finish()
+}
+
+/// A probe worker's tick.
+pub fn probe_tick(
+    store: &Store,
+    world: &World,
+    name: &str,
+    c: usize,
+    kind: ProbeKind,
+    instance: u32,
+    now: Time,
+    rng: &mut Rng,
+) -> Outcome {
+    let Some(mut k) = KubeletContext::new(store, world, now, rng, name) else {
+        return Outcome::default();
+    };
+    if k.runtime.containers.get(c).is_none_or(|r| r.instance != instance) || k.runtime.terminating {
+        return Outcome::default();
+    }
+    probes::run_probe(&mut k, c, kind);
+    k.finish()
+}
+
+/// A container's process exits on its own.
+pub fn container_exit(store: &Store, world: &World, name: &str, c: usize, instance: u32, now: Time, rng: &mut Rng) -> Outcome {
+    let Some(mut k) = KubeletContext::new(store, world, now, rng, name) else {
+        return Outcome::default();
+    };
+    if k.runtime.containers.get(c).is_none_or(|r| r.instance != instance || r.running_since.is_none())
+        || k.runtime.terminating
+    {
+        return Outcome::default();
+    }
+    let behavior = k.world.image(&k.pod.spec.containers[c].image);
+    let code = behavior.exit_code;
+    probes::container_stopped(&mut k, c, code, if code == 0 { "Completed" } else { "Error" });
+    let name_c = k.container_name(c);
+    k.out.stage = Some(Stage::Retry);
+    k.out.say(format!(
+        "Container {name_c} of {} exited with code {code}. restartPolicy is Always, so the kubelet will restart it, waiting longer after each crash (CrashLoopBackOff).",
+        k.pod.metadata.name
+    ));
+    let pod_name = k.pod.metadata.name.clone();
+    k.after(0, Work::KubeletSyncPod(pod_name));
+    k.finish()
+}
+
+/// The pull policy after defaulting (`Always` for `:latest` or untagged images).
+pub fn pull_policy(c: &crate::sim::api::Container) -> PullPolicy {
+    c.image_pull_policy.clone().unwrap_or_else(|| {
+        let tag = c.image.rsplit('/').next().unwrap_or("");
+        if !tag.contains(':') || tag.ends_with(":latest") {
+            PullPolicy::Always
+        } else {
+            PullPolicy::IfNotPresent
+        }
+    })
+}
+
+/// Whether a pod is running (for narration).
+pub fn is_running(p: &Pod) -> bool {
+    p.status.phase == PodPhase::Running
+}

@@ -1,0 +1,273 @@
+//! Probes and restarts (`pkg/kubelet/prober`, `kuberuntime_manager.go` `doBackOff`): startup,
+//! readiness and liveness workers with their thresholds, `Unhealthy` events, liveness and startup
+//! kills, and the CrashLoopBackOff restart delay.
+
+use super::{Backoff, KubeletContext, POD_WORKER_RESYNC_MS, ReadyBehavior, format_pod, go_duration};
+use crate::sim::api::{ContainerState, EventReason, IntOrString, Probe};
+use crate::sim::controller::{ProbeKind, Work};
+use crate::sim::trace::Stage;
+
+/// `crashLoopBackOff` expiry: a container that ran longer than this restarts at once.
+pub const CRASH_BACKOFF_EXPIRY_MS: u64 = 600_000;
+
+fn probe_of(k: &KubeletContext<'_>, c: usize, kind: ProbeKind) -> Option<Probe> {
+    let spec = &k.pod.spec.containers[c];
+    match kind {
+        ProbeKind::Startup => spec.startup_probe.clone(),
+        ProbeKind::Readiness => spec.readiness_probe.clone(),
+        ProbeKind::Liveness => spec.liveness_probe.clone(),
+    }
+}
+
+fn first_run_delay(p: &Probe) -> u64 {
+    u64::try_from(p.initial_delay_seconds()).unwrap_or(0) * 1000
+}
+
+fn period_ms(p: &Probe) -> u64 {
+    u64::try_from(p.period_seconds()).unwrap_or(1).max(1) * 1000
+}
+
+/// Schedules the first run of each probe for a container that just started. The model: a probe
+/// first runs `initialDelaySeconds` after the container starts, then every `periodSeconds`.
+/// (Upstream readiness also runs at once when the kubelet computes status, which is the same
+/// moment when the delay is 0.) Until a startup probe passes, only it runs.
+pub fn schedule_initial_probes(k: &mut KubeletContext<'_>, c: usize, instance: u32) {
+    let pod = k.pod.metadata.name.clone();
+    let kinds: &[ProbeKind] = if k.pod.spec.containers[c].startup_probe.is_some() {
+        &[ProbeKind::Startup]
+    } else {
+        &[ProbeKind::Readiness, ProbeKind::Liveness]
+    };
+    for &kind in kinds {
+        if let Some(p) = probe_of(k, c, kind) {
+            k.after(first_run_delay(&p), Work::ProbeTick { pod: pod.clone(), container: c, probe: kind, instance });
+        }
+    }
+}
+
+/// What the probe would see right now, and the failure output when it fails.
+fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (bool, String) {
+    let image = &k.pod.spec.containers[c].image;
+    let b = k.world.image(image);
+    let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
+    let elapsed = k.now.millis_since(since);
+    let listening = elapsed >= b.listen_after_ms;
+    let ip = k.pod.status.pod_ip.clone().unwrap_or_else(|| "10.244.0.2".to_string());
+    let port_of = |port: &IntOrString| -> String {
+        match port {
+            IntOrString::Int(n) => n.to_string(),
+            IntOrString::String(name) => k.pod.spec.containers[c]
+                .ports
+                .iter()
+                .find(|cp| cp.name.as_deref() == Some(name.as_str()))
+                .map_or_else(|| name.clone(), |cp| cp.container_port.to_string()),
+        }
+    };
+    let ready_ok = match b.ready {
+        ReadyBehavior::Always => true,
+        ReadyBehavior::Never => false,
+        ReadyBehavior::AfterMs(t) => elapsed >= t,
+    };
+    let endpoint_ok = kind != ProbeKind::Readiness || ready_ok;
+    if let Some(h) = &p.http_get {
+        let port = port_of(&h.port);
+        let scheme = h.scheme.as_deref().unwrap_or("HTTP").to_lowercase();
+        let path = h.path.clone().unwrap_or_else(|| "/".to_string());
+        if !listening {
+            return (
+                false,
+                format!("Get \"{scheme}://{ip}:{port}{path}\": dial tcp {ip}:{port}: connect: connection refused"),
+            );
+        }
+        if !endpoint_ok {
+            return (false, "HTTP probe failed with statuscode: 503".to_string());
+        }
+        return (true, String::new());
+    }
+    if let Some(t) = &p.tcp_socket {
+        // A TCP probe only checks that the port accepts connections.
+        let port = port_of(&t.port);
+        if !listening {
+            return (false, format!("dial tcp {ip}:{port}: connect: connection refused"));
+        }
+        return (true, String::new());
+    }
+    if let Some(g) = &p.grpc {
+        if !listening {
+            return (false, format!("timeout: failed to connect service \"{ip}:{}\" within {}s", g.port, p.timeout_seconds()));
+        }
+        if !endpoint_ok {
+            return (false, "service unhealthy (responded with \"NOT_SERVING\")".to_string());
+        }
+        return (true, String::new());
+    }
+    // exec: the command succeeds when the application answers.
+    if !listening || !endpoint_ok {
+        return (false, String::new());
+    }
+    (true, String::new())
+}
+
+/// One run of a probe worker: observe, count, publish at the threshold, act on the result.
+pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
+    let Some(p) = probe_of(k, c, kind) else {
+        return;
+    };
+    if k.runtime.containers[c].running_since.is_none() || k.runtime.containers[c].worker(kind).on_hold {
+        return;
+    }
+    let instance = k.runtime.containers[c].instance;
+    let (ok, output) = observe(k, c, kind, &p);
+    let name = k.pod.spec.containers[c].name.clone();
+    if !ok {
+        k.container_event(c, true, EventReason::Unhealthy, format!("{} probe failed: {output}", kind.as_str()));
+    }
+    let success_threshold = p.success_threshold().max(1);
+    let failure_threshold = p.failure_threshold().max(1);
+    let w = k.runtime.containers[c].worker(kind);
+    w.last_observed = Some(ok);
+    if w.last_run == Some(ok) {
+        w.run_count = w.run_count.saturating_add(1);
+    } else {
+        w.last_run = Some(ok);
+        w.run_count = 1;
+    }
+    let run_count = w.run_count;
+    let publish = if ok { run_count >= success_threshold } else { run_count >= failure_threshold };
+    let previous = w.result;
+    if publish {
+        w.result = Some(ok);
+    }
+    let pod = k.pod.metadata.name.clone();
+    let period = period_ms(&p);
+    let kind_lower = kind.as_str().to_lowercase();
+
+    match (kind, publish, ok) {
+        (ProbeKind::Readiness, true, true) if previous != Some(true) => {
+            k.out.stage = Some(Stage::Readiness);
+            k.out.say(format!(
+                "The readiness probe of {name} in {pod} passed {run_count} time{} in a row (successThreshold {success_threshold}), so the container is ready and the pod turns Ready.",
+                if run_count == 1 { "" } else { "s" }
+            ));
+        }
+        (ProbeKind::Readiness, true, false) if previous == Some(true) => {
+            k.out.stage = Some(Stage::Readiness);
+            k.out.say(format!(
+                "The readiness probe of {name} in {pod} failed {run_count} times in a row (failureThreshold {failure_threshold}): {output}. The pod is no longer Ready and stops counting as available; readiness never restarts a container."
+            ));
+        }
+        (ProbeKind::Readiness, _, false) => {
+            k.out.stage = Some(Stage::Readiness);
+            k.out.say(format!(
+                "The readiness probe of {name} in {pod} failed ({output}); the pod stays not Ready and the kubelet probes again in {}.",
+                go_duration(period)
+            ));
+        }
+        (ProbeKind::Startup, true, true) => {
+            k.runtime.containers[c].started = true;
+            k.runtime.containers[c].startup.on_hold = true;
+            k.out.stage = Some(Stage::Readiness);
+            k.out.say(format!(
+                "The startup probe of {name} in {pod} passed, so the container counts as started and its readiness and liveness probes begin."
+            ));
+            for other in [ProbeKind::Readiness, ProbeKind::Liveness] {
+                if let Some(op) = probe_of(k, c, other) {
+                    let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
+                    let due = since.plus_millis(first_run_delay(&op));
+                    k.after(due.millis_since(k.now), Work::ProbeTick { pod: pod.clone(), container: c, probe: other, instance });
+                }
+            }
+            return;
+        }
+        (ProbeKind::Liveness | ProbeKind::Startup, true, false) => {
+            k.runtime.containers[c].worker(kind).on_hold = true;
+            k.runtime.containers[c].killing = Some(kind);
+            k.container_event(
+                c,
+                false,
+                EventReason::Killing,
+                format!("Container {name} failed {kind_lower} probe, will be restarted"),
+            );
+            container_stopped(k, c, 137, "Error");
+            k.out.stage = Some(Stage::Retry);
+            k.out.say(format!(
+                "The {kind_lower} probe of {name} in {pod} failed {run_count} times in a row (failureThreshold {failure_threshold}, every {}), so the kubelet kills the container to restart it: {output}.",
+                go_duration(period)
+            ));
+            k.after(0, Work::KubeletSyncPod(pod));
+            return;
+        }
+        (_, _, false) => {
+            k.out.stage = Some(Stage::Readiness);
+            k.out.say(format!(
+                "The {kind_lower} probe of {name} in {pod} failed ({output}): {run_count} of failureThreshold {failure_threshold} before the container is restarted."
+            ));
+        }
+        _ => {}
+    }
+    k.after(period, Work::ProbeTick { pod, container: c, probe: kind, instance });
+}
+
+/// The container's process has ended: record a terminated state and forget readiness.
+pub fn container_stopped(k: &mut KubeletContext<'_>, c: usize, exit_code: i32, reason: &str) {
+    let started = k.runtime.containers[c].running_since.take().unwrap_or(k.now);
+    k.runtime.containers[c].readiness.result = None;
+    k.set_state(
+        c,
+        ContainerState::Terminated {
+            exit_code,
+            reason: reason.to_string(),
+            started_at: started.truncate_to_secs(),
+            finished_at: k.now.truncate_to_secs(),
+        },
+    );
+}
+
+/// `doBackOff`: whether a stopped container may restart now. When it may not, reports
+/// CrashLoopBackOff and schedules the pod worker to look again.
+pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> bool {
+    let cs = &k.pod.status.container_statuses[c];
+    let finished = match (&cs.state, &cs.last_state) {
+        (ContainerState::Terminated { finished_at, .. }, _) => *finished_at,
+        (_, Some(ContainerState::Terminated { finished_at, .. })) => *finished_at,
+        _ => k.now,
+    };
+    let entry = k.runtime.containers[c].crash_backoff;
+    if let Some(b) = entry
+        && k.now.millis_since(b.last_update) <= CRASH_BACKOFF_EXPIRY_MS
+        && k.now.millis_since(finished) < b.delay_ms
+    {
+        let name = k.pod.spec.containers[c].name.clone();
+        let pod_fmt = format_pod(&k.pod);
+        k.container_event(
+            c,
+            true,
+            EventReason::BackOff,
+            format!("Back-off restarting failed container {name} in pod {pod_fmt}"),
+        );
+        let cs = &mut k.pod.status.container_statuses[c];
+        if matches!(cs.state, ContainerState::Terminated { .. }) {
+            cs.last_state = Some(cs.state.clone());
+        }
+        cs.state = ContainerState::Waiting {
+            reason: "CrashLoopBackOff".to_string(),
+            message: format!("back-off {} restarting failed container={name} pod={pod_fmt}", go_duration(b.delay_ms)),
+        };
+        let remaining = b.delay_ms - k.now.millis_since(finished);
+        let wait = k.rng.jitter_ms(remaining.min(POD_WORKER_RESYNC_MS), 0.5);
+        let pod = k.pod.metadata.name.clone();
+        k.after(wait, Work::KubeletSyncPod(pod));
+        k.out.stage = Some(Stage::Retry);
+        k.out.say(format!(
+            "Container {name} has crashed {} time{}; the restart back-off is now {}, so STATUS shows CrashLoopBackOff and the kubelet waits {} more before restarting it.",
+            k.pod.status.container_statuses[c].restart_count + 1,
+            if k.pod.status.container_statuses[c].restart_count == 0 { "" } else { "s" },
+            go_duration(b.delay_ms),
+            go_duration(remaining)
+        ));
+        return false;
+    }
+    let finished_entry = entry.filter(|b| finished.millis_since(b.last_update) <= CRASH_BACKOFF_EXPIRY_MS);
+    k.runtime.containers[c].crash_backoff = Some(Backoff::next(finished_entry, finished));
+    true
+}

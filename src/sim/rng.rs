@@ -1,0 +1,67 @@
+//! The simulator's one source of randomness: a small seeded generator (SplitMix64) whose whole
+//! state is a `u64`, so a snapshot of the simulator captures it and replay is exact.
+
+use serde::{Deserialize, Serialize};
+
+/// A seeded pseudo-random generator. The same seed gives the same sequence on every platform.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rng {
+    state: u64,
+}
+
+/// The alphabet the API server's `generateName` and the pod-template hash use
+/// (`k8s.io/apimachinery/pkg/util/rand`): no vowels, no confusable digits.
+pub const SAFE_ALPHANUMS: &[u8; 27] = b"bcdfghjklmnpqrstvwxz2456789";
+
+impl Rng {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng { state: seed }
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform integer in `0..n` (`0` when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            return 0;
+        }
+        // Multiply-shift keeps the bias negligible for the small ranges used here.
+        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
+    }
+
+    /// `n` characters from the safe alphabet, as `utilrand.String(n)` makes them.
+    pub fn safe_string(&mut self, n: usize) -> String {
+        (0..n)
+            .map(|_| SAFE_ALPHANUMS[self.below(SAFE_ALPHANUMS.len() as u64) as usize] as char)
+            .collect()
+    }
+
+    /// A UUID-shaped identifier (version 4 layout) for `metadata.uid`.
+    pub fn uid(&mut self) -> String {
+        let a = self.next_u64();
+        let b = self.next_u64();
+        format!(
+            "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
+            (a >> 32) as u32,
+            (a >> 16) as u16,
+            (a & 0x0fff) as u16,
+            ((b >> 48) as u16 & 0x3fff) | 0x8000,
+            b & 0xffff_ffff_ffff
+        )
+    }
+
+    /// A duration in `[base, base × factor)` milliseconds: the jitter upstream applies to
+    /// retries (`wait.Jitter`).
+    pub fn jitter_ms(&mut self, base_ms: u64, factor: f64) -> u64 {
+        let extra = (base_ms as f64 * factor.max(0.0)) as u64;
+        base_ms + self.below(extra.max(1))
+    }
+}

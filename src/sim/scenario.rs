@@ -1,0 +1,632 @@
+//! Scenario files: the YAML a workshop author writes — a cluster of nodes, how images behave,
+//! a real Deployment manifest, user actions at simulated times, and how long to run — and their
+//! loading into a ready-to-run [`Sim`]. `docs/scenarios.md` documents every key.
+
+use super::api::{Deployment, Node, Time};
+use super::commands::Command;
+use super::controller::deployment::util::{deployment_complete, has_progress_deadline};
+use super::controller::replica_set::PodQuota;
+use super::engine::{Sim, SimConfig, TimedCommand};
+use super::kubelet::{ImageBehavior, ReadyBehavior, World};
+use super::api::{ConditionReason, DeploymentConditionType, quantity};
+use super::validation::{self, FieldError};
+use super::yaml::{self, Document, Limits};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// The largest `spec.replicas` (and `scale`) a scenario may ask for.
+pub const MAX_REPLICAS: i64 = 20_000;
+/// The most nodes a scenario may define.
+pub const MAX_NODES: usize = 1_000;
+/// The most actions a scenario may schedule.
+pub const MAX_ACTIONS: usize = 1_000;
+/// The longest simulated time a scenario may run (`run_until`, and action times).
+pub const MAX_RUN_MS: u64 = 24 * 3600 * 1000;
+/// How long `run_until: complete` waits for a rollout to settle before giving up.
+pub const COMPLETE_CAP_MS: u64 = 3600 * 1000;
+
+/// The scenarios bundled with the app and used by the tests: `(file name, YAML text)`.
+pub const BUNDLED: &[(&str, &str)] = &[
+    ("rolling-update.yaml", include_str!("../../scenarios/rolling-update.yaml")),
+    ("rolling-update-max-surge-0.yaml", include_str!("../../scenarios/rolling-update-max-surge-0.yaml")),
+    ("recreate.yaml", include_str!("../../scenarios/recreate.yaml")),
+    ("scale-during-rollout.yaml", include_str!("../../scenarios/scale-during-rollout.yaml")),
+    ("pause-resume.yaml", include_str!("../../scenarios/pause-resume.yaml")),
+    ("rollout-undo.yaml", include_str!("../../scenarios/rollout-undo.yaml")),
+];
+
+/// One problem in a scenario file, with where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// The scenario key path (`deployment.spec.replicas`, `actions[2].scale`).
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "line {l}: {}", self.message),
+            None => write!(f, "{}", self.message),
+        }
+    }
+}
+
+/// When a run stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunUntil {
+    At(Time),
+    /// When the rollout has settled (capped at [`COMPLETE_CAP_MS`]).
+    Complete,
+}
+
+/// A loaded scenario.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub name: String,
+    pub description: String,
+    pub seed: u64,
+    pub nodes: Vec<Node>,
+    pub world: World,
+    pub quota: PodQuota,
+    pub deployment: Deployment,
+    pub actions: Vec<TimedCommand>,
+    pub run_until: RunUntil,
+}
+
+/// Parses a duration such as `30s`, `2m`, `1h`, `1m30s`, `500ms`, or a bare number of seconds.
+pub fn parse_duration(v: &Value) -> Result<u64, String> {
+    match v {
+        Value::Number(n) => n
+            .as_u64()
+            .map(|s| s.saturating_mul(1000))
+            .or_else(|| n.as_f64().filter(|f| *f >= 0.0 && f.is_finite()).map(|f| (f * 1000.0) as u64))
+            .ok_or_else(|| format!("{n} is not a valid duration")),
+        Value::String(s) => parse_duration_str(s),
+        other => Err(format!("{other} is not a valid duration (write it like 30s, 2m or 1h)")),
+    }
+}
+
+fn parse_duration_str(s: &str) -> Result<u64, String> {
+    let bad = || format!("{s:?} is not a valid duration (write it like 30s, 2m, 1h or 1m30s)");
+    let t = s.trim();
+    if t.is_empty() {
+        return Err(bad());
+    }
+    if let Ok(n) = t.parse::<u64>() {
+        return Ok(n.saturating_mul(1000));
+    }
+    let mut total: u64 = 0;
+    let mut rest = t;
+    while !rest.is_empty() {
+        let digits = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).ok_or_else(bad)?;
+        if digits == 0 {
+            return Err(bad());
+        }
+        let num: f64 = rest[..digits].parse().map_err(|_| bad())?;
+        rest = &rest[digits..];
+        let unit_len = rest.find(|c: char| c.is_ascii_digit()).unwrap_or(rest.len());
+        let factor = match &rest[..unit_len] {
+            "ms" => 1.0,
+            "s" => 1000.0,
+            "m" => 60_000.0,
+            "h" => 3_600_000.0,
+            _ => return Err(bad()),
+        };
+        rest = &rest[unit_len..];
+        let add = num * factor;
+        if !add.is_finite() || add > 1e15 {
+            return Err(bad());
+        }
+        total = total.saturating_add(add as u64);
+    }
+    Ok(total)
+}
+
+struct Loader<'a> {
+    doc: &'a Document,
+    errors: Vec<ScenarioError>,
+}
+
+impl Loader<'_> {
+    fn err(&mut self, field: &str, message: impl Into<String>) {
+        self.errors.push(ScenarioError {
+            line: self.doc.line_of(field),
+            field: field.to_string(),
+            message: format!("{field}: {}", message.into()),
+        });
+    }
+
+    fn duration(&mut self, field: &str, v: &Value) -> Option<u64> {
+        match parse_duration(v) {
+            Ok(ms) if ms > MAX_RUN_MS => {
+                self.err(field, format!("{} is longer than RolloutScope simulates (at most 24h)", render(v)));
+                None
+            }
+            Ok(ms) => Some(ms),
+            Err(e) => {
+                self.err(field, e);
+                None
+            }
+        }
+    }
+}
+
+fn render(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn known_keys(l: &mut Loader<'_>, prefix: &str, map: &Map<String, Value>, keys: &[&str]) {
+    for k in map.keys() {
+        if !keys.contains(&k.as_str()) {
+            let field = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            l.err(&field, format!("unknown key (expected one of: {})", keys.join(", ")));
+        }
+    }
+}
+
+impl Scenario {
+    /// Loads a scenario from YAML text.
+    ///
+    /// # Errors
+    /// Every problem found: YAML syntax, unknown keys, bad durations, an invalid Deployment
+    /// (with the API server's field errors), and sizes beyond what RolloutScope simulates.
+    pub fn parse(text: &str) -> Result<Scenario, Vec<ScenarioError>> {
+        let doc = yaml::parse(text, &Limits::default()).map_err(|e| {
+            vec![ScenarioError {
+                line: Some(e.line),
+                field: String::new(),
+                message: e.message.clone(),
+            }]
+        })?;
+        let mut l = Loader { doc: &doc, errors: Vec::new() };
+        let empty = Map::new();
+        let root = match &doc.value {
+            Value::Object(m) => m,
+            _ => {
+                l.err("", "a scenario must be a mapping with at least `deployment:`");
+                &empty
+            }
+        };
+        known_keys(&mut l, "", root, &["name", "description", "seed", "cluster", "images", "deployment", "actions", "run_until"]);
+        let name = root.get("name").map(render).unwrap_or_else(|| "Untitled scenario".to_string());
+        let description = root.get("description").map(render).unwrap_or_default();
+        let seed = match root.get("seed") {
+            None => 1,
+            Some(v) => v.as_u64().unwrap_or_else(|| {
+                l.err("seed", format!("{} is not a non-negative integer", render(v)));
+                1
+            }),
+        };
+        let (nodes, quota) = load_cluster(&mut l, root.get("cluster"));
+        let world = load_images(&mut l, root.get("images"));
+        let deployment = match root.get("deployment") {
+            None => {
+                l.err("deployment", "Required value: a Deployment manifest");
+                None
+            }
+            Some(v) => load_deployment(&mut l, "deployment", v),
+        };
+        let dname = deployment.as_ref().map(|d| d.metadata.name.clone()).unwrap_or_default();
+        let mut actions = Vec::new();
+        if let Some(d) = &deployment {
+            actions.push(TimedCommand { at: Time::ZERO, command: Command::Apply(Box::new(d.clone())) });
+        }
+        load_actions(&mut l, root.get("actions"), &dname, &mut actions);
+        let run_until = match root.get("run_until") {
+            None => RunUntil::Complete,
+            Some(Value::String(s)) if s == "complete" => RunUntil::Complete,
+            Some(v) => RunUntil::At(Time(l.duration("run_until", v).unwrap_or(0))),
+        };
+        if !l.errors.is_empty() {
+            let mut errors = l.errors;
+            errors.sort_by_key(|e| e.line.unwrap_or(0));
+            return Err(errors);
+        }
+        let Some(deployment) = deployment else {
+            return Err(vec![ScenarioError { line: None, field: "deployment".into(), message: "deployment: Required value".into() }]);
+        };
+        Ok(Scenario { name, description, seed, nodes, world, quota, deployment, actions, run_until })
+    }
+
+    /// A simulator ready to run this scenario.
+    pub fn sim(&self) -> Sim {
+        Sim::new(
+            self.nodes.clone(),
+            SimConfig { world: self.world.clone(), quota: self.quota.clone() },
+            self.seed,
+            self.actions.clone(),
+        )
+    }
+
+    /// The time at which a run stops, for `run_until: <duration>`; the cap for `complete`.
+    pub fn time_limit(&self) -> Time {
+        match self.run_until {
+            RunUntil::At(t) => t,
+            RunUntil::Complete => Time(COMPLETE_CAP_MS),
+        }
+    }
+
+    /// Whether a run of this scenario should stop now.
+    pub fn finished(&self, sim: &Sim) -> bool {
+        match self.run_until {
+            RunUntil::At(_) => false,
+            RunUntil::Complete => rollout_settled(sim, &self.deployment.metadata.name),
+        }
+    }
+}
+
+/// Whether the named Deployment's rollout is over: every command has run, the Deployment is
+/// complete (and says so in Progressing), old ReplicaSets are empty and no pod is terminating.
+/// The simulator asks this only when nothing more is due at the current instant.
+pub fn rollout_settled(sim: &Sim, name: &str) -> bool {
+    let Some(d) = sim.deployment(name) else {
+        return false;
+    };
+    if !sim.actions_done() || d.spec.paused || !deployment_complete(d, &d.status) {
+        return false;
+    }
+    if has_progress_deadline(d)
+        && d.condition(DeploymentConditionType::Progressing).map(|c| c.reason) != Some(ConditionReason::NewReplicaSetAvailable)
+    {
+        return false;
+    }
+    let store = sim.store();
+    if store.pods.values().any(|p| p.metadata.deletion_timestamp.is_some()) {
+        return false;
+    }
+    if store.replica_sets.values().any(|rs| {
+        rs.status.replicas != rs.spec.replicas || rs.status.terminating_replicas.unwrap_or(0) != 0
+    }) || d.status.terminating_replicas.unwrap_or(0) != 0
+    {
+        return false;
+    }
+    true
+}
+
+fn load_cluster(l: &mut Loader<'_>, v: Option<&Value>) -> (Vec<Node>, PodQuota) {
+    let default_nodes = || {
+        (1..=3)
+            .map(|i| Sim::node(&format!("node-{i}"), i, 4000, 8 << 30, 110))
+            .collect::<Vec<_>>()
+    };
+    let Some(v) = v else {
+        return (default_nodes(), PodQuota::default());
+    };
+    let Some(map) = v.as_object() else {
+        l.err("cluster", "must be a mapping with `nodes:`");
+        return (default_nodes(), PodQuota::default());
+    };
+    known_keys(l, "cluster", map, &["nodes", "quota"]);
+    let mut quota = PodQuota::default();
+    if let Some(q) = map.get("quota") {
+        match q.get("pods").and_then(Value::as_u64) {
+            Some(n) => {
+                quota = PodQuota { name: "pods-quota".to_string(), max_pods: Some(usize::try_from(n).unwrap_or(usize::MAX)) };
+            }
+            None => l.err("cluster.quota.pods", "must be a non-negative integer"),
+        }
+    }
+    let Some(list) = map.get("nodes").and_then(Value::as_array) else {
+        if map.contains_key("nodes") {
+            l.err("cluster.nodes", "must be a list of nodes");
+        }
+        return (default_nodes(), quota);
+    };
+    if list.len() > MAX_NODES {
+        l.err("cluster.nodes", format!("{} nodes is more than RolloutScope simulates (at most {MAX_NODES})", list.len()));
+        return (Vec::new(), quota);
+    }
+    let mut nodes: Vec<Node> = Vec::new();
+    for (i, n) in list.iter().enumerate() {
+        let path = format!("cluster.nodes[{i}]");
+        let Some(m) = n.as_object() else {
+            l.err(&path, "must be a mapping like {name: node-1, cpu: \"4\", memory: 8Gi}");
+            continue;
+        };
+        known_keys(l, &path, m, &["name", "cpu", "memory", "pods", "labels"]);
+        let name = match m.get("name").and_then(Value::as_str) {
+            Some(s) if !s.is_empty() => s.to_string(),
+            _ => {
+                l.err(&format!("{path}.name"), "Required value");
+                continue;
+            }
+        };
+        if nodes.iter().any(|x| x.metadata.name == name) {
+            l.err(&format!("{path}.name"), format!("Duplicate value: {name:?}"));
+            continue;
+        }
+        let cpu = match m.get("cpu") {
+            None => 4000,
+            Some(v) => quantity::parse_cpu_milli(v).unwrap_or_else(|| {
+                l.err(&format!("{path}.cpu"), format!("Invalid value: {}: {}", render(v), quantity::QUANTITY_REGEX_MESSAGE));
+                0
+            }),
+        };
+        let memory = match m.get("memory") {
+            None => 8 << 30,
+            Some(v) => quantity::parse_bytes(v).unwrap_or_else(|| {
+                l.err(&format!("{path}.memory"), format!("Invalid value: {}: {}", render(v), quantity::QUANTITY_REGEX_MESSAGE));
+                0
+            }),
+        };
+        let pods = m.get("pods").and_then(Value::as_i64).unwrap_or(110);
+        let mut node = Sim::node(&name, u32::try_from(i + 1).unwrap_or(0), cpu, memory, pods);
+        if let Some(labels) = m.get("labels").and_then(Value::as_object) {
+            for (k, v) in labels {
+                node.metadata.labels.insert(k.clone(), render(v));
+            }
+        }
+        nodes.push(node);
+    }
+    (nodes, quota)
+}
+
+fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
+    let mut world = World::default();
+    let Some(v) = v else {
+        return world;
+    };
+    let Some(map) = v.as_object() else {
+        l.err("images", "must be a mapping from image to behaviour");
+        return world;
+    };
+    for (image, b) in map {
+        let path = format!("images[{image}]");
+        let Some(m) = b.as_object() else {
+            l.err(&path, "must be a mapping like {pull_time: 2s, listen_after: 3s, ready: always}");
+            continue;
+        };
+        known_keys(l, &path, m, &["pull", "pull_time", "pull_error", "size", "listen_after", "ready", "crash_after", "exit_code", "shutdown"]);
+        let mut ib = ImageBehavior { size_bytes: super::kubelet::images::default_size(image), ..Default::default() };
+        if let Some(p) = m.get("pull") {
+            match p.as_str() {
+                Some("ok") => ib.pull_ok = true,
+                Some("fail") => ib.pull_ok = false,
+                _ => l.err(&format!("{path}.pull"), format!("Unsupported value: {}: supported values: \"ok\", \"fail\"", render(p))),
+            }
+        }
+        if let Some(v) = m.get("pull_time") {
+            ib.pull_time_ms = l.duration(&format!("{path}.pull_time"), v).unwrap_or(ib.pull_time_ms);
+        }
+        if let Some(v) = m.get("pull_error") {
+            ib.pull_error = Some(render(v));
+        }
+        if let Some(v) = m.get("size") {
+            match quantity::parse_bytes(v) {
+                Some(n) => ib.size_bytes = u64::try_from(n).unwrap_or(0),
+                None => l.err(&format!("{path}.size"), format!("Invalid value: {}: {}", render(v), quantity::QUANTITY_REGEX_MESSAGE)),
+            }
+        }
+        if let Some(v) = m.get("listen_after") {
+            ib.listen_after_ms = l.duration(&format!("{path}.listen_after"), v).unwrap_or(0);
+        }
+        if let Some(v) = m.get("ready") {
+            match v.as_str() {
+                Some("always") => ib.ready = ReadyBehavior::Always,
+                Some("never") => ib.ready = ReadyBehavior::Never,
+                Some(s) if s.starts_with("after ") => {
+                    let d = Value::String(s["after ".len()..].to_string());
+                    if let Some(ms) = l.duration(&format!("{path}.ready"), &d) {
+                        ib.ready = ReadyBehavior::AfterMs(ms);
+                    }
+                }
+                _ => l.err(&format!("{path}.ready"), format!("Unsupported value: {}: supported values: \"always\", \"never\", \"after <duration>\"", render(v))),
+            }
+        }
+        if let Some(v) = m.get("crash_after") {
+            ib.crash_after_ms = l.duration(&format!("{path}.crash_after"), v);
+        }
+        if let Some(v) = m.get("exit_code") {
+            match v.as_i64().and_then(|c| i32::try_from(c).ok()) {
+                Some(c) => ib.exit_code = c,
+                None => l.err(&format!("{path}.exit_code"), "must be an integer"),
+            }
+        }
+        if let Some(v) = m.get("shutdown") {
+            ib.shutdown_ms = l.duration(&format!("{path}.shutdown"), v);
+        }
+        world.images.insert(image.clone(), ib);
+    }
+    world
+}
+
+fn load_deployment(l: &mut Loader<'_>, path: &str, v: &Value) -> Option<Deployment> {
+    // JSON is YAML, so the embedded manifest re-parses on its own; its errors are then placed
+    // on the scenario's lines through their full path.
+    let sub = match yaml::parse(&v.to_string(), &Limits::default()) {
+        Ok(doc) => doc,
+        Err(e) => {
+            l.err(path, e.message);
+            return None;
+        }
+    };
+    let d = match validation::decode_deployment(&sub) {
+        Ok(d) => d,
+        Err(errs) => {
+            push_field_errors(l, path, &errs);
+            return None;
+        }
+    };
+    let mut defaulted = d.clone();
+    validation::set_defaults(&mut defaulted);
+    let errs = validation::validate_deployment(&defaulted);
+    if !errs.is_empty() {
+        push_field_errors(l, path, &errs);
+        return None;
+    }
+    if i64::from(defaulted.replicas()) > MAX_REPLICAS {
+        l.err(
+            &format!("{path}.spec.replicas"),
+            format!("{} is valid Kubernetes but more than RolloutScope simulates (at most {MAX_REPLICAS})", defaulted.replicas()),
+        );
+        return None;
+    }
+    Some(d)
+}
+
+fn push_field_errors(l: &mut Loader<'_>, path: &str, errs: &[FieldError]) {
+    for e in errs {
+        let full = if e.field.is_empty() { path.to_string() } else { format!("{path}.{}", e.field) };
+        l.errors.push(ScenarioError {
+            line: l.doc.line_of(&full),
+            field: full,
+            message: e.to_string(),
+        });
+    }
+}
+
+fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Vec<TimedCommand>) {
+    let Some(v) = v else {
+        return;
+    };
+    let Some(list) = v.as_array() else {
+        l.err("actions", "must be a list of {at: <time>, <action>: ...}");
+        return;
+    };
+    if list.len() > MAX_ACTIONS {
+        l.err("actions", format!("{} actions is more than RolloutScope simulates (at most {MAX_ACTIONS})", list.len()));
+        return;
+    }
+    const VERBS: &[&str] = &[
+        "set_image", "scale", "rollout_undo", "apply", "pause", "resume", "rollout_restart", "cordon", "uncordon", "delete_pod",
+    ];
+    for (i, a) in list.iter().enumerate() {
+        let path = format!("actions[{i}]");
+        let Some(m) = a.as_object() else {
+            l.err(&path, "must be a mapping like {at: 60s, set_image: web:2.0}");
+            continue;
+        };
+        let mut keys: Vec<&str> = VERBS.to_vec();
+        keys.push("at");
+        known_keys(l, &path, m, &keys);
+        let at = match m.get("at") {
+            Some(v) => l.duration(&format!("{path}.at"), v),
+            None => {
+                l.err(&format!("{path}.at"), "Required value: when the action happens, e.g. 60s");
+                None
+            }
+        };
+        let verbs: Vec<&str> = VERBS.iter().copied().filter(|k| m.contains_key(*k)).collect();
+        if verbs.len() != 1 {
+            l.err(&path, format!("must name exactly one action (one of: {})", VERBS.join(", ")));
+            continue;
+        }
+        let verb = verbs[0];
+        let arg = &m[verb];
+        let vpath = format!("{path}.{verb}");
+        let d = dname.to_string();
+        let command = match verb {
+            "set_image" => match arg {
+                Value::String(image) => Some(Command::SetImage { deployment: d, container: None, image: image.clone() }),
+                Value::Object(o) => match o.get("image").and_then(Value::as_str) {
+                    Some(image) => Some(Command::SetImage {
+                        deployment: d,
+                        container: o.get("container").and_then(Value::as_str).map(str::to_string),
+                        image: image.to_string(),
+                    }),
+                    None => {
+                        l.err(&format!("{vpath}.image"), "Required value");
+                        None
+                    }
+                },
+                _ => {
+                    l.err(&vpath, "must be an image or {container: web, image: web:2.0}");
+                    None
+                }
+            },
+            "scale" => match arg.as_i64() {
+                Some(n) if n < 0 => {
+                    l.err(&vpath, format!("Invalid value: {n}: must be greater than or equal to 0"));
+                    None
+                }
+                Some(n) if n > MAX_REPLICAS => {
+                    l.err(&vpath, format!("{n} is valid Kubernetes but more than RolloutScope simulates (at most {MAX_REPLICAS})"));
+                    None
+                }
+                Some(n) => Some(Command::Scale { deployment: d, replicas: n as i32 }),
+                None => {
+                    l.err(&vpath, format!("Invalid value: {}: must be an integer", render(arg)));
+                    None
+                }
+            },
+            "rollout_undo" => {
+                let to = arg.get("to_revision").map(|v| v.as_i64());
+                match to {
+                    Some(None) => {
+                        l.err(&format!("{vpath}.to_revision"), "must be an integer");
+                        None
+                    }
+                    Some(Some(n)) => Some(Command::RolloutUndo { deployment: d, to_revision: n }),
+                    None => Some(Command::RolloutUndo { deployment: d, to_revision: 0 }),
+                }
+            }
+            "apply" => load_deployment(l, &vpath, arg).map(|m| Command::Apply(Box::new(m))),
+            "pause" => Some(Command::Pause { deployment: d }),
+            "resume" => Some(Command::Resume { deployment: d }),
+            "rollout_restart" => Some(Command::RolloutRestart { deployment: d }),
+            "cordon" | "uncordon" | "delete_pod" => match arg.as_str() {
+                Some(s) if !s.is_empty() => Some(match verb {
+                    "cordon" => Command::Cordon(s.to_string()),
+                    "uncordon" => Command::Uncordon(s.to_string()),
+                    _ => Command::DeletePod(s.to_string()),
+                }),
+                _ => {
+                    l.err(&vpath, "must name a node (or, for delete_pod, a pod name or prefix)");
+                    None
+                }
+            },
+            _ => None,
+        };
+        if let (Some(at), Some(command)) = (at, command) {
+            out.push(TimedCommand { at: Time(at), command });
+        }
+    }
+}
+
+/// The result of running a scenario to its end.
+pub struct Run {
+    pub steps: Vec<super::trace::Step>,
+    pub sim: Sim,
+    /// Why the run stopped.
+    pub stopped: String,
+}
+
+/// Runs a scenario until `run_until`, calling `on_step` after each step with the simulator in
+/// the state that step left.
+pub fn run_with(scenario: &Scenario, mut on_step: impl FnMut(&super::trace::Step, &Sim)) -> Run {
+    let mut sim = scenario.sim();
+    let limit = scenario.time_limit();
+    let mut steps = Vec::new();
+    let stopped = loop {
+        if scenario.finished(&sim) {
+            break "the rollout is complete".to_string();
+        }
+        let mut stop = |s: &Sim| scenario.finished(s);
+        match sim.step_until_or(limit, &mut stop) {
+            Some(step) => {
+                on_step(&step, &sim);
+                steps.push(step);
+            }
+            None => {
+                if scenario.finished(&sim) {
+                    break "the rollout is complete".to_string();
+                }
+                break match scenario.run_until {
+                    RunUntil::At(t) => format!("reached run_until {t}"),
+                    RunUntil::Complete if sim.next_due().is_some() => format!(
+                        "the rollout did not complete within {}",
+                        super::kubelet::go_duration(COMPLETE_CAP_MS)
+                    ),
+                    RunUntil::Complete => "nothing is left to do".to_string(),
+                };
+            }
+        }
+    };
+    Run { steps, sim, stopped }
+}

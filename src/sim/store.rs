@@ -1,0 +1,420 @@
+//! The cluster state ("the API server"): every object by name in ordered maps, the indexes the
+//! controllers need to stay fast, and the one place where [`Change`]s are applied.
+//!
+//! Applying a change is where the API server's own rules live: `generation` bumps on spec or
+//! annotation changes, `observedGeneration` stays with status writes, names and UIDs are given
+//! to new objects, and deletions set `deletionTimestamp`.
+
+use super::api::{
+    Deployment, Node, ObjectMeta, Pod, PodPhase, ReplicaSet, Time, quantity,
+};
+use super::controller::Change;
+use super::kubelet::PodRuntime;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Resources held on a node by the pods bound to it (terminating ones included, as upstream:
+/// they release their requests only when they are gone).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct NodeUsage {
+    pub milli_cpu: i64,
+    pub memory: i64,
+    pub pods: i64,
+}
+
+/// Counts of one owner's pods, kept up to date as pods change, so the replica-set controller
+/// does not walk every pod on every sync. `ready_times` holds the Ready transition times of the
+/// ready, active pods (for minReadySeconds availability).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PodCounts {
+    pub active: i32,
+    pub ready: i32,
+    pub terminating: i32,
+    pub ready_times: BTreeMap<Time, i32>,
+}
+
+impl PodCounts {
+    /// Ready pods that have been Ready for longer than `min_ready_seconds` at `now`
+    /// (`IsPodAvailable`, strictly).
+    pub fn available(&self, min_ready_seconds: i32, now: Time) -> i32 {
+        if min_ready_seconds <= 0 {
+            return self.ready;
+        }
+        let window = u64::try_from(min_ready_seconds).unwrap_or(0) * 1000;
+        if now.as_millis() <= window {
+            return 0;
+        }
+        let cutoff = Time(now.as_millis() - window);
+        self.ready_times.range(..cutoff).map(|(_, n)| *n).sum()
+    }
+
+    /// The earliest Ready time among ready pods not yet available, if any.
+    pub fn next_available_at(&self, min_ready_seconds: i32, now: Time) -> Option<Time> {
+        let window = u64::try_from(min_ready_seconds).unwrap_or(0) * 1000;
+        let cutoff = Time(now.as_millis().saturating_sub(window));
+        self.ready_times
+            .range(cutoff..)
+            .next()
+            .map(|(t, _)| t.plus_millis(window))
+    }
+}
+
+/// What applying one change touched, so the simulator can wake the right controllers (the
+/// informers' event handlers).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Touched {
+    Deployment(String),
+    ReplicaSet { name: String, owner: Option<String> },
+    Pod {
+        name: String,
+        owner_uid: Option<String>,
+        node: String,
+        removed: bool,
+        created: bool,
+        /// Whether the change matters to the owner's counts (created, removed, deleted, Ready
+        /// or terminal state changed).
+        relevant: bool,
+    },
+    Node(String),
+}
+
+/// The cluster's objects.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Store {
+    pub deployments: BTreeMap<String, Deployment>,
+    pub replica_sets: BTreeMap<String, ReplicaSet>,
+    pub pods: BTreeMap<String, Pod>,
+    pub nodes: BTreeMap<String, Node>,
+    /// Node-local kubelet state (pull back-offs, probe counters), keyed by pod name.
+    pub kubelet: BTreeMap<String, PodRuntime>,
+    /// Pod names by the UID of their controlling owner.
+    pods_by_owner: BTreeMap<String, BTreeSet<String>>,
+    /// Requests held on each node.
+    node_usage: BTreeMap<String, NodeUsage>,
+    /// The next host number for pod IPs on each node.
+    next_ip: BTreeMap<String, u32>,
+    /// Pod counts by owner UID.
+    counts: BTreeMap<String, PodCounts>,
+    /// Node-local kubelet state shared by a node's pods.
+    pub kubelet_nodes: BTreeMap<String, crate::sim::kubelet::NodeRuntime>,
+}
+
+/// A pod's CPU and memory requests, summed over its containers.
+pub fn pod_requests(pod: &Pod) -> (i64, i64) {
+    let mut cpu = 0i64;
+    let mut mem = 0i64;
+    for c in &pod.spec.containers {
+        if let Some(v) = c.resources.requests.get("cpu") {
+            cpu = cpu.saturating_add(quantity::parse_cpu_milli(v).unwrap_or(0));
+        }
+        if let Some(v) = c.resources.requests.get("memory") {
+            mem = mem.saturating_add(quantity::parse_bytes(v).unwrap_or(0));
+        }
+    }
+    (cpu, mem)
+}
+
+impl Store {
+    /// The pods whose controlling owner has the given UID, in name order.
+    pub fn pods_owned_by<'a>(&'a self, owner_uid: &str) -> impl Iterator<Item = &'a Pod> + 'a {
+        self.pods_by_owner
+            .get(owner_uid)
+            .into_iter()
+            .flat_map(|names| names.iter())
+            .filter_map(|n| self.pods.get(n))
+    }
+
+    /// The ReplicaSets controlled by the Deployment with the given UID, in name order.
+    pub fn replica_sets_owned_by<'a>(
+        &'a self,
+        owner_uid: &'a str,
+    ) -> impl Iterator<Item = &'a ReplicaSet> + 'a {
+        self.replica_sets
+            .values()
+            .filter(move |rs| rs.metadata.controller_ref().is_some_and(|r| r.uid == owner_uid))
+    }
+
+    /// The Deployment that controls a ReplicaSet, if any.
+    pub fn owner_deployment(&self, rs: &ReplicaSet) -> Option<&Deployment> {
+        let r = rs.metadata.controller_ref()?;
+        self.deployments.get(&r.name).filter(|d| d.metadata.uid == r.uid)
+    }
+
+    /// Requests currently held on a node.
+    pub fn node_usage(&self, node: &str) -> NodeUsage {
+        self.node_usage.get(node).copied().unwrap_or_default()
+    }
+
+    /// The counts of the pods controlled by the owner with this UID.
+    pub fn pod_counts(&self, owner_uid: &str) -> PodCounts {
+        self.counts.get(owner_uid).cloned().unwrap_or_default()
+    }
+
+    fn index_pod(&mut self, pod: &Pod) {
+        if let Some(r) = pod.metadata.controller_ref() {
+            self.pods_by_owner
+                .entry(r.uid.clone())
+                .or_default()
+                .insert(pod.metadata.name.clone());
+        }
+        self.account(pod, 1);
+    }
+
+    fn unindex_pod(&mut self, pod: &Pod) {
+        self.account(pod, -1);
+        if let Some(r) = pod.metadata.controller_ref()
+            && let Some(set) = self.pods_by_owner.get_mut(&r.uid)
+        {
+            set.remove(&pod.metadata.name);
+            if set.is_empty() {
+                self.pods_by_owner.remove(&r.uid);
+            }
+        }
+    }
+
+    /// Adds (`sign` 1) or removes (`sign` −1) a pod's contribution to its owner's counts.
+    fn account(&mut self, pod: &Pod, sign: i32) {
+        let Some(r) = pod.metadata.controller_ref() else {
+            return;
+        };
+        let c = self.counts.entry(r.uid.clone()).or_default();
+        if pod.is_active() {
+            c.active += sign;
+            if pod.is_ready() {
+                c.ready += sign;
+                let t = pod
+                    .condition(super::api::PodConditionType::Ready)
+                    .map_or(Time::ZERO, |c| c.last_transition_time);
+                let e = c.ready_times.entry(t).or_default();
+                *e += sign;
+                if *e == 0 {
+                    c.ready_times.remove(&t);
+                }
+            }
+        } else if pod.metadata.deletion_timestamp.is_some() && !pod.is_terminal() {
+            c.terminating += sign;
+        }
+    }
+
+    fn summary(pod: &Pod) -> (bool, bool, bool) {
+        (pod.is_active(), pod.is_ready(), pod.is_terminal())
+    }
+
+    fn charge_node(&mut self, node: &str, pod: &Pod, sign: i64) {
+        let (cpu, mem) = pod_requests(pod);
+        let u = self.node_usage.entry(node.to_string()).or_default();
+        u.milli_cpu += sign * cpu;
+        u.memory += sign * mem;
+        u.pods += sign;
+    }
+
+    /// Adds a node (scenario set-up).
+    pub fn add_node(&mut self, node: Node) {
+        self.nodes.insert(node.metadata.name.clone(), node);
+    }
+
+    /// Applies one change at time `now` and reports what it touched. Changes that refer to
+    /// objects that no longer exist are dropped, as the API server would answer NotFound.
+    pub fn apply(&mut self, change: Change, now: Time) -> Vec<Touched> {
+        match change {
+            Change::CreateReplicaSet(mut rs) => {
+                rs.metadata.generation = 1;
+                rs.metadata.creation_timestamp = now.truncate_to_secs();
+                let name = rs.metadata.name.clone();
+                let owner = rs.metadata.controller_ref().map(|r| r.name.clone());
+                self.replica_sets.insert(name.clone(), rs);
+                vec![Touched::ReplicaSet { name, owner }]
+            }
+            Change::UpdateReplicaSet(rs) => {
+                let name = rs.metadata.name.clone();
+                let Some(cur) = self.replica_sets.get_mut(&name) else {
+                    return vec![];
+                };
+                if cur.spec != rs.spec {
+                    cur.metadata.generation += 1;
+                }
+                cur.spec = rs.spec;
+                cur.metadata.annotations = rs.metadata.annotations;
+                cur.metadata.labels = rs.metadata.labels;
+                let owner = cur.metadata.controller_ref().map(|r| r.name.clone());
+                vec![Touched::ReplicaSet { name, owner }]
+            }
+            Change::UpdateReplicaSetStatus { name, status } => {
+                let Some(cur) = self.replica_sets.get_mut(&name) else {
+                    return vec![];
+                };
+                cur.status = status;
+                let owner = cur.metadata.controller_ref().map(|r| r.name.clone());
+                vec![Touched::ReplicaSet { name, owner }]
+            }
+            Change::DeleteReplicaSet(name) => {
+                let Some(rs) = self.replica_sets.remove(&name) else {
+                    return vec![];
+                };
+                let owner = rs.metadata.controller_ref().map(|r| r.name.clone());
+                vec![Touched::ReplicaSet { name, owner }]
+            }
+            Change::UpdateDeployment(d) => {
+                let name = d.metadata.name.clone();
+                match self.deployments.get_mut(&name) {
+                    Some(cur) => {
+                        if cur.spec != d.spec || cur.metadata.annotations != d.metadata.annotations {
+                            cur.metadata.generation += 1;
+                        }
+                        cur.spec = d.spec;
+                        cur.metadata.annotations = d.metadata.annotations;
+                        cur.metadata.labels = d.metadata.labels;
+                    }
+                    None => {
+                        let mut d = d;
+                        d.metadata.generation = 1;
+                        d.metadata.creation_timestamp = now.truncate_to_secs();
+                        d.status = Default::default();
+                        self.deployments.insert(name.clone(), d);
+                    }
+                }
+                vec![Touched::Deployment(name)]
+            }
+            Change::UpdateDeploymentStatus(d) => {
+                let name = d.metadata.name.clone();
+                let Some(cur) = self.deployments.get_mut(&name) else {
+                    return vec![];
+                };
+                // The status subresource keeps spec and labels but takes annotations and status.
+                cur.status = d.status;
+                cur.metadata.annotations = d.metadata.annotations;
+                vec![Touched::Deployment(name)]
+            }
+            Change::CreatePod(mut pod) => {
+                pod.metadata.creation_timestamp = now.truncate_to_secs();
+                pod.metadata.generation = 1;
+                let name = pod.metadata.name.clone();
+                let owner_uid = pod.metadata.controller_ref().map(|r| r.uid.clone());
+                self.index_pod(&pod);
+                self.pods.insert(name.clone(), pod);
+                vec![Touched::Pod { name, owner_uid, node: String::new(), removed: false, created: true, relevant: true }]
+            }
+            Change::DeletePod { name, grace_seconds } => {
+                let Some(pod) = self.pods.get_mut(&name) else {
+                    return vec![];
+                };
+                if pod.metadata.deletion_timestamp.is_some() {
+                    return vec![];
+                }
+                // An unscheduled pod has no kubelet to wait for: it goes at once, as upstream.
+                if pod.node_name.is_empty() {
+                    return self.apply(Change::RemovePod(name), now);
+                }
+                let before = pod.clone();
+                pod.metadata.deletion_timestamp = Some(now.plus_secs(grace_seconds).truncate_to_secs());
+                pod.metadata.deletion_grace_period_seconds = Some(grace_seconds);
+                let after = pod.clone();
+                self.account(&before, -1);
+                self.account(&after, 1);
+                let owner_uid = after.metadata.controller_ref().map(|r| r.uid.clone());
+                let node = after.node_name.clone();
+                vec![Touched::Pod { name, owner_uid, node, removed: false, created: false, relevant: true }]
+            }
+            Change::RemovePod(name) => {
+                let Some(pod) = self.pods.remove(&name) else {
+                    return vec![];
+                };
+                self.unindex_pod(&pod);
+                if !pod.node_name.is_empty() && !pod.is_terminal() {
+                    self.charge_node(&pod.node_name.clone(), &pod, -1);
+                }
+                self.kubelet.remove(&name);
+                let owner_uid = pod.metadata.controller_ref().map(|r| r.uid.clone());
+                vec![Touched::Pod { name, owner_uid, node: pod.node_name, removed: true, created: false, relevant: true }]
+            }
+            Change::BindPod { name, node, condition } => {
+                let ip = {
+                    let n = self.next_ip.entry(node.clone()).or_insert(2);
+                    let host = *n;
+                    *n = if *n >= 254 { 2 } else { *n + 1 };
+                    host
+                };
+                let cidr = self.nodes.get(&node).map_or(0, |n| n.spec.pod_cidr_index);
+                let Some(pod) = self.pods.get_mut(&name) else {
+                    return vec![];
+                };
+                pod.node_name = node.clone();
+                pod.status.pod_ip = Some(format!("10.244.{cidr}.{ip}"));
+                pod.status.host_ip = Some(format!("192.168.49.{}", cidr + 2));
+                set_pod_condition(&mut pod.status.conditions, condition);
+                let pod = pod.clone();
+                self.charge_node(&node, &pod, 1);
+                let owner_uid = pod.metadata.controller_ref().map(|r| r.uid.clone());
+                vec![Touched::Pod { name, owner_uid, node, removed: false, created: false, relevant: false }]
+            }
+            Change::UpdatePodStatus { name, status } => {
+                let Some(pod) = self.pods.get_mut(&name) else {
+                    return vec![];
+                };
+                let before = pod.clone();
+                pod.status = status;
+                let pod = pod.clone();
+                let relevant = Self::summary(&before) != Self::summary(&pod)
+                    || (pod.is_ready()
+                        && before.condition(super::api::PodConditionType::Ready)
+                            != pod.condition(super::api::PodConditionType::Ready));
+                if relevant {
+                    self.account(&before, -1);
+                    self.account(&pod, 1);
+                }
+                if !before.is_terminal() && pod.is_terminal() && !pod.node_name.is_empty() {
+                    self.charge_node(&pod.node_name, &pod, -1);
+                }
+                let owner_uid = pod.metadata.controller_ref().map(|r| r.uid.clone());
+                vec![Touched::Pod { name, owner_uid, node: pod.node_name, removed: false, created: false, relevant }]
+            }
+            Change::SetPodRuntime { name, runtime } => {
+                if self.pods.contains_key(&name) {
+                    self.kubelet.insert(name, runtime);
+                }
+                vec![]
+            }
+            Change::SetNodeRuntime { name, runtime } => {
+                self.kubelet_nodes.insert(name, runtime);
+                vec![]
+            }
+            Change::UpdateNode(node) => {
+                let name = node.metadata.name.clone();
+                self.nodes.insert(name.clone(), node);
+                vec![Touched::Node(name)]
+            }
+        }
+    }
+
+    /// Counts pods per phase (for narration and diagnosis).
+    pub fn count_pods(&self, phase: PodPhase) -> usize {
+        self.pods.values().filter(|p| p.status.phase == phase).count()
+    }
+
+    /// Metadata of every object, for invariant checks in tests.
+    pub fn all_meta(&self) -> impl Iterator<Item = &ObjectMeta> {
+        self.deployments
+            .values()
+            .map(|d| &d.metadata)
+            .chain(self.replica_sets.values().map(|r| &r.metadata))
+            .chain(self.pods.values().map(|p| &p.metadata))
+    }
+}
+
+/// Sets a pod condition, keeping the old transition time when the status did not change.
+pub fn set_pod_condition(
+    conditions: &mut Vec<super::api::PodCondition>,
+    cond: super::api::PodCondition,
+) {
+    if let Some(cur) = conditions.iter_mut().find(|c| c.type_ == cond.type_) {
+        let keep_time = cur.status == cond.status;
+        let t = cur.last_transition_time;
+        *cur = cond;
+        if keep_time {
+            cur.last_transition_time = t;
+        }
+    } else {
+        conditions.push(cond);
+        conditions.sort_by_key(|c| c.type_);
+    }
+}

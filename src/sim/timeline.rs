@@ -1,0 +1,119 @@
+//! The timeline: every step of a run so far, with snapshots every few steps so that any earlier
+//! moment can be restored exactly — restore the nearest snapshot, then replay — and user
+//! commands recorded at the step where they were applied, so replay repeats them.
+
+use super::api::Time;
+use super::commands::{Command, CommandError};
+use super::engine::Sim;
+use super::trace::Step;
+use std::collections::BTreeMap;
+
+/// Steps between snapshots: a seek replays at most this many steps.
+pub const CHECKPOINT_INTERVAL: usize = 64;
+
+/// A run that can move forward, back and to any step.
+#[derive(Clone, Debug)]
+pub struct Timeline {
+    /// Snapshots by the number of steps taken when they were made; 0 is the start.
+    checkpoints: BTreeMap<usize, Sim>,
+    steps: Vec<Step>,
+    /// Commands applied by the user, by the step number they produced.
+    injected: BTreeMap<usize, Command>,
+    current: Sim,
+    limit: Time,
+}
+
+impl Timeline {
+    /// A timeline starting from `sim`, never running past `limit`.
+    pub fn new(sim: Sim, limit: Time) -> Timeline {
+        let mut checkpoints = BTreeMap::new();
+        checkpoints.insert(0, sim.clone());
+        Timeline { checkpoints, steps: Vec::new(), injected: BTreeMap::new(), current: sim, limit }
+    }
+
+    /// The simulator at the current position.
+    pub fn sim(&self) -> &Sim {
+        &self.current
+    }
+
+    /// How many steps have been taken to reach the current position.
+    pub fn position(&self) -> usize {
+        self.current.steps_taken()
+    }
+
+    /// Every step discovered so far (possibly beyond the current position after a seek back).
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// The step that led to the current position, if any.
+    pub fn current_step(&self) -> Option<&Step> {
+        self.position().checked_sub(1).and_then(|i| self.steps.get(i))
+    }
+
+    fn advance(sim: &mut Sim, injected: &BTreeMap<usize, Command>, limit: Time) -> Option<Step> {
+        let next = sim.steps_taken() + 1;
+        match injected.get(&next) {
+            Some(cmd) => sim.apply_command(cmd).ok(),
+            None => sim.step_until(limit),
+        }
+    }
+
+    /// Moves one step forward, discovering a new step at the frontier. Returns it, or `None` at
+    /// the end of the run.
+    pub fn forward(&mut self) -> Option<Step> {
+        let pos = self.position();
+        let step = Self::advance(&mut self.current, &self.injected, self.limit)?;
+        if pos == self.steps.len() {
+            self.steps.push(step.clone());
+            if self.steps.len() % CHECKPOINT_INTERVAL == 0 {
+                self.checkpoints.insert(self.steps.len(), self.current.clone());
+            }
+        }
+        Some(step)
+    }
+
+    /// Moves to the state after `target` steps (clamped to the steps known, extending the run
+    /// when `target` is beyond it). Going back restores the nearest snapshot and replays.
+    pub fn seek(&mut self, target: usize) {
+        let pos = self.position();
+        if target >= pos {
+            for _ in pos..target {
+                if self.forward().is_none() {
+                    break;
+                }
+            }
+            return;
+        }
+        let (_, snap) = self
+            .checkpoints
+            .range(..=target)
+            .next_back()
+            .map(|(k, v)| (*k, v.clone()))
+            .unwrap_or_else(|| (0, self.current.clone()));
+        self.current = snap;
+        while self.position() < target {
+            if Self::advance(&mut self.current, &self.injected, self.limit).is_none() {
+                break;
+            }
+        }
+    }
+
+    /// Applies a user command at the current position. Steps beyond it are discarded: the
+    /// future is re-simulated from here.
+    ///
+    /// # Errors
+    /// The command's refusal; nothing changes then.
+    pub fn apply(&mut self, cmd: Command) -> Result<Step, CommandError> {
+        let mut next = self.current.clone();
+        let step = next.apply_command(&cmd)?;
+        let pos = self.position();
+        self.steps.truncate(pos);
+        self.checkpoints.retain(|k, _| *k <= pos);
+        self.injected.retain(|k, _| *k <= pos);
+        self.current = next;
+        self.injected.insert(self.position(), cmd);
+        self.steps.push(step.clone());
+        Ok(step)
+    }
+}

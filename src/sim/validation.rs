@@ -1,0 +1,3257 @@
+//! Validation: the API server's gatekeeping for a Deployment a learner submits. A rejected
+//! manifest is described by [`FieldError`]s: a field path, an error type, the offending value and
+//! a detail, rendered exactly as the API server renders them (apimachinery's `field.Error`,
+//! v1.34+ wording with JSON-encoded values):
+//!
+//! ```text
+//! spec.replicas: Invalid value: -1: must be greater than or equal to 0
+//! ```
+//!
+//! The functions follow the API server's create path, in order:
+//! 1. [`decode_deployment`]: the codec. Checks `apiVersion`/`kind` and the JSON type of every
+//!    typed field, keeping the field path of a type error (upstream's decoder loses it).
+//! 2. [`set_defaults`]: `SetDefaults_Deployment` and the pod-template defaults (spec §1.1, §15.4).
+//! 3. [`validate_deployment`] (`ValidateDeployment`) on create, or
+//!    [`validate_deployment_update`] (`ValidateDeploymentUpdate` plus the registry strategy's
+//!    selector immutability check) on update.
+//!
+//! Like upstream, validation expects a defaulted object: a field that defaulting always fills
+//! (`restartPolicy`, `imagePullPolicy`, a probe's `successThreshold`) is judged, when unset, as
+//! the zero value upstream's internal types would hold, which usually fails.
+//!
+//! Only the pod-template rules that matter to a simulator are mirrored (containers, names,
+//! images, pull policies, ports, resources, probes, restart and DNS policy, labels); volumes,
+//! security contexts, init containers, affinity and the like are kept verbatim and not checked.
+
+use super::api::pod::{HttpGetAction, ResourceRequirements};
+use super::api::quantity::{QUANTITY_REGEX_MESSAGE, parse_milli, quantity_text};
+use super::api::{
+    Container, Deployment, DeploymentStrategyType, IntOrString, LabelSelector, ObjectMeta, PodSpec,
+    PodTemplateSpec, Probe, PullPolicy, SelectorOperator,
+};
+use super::yaml::Document;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// The group-qualified kind [`render_invalid`] expects for a Deployment (`GroupKind.String()`).
+pub const DEPLOYMENT_KIND: &str = "Deployment.apps";
+
+/// The annotation through which apps/v1 carries the removed `spec.rollbackTo.revision`
+/// (`appsv1.DeprecatedRollbackTo`); upstream's conversion turns it into the internal field that
+/// `ValidateRollback` checks.
+pub const ROLLBACK_TO_ANNOTATION: &str = "deprecated.deployment.rollback.to";
+
+/// The type of a [`FieldError`] (`field.ErrorType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ErrorKind {
+    /// A required field is missing or empty (`Required value`).
+    Required,
+    /// The value is malformed or out of range (`Invalid value`).
+    Invalid,
+    /// The field may not be set here (`Forbidden`).
+    Forbidden,
+    /// The value is not one of a closed set (`Unsupported value`).
+    Unsupported,
+    /// The value repeats one that must be unique (`Duplicate value`).
+    Duplicate,
+    /// The value names something that does not exist (`Not found`).
+    NotFound,
+    /// The value is too long (`Too long`).
+    TooLong,
+    /// The value has the wrong JSON type, e.g. a string where an integer belongs. Renders as
+    /// `Invalid value`, as upstream's `ErrorTypeTypeInvalid` does.
+    TypeInvalid,
+}
+
+impl ErrorKind {
+    /// The text the API server prints for this type (`ErrorType.String()`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Required => "Required value",
+            Self::Invalid | Self::TypeInvalid => "Invalid value",
+            Self::Forbidden => "Forbidden",
+            Self::Unsupported => "Unsupported value",
+            Self::Duplicate => "Duplicate value",
+            Self::NotFound => "Not found",
+            Self::TooLong => "Too long",
+        }
+    }
+
+    /// Whether the bad value is printed (never for Required, Forbidden and Too long).
+    fn shows_value(self) -> bool {
+        !matches!(self, Self::Required | Self::Forbidden | Self::TooLong)
+    }
+}
+
+/// One validation failure (`field.Error`). Its [`Display`](fmt::Display) is the API server's
+/// text: `<field>: <type>[: <value>][: <detail>]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    /// The field path as upstream prints it: `spec.template.spec.containers[0].image`. Empty for
+    /// a problem with the document as a whole.
+    pub field: String,
+    /// The error type.
+    pub kind: ErrorKind,
+    /// The offending value, already rendered as v1.34+ does (strings quoted, numbers bare,
+    /// structures as JSON); `None` when there is none to show.
+    pub value: Option<String>,
+    /// The explanation; may be empty.
+    pub detail: String,
+}
+
+impl FieldError {
+    /// `field.Required`.
+    pub fn required(field: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::new(field, ErrorKind::Required, None, detail)
+    }
+
+    /// `field.Invalid`, with a value rendered by [`render_value`].
+    pub fn invalid(field: impl Into<String>, value: String, detail: impl Into<String>) -> Self {
+        Self::new(field, ErrorKind::Invalid, Some(value), detail)
+    }
+
+    /// `field.TypeInvalid`, with a value rendered by [`render_value`].
+    pub fn type_invalid(
+        field: impl Into<String>,
+        value: String,
+        detail: impl Into<String>,
+    ) -> Self {
+        Self::new(field, ErrorKind::TypeInvalid, Some(value), detail)
+    }
+
+    /// `field.Forbidden`.
+    pub fn forbidden(field: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::new(field, ErrorKind::Forbidden, None, detail)
+    }
+
+    /// `field.NotSupported`: the detail lists the supported values, quoted, in the given order.
+    pub fn not_supported(field: impl Into<String>, value: String, supported: &[&str]) -> Self {
+        let detail = if supported.is_empty() {
+            String::new()
+        } else {
+            let quoted: Vec<String> = supported.iter().map(|s| go_quote(s)).collect();
+            format!("supported values: {}", quoted.join(", "))
+        };
+        Self::new(field, ErrorKind::Unsupported, Some(value), detail)
+    }
+
+    /// `field.Duplicate`.
+    pub fn duplicate(field: impl Into<String>, value: String) -> Self {
+        Self::new(field, ErrorKind::Duplicate, Some(value), "")
+    }
+
+    /// `field.NotFound`.
+    pub fn not_found(field: impl Into<String>, value: String) -> Self {
+        Self::new(field, ErrorKind::NotFound, Some(value), "")
+    }
+
+    /// `field.TooLong` (modern wording: `may not be more than N bytes`).
+    pub fn too_long(field: impl Into<String>, max_bytes: usize) -> Self {
+        let unit = if max_bytes == 1 { "byte" } else { "bytes" };
+        Self::new(
+            field,
+            ErrorKind::TooLong,
+            None,
+            format!("may not be more than {max_bytes} {unit}"),
+        )
+    }
+
+    fn new(
+        field: impl Into<String>,
+        kind: ErrorKind,
+        value: Option<String>,
+        detail: impl Into<String>,
+    ) -> Self {
+        FieldError {
+            field: field.into(),
+            kind,
+            value,
+            detail: detail.into(),
+        }
+    }
+}
+
+impl fmt::Display for FieldError {
+    /// `field.Error.Error()`: `ErrorBody` prefixed with the field path.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.field.is_empty() {
+            write!(f, "{}: ", self.field)?;
+        }
+        f.write_str(self.kind.as_str())?;
+        if let (true, Some(value)) = (self.kind.shows_value(), &self.value) {
+            write!(f, ": {value}")?;
+        }
+        if !self.detail.is_empty() {
+            write!(f, ": {}", self.detail)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for FieldError {}
+
+/// The API server's message for a rejected object (`errors.NewInvalid`):
+/// `Deployment.apps "web" is invalid: <error>` for one error and
+/// `Deployment.apps "web" is invalid: [<error>, <error>]` for several, with repeated messages
+/// shown once (`ErrorList.ToAggregate`).
+///
+/// `kind` is printed verbatim and should be group-qualified, e.g. [`DEPLOYMENT_KIND`].
+pub fn render_invalid(kind: &str, name: &str, errs: &[FieldError]) -> String {
+    let mut seen = BTreeSet::new();
+    let messages: Vec<String> = errs
+        .iter()
+        .map(ToString::to_string)
+        .filter(|m| seen.insert(m.clone()))
+        .collect();
+    let head = format!("{kind} {} is invalid", go_quote(name));
+    match messages.as_slice() {
+        [] => head,
+        [one] => format!("{head}: {one}"),
+        many => format!("{head}: [{}]", many.join(", ")),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Value rendering (apimachinery "Nicer value rendering in API errors", v1.34)
+// ---------------------------------------------------------------------------------------------
+
+/// Renders a bad value as v1.34+ API errors do: a string with Go's `%q`, a number or boolean
+/// bare, anything else as JSON (Go's `json.Marshal`: sorted keys, `<>&` escaped).
+pub fn render_value(value: &Value) -> String {
+    match value {
+        Value::String(s) => go_quote(s),
+        other => go_json(other),
+    }
+}
+
+/// Go's `strconv.Quote`.
+fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if u32::from(c) < 0x20 || u32::from(c) == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", u32::from(c)));
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Go's `json.Marshal` of a JSON value: like serde_json, plus Go's HTML-safe escapes.
+fn go_json(value: &Value) -> String {
+    go_html_escape(value.to_string())
+}
+
+/// The escapes Go's JSON encoder adds to serde_json's output (`<`, `>`, `&`, U+2028, U+2029).
+fn go_html_escape(text: String) -> String {
+    if !text.contains(['<', '>', '&', '\u{2028}', '\u{2029}']) {
+        return text;
+    }
+    text.replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
+}
+
+fn render_int(v: i64) -> String {
+    v.to_string()
+}
+
+fn render_int_or_string(v: &IntOrString) -> String {
+    match v {
+        IntOrString::Int(i) => i.to_string(),
+        IntOrString::String(s) => go_json(&Value::String(s.clone())),
+    }
+}
+
+/// A label map as `json.Marshal` renders a Go `map[string]string`; an empty map renders as
+/// `null` (it is nil when the manifest leaves the labels out).
+fn render_labels(labels: &BTreeMap<String, String>) -> String {
+    if labels.is_empty() {
+        return "null".to_string();
+    }
+    go_json(&serde_json::to_value(labels).unwrap_or(Value::Null))
+}
+
+/// A `*metav1.LabelSelector` as `json.Marshal` renders it: fields in struct order
+/// (`matchLabels` before `matchExpressions`), empty ones omitted, `null` when absent.
+fn render_selector(selector: Option<&LabelSelector>) -> String {
+    match selector.map(serde_json::to_string) {
+        Some(Ok(text)) => go_html_escape(text),
+        _ => "null".to_string(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Field paths
+// ---------------------------------------------------------------------------------------------
+
+/// A field path under construction (`field.Path`).
+#[derive(Clone, Debug, Default)]
+struct Path(String);
+
+impl Path {
+    fn root(name: &str) -> Path {
+        Path(name.to_string())
+    }
+
+    /// `Child`: `a` → `a.b`.
+    fn child(&self, name: &str) -> Path {
+        if self.0.is_empty() {
+            Path(name.to_string())
+        } else {
+            Path(format!("{}.{name}", self.0))
+        }
+    }
+
+    /// `Index`: `a` → `a[0]`.
+    fn index(&self, i: usize) -> Path {
+        Path(format!("{}[{i}]", self.0))
+    }
+
+    /// `Key`: `a` → `a[k]`.
+    fn key(&self, k: &str) -> Path {
+        Path(format!("{}[{k}]", self.0))
+    }
+}
+
+impl From<&Path> for String {
+    fn from(p: &Path) -> String {
+        p.0.clone()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+// ---------------------------------------------------------------------------------------------
+
+/// Converts a loaded manifest into a typed [`Deployment`], the job of the API server's codec.
+///
+/// `status` is dropped (the API server clears it on create), as are `creationTimestamp` and
+/// `deletionTimestamp` (set by the server; copied manifests carry them as text). A JSON `null`
+/// counts as absent, an integral float (`3.0`) as an integer, as Go's decoder treats them.
+///
+/// # Errors
+/// Every problem found, each with its field path (look its line up with
+/// [`Document::line_of`]):
+/// * the document is empty or not a mapping;
+/// * `apiVersion` or `kind` is missing (`apiVersion: Required value`) or is not `apps/v1` /
+///   `Deployment` (`kind: Unsupported value: "Pod": supported values: "Deployment"`);
+/// * a typed field has the wrong JSON type. Upstream reports this as a decode error without a
+///   path (`json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of
+///   type int32`); here it is a [`ErrorKind::TypeInvalid`] error at the field that reuses
+///   upstream's type name: `spec.replicas: Invalid value: "three": must be of type int32`.
+pub fn decode_deployment(doc: &Document) -> Result<Deployment, Vec<FieldError>> {
+    let root = match &doc.value {
+        Value::Object(root) => root,
+        Value::Null => {
+            return Err(vec![FieldError::required(
+                "",
+                "the document is empty; expected a Deployment manifest",
+            )]);
+        }
+        _ => {
+            return Err(vec![FieldError::new(
+                "",
+                ErrorKind::TypeInvalid,
+                None,
+                "a Deployment manifest must be a YAML mapping",
+            )]);
+        }
+    };
+    let mut errs = Vec::new();
+    check_type_meta(root.get("apiVersion"), "apiVersion", "apps/v1", &mut errs);
+    check_type_meta(root.get("kind"), "kind", "Deployment", &mut errs);
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let mut value = doc.value.clone();
+    check_shape(
+        &mut value,
+        Shape::Object(DEPLOYMENT),
+        &Path::root(""),
+        &mut errs,
+    );
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    serde_json::from_value(value).map_err(|e| {
+        vec![FieldError::new(
+            "",
+            ErrorKind::TypeInvalid,
+            None,
+            format!("the manifest cannot be decoded as a Deployment: {e}"),
+        )]
+    })
+}
+
+fn check_type_meta(value: Option<&Value>, field: &str, expected: &str, errs: &mut Vec<FieldError>) {
+    match value {
+        None | Some(Value::Null) => errs.push(FieldError::required(field, "")),
+        Some(Value::String(s)) if s.is_empty() => errs.push(FieldError::required(field, "")),
+        Some(Value::String(s)) if s == expected => {}
+        Some(Value::String(s)) => {
+            errs.push(FieldError::not_supported(field, go_quote(s), &[expected]));
+        }
+        Some(other) => errs.push(FieldError::type_invalid(
+            field,
+            render_value(other),
+            "must be of type string",
+        )),
+    }
+}
+
+/// The JSON shape the typed API structs expect, so that a type error is reported at its path
+/// before serde sees the value.
+#[derive(Clone, Copy)]
+enum Shape {
+    /// Removed before decoding (server-set or ignored fields).
+    Ignore,
+    Str,
+    Bool,
+    Int32,
+    Int64,
+    /// `intstr.IntOrString`.
+    IntOrStr,
+    /// `map[string]string`.
+    StrMap,
+    /// A map of anything (resource quantities; validation checks them).
+    AnyMap,
+    List(&'static Shape),
+    Object(&'static [Field]),
+}
+
+/// A known field of an object shape.
+#[derive(Clone, Copy)]
+struct Field {
+    name: &'static str,
+    shape: Shape,
+    /// A field the typed struct cannot do without: when absent it gets its Go zero value, so
+    /// validation reports it as upstream would (`port: Invalid value: 0: …`).
+    required: bool,
+}
+
+const fn opt(name: &'static str, shape: Shape) -> Field {
+    Field {
+        name,
+        shape,
+        required: false,
+    }
+}
+
+const fn req(name: &'static str, shape: Shape) -> Field {
+    Field {
+        name,
+        shape,
+        required: true,
+    }
+}
+
+const OWNER_REFERENCE: &[Field] = &[
+    opt("apiVersion", Shape::Str),
+    opt("kind", Shape::Str),
+    opt("name", Shape::Str),
+    opt("uid", Shape::Str),
+    opt("controller", Shape::Bool),
+    opt("blockOwnerDeletion", Shape::Bool),
+];
+
+const OBJECT_META: &[Field] = &[
+    opt("name", Shape::Str),
+    opt("generateName", Shape::Str),
+    opt("namespace", Shape::Str),
+    opt("uid", Shape::Str),
+    opt("generation", Shape::Int64),
+    opt("creationTimestamp", Shape::Ignore),
+    opt("deletionTimestamp", Shape::Ignore),
+    opt("deletionGracePeriodSeconds", Shape::Int64),
+    opt("labels", Shape::StrMap),
+    opt("annotations", Shape::StrMap),
+    opt(
+        "ownerReferences",
+        Shape::List(&Shape::Object(OWNER_REFERENCE)),
+    ),
+];
+
+const SELECTOR_REQUIREMENT: &[Field] = &[
+    req("key", Shape::Str),
+    req("operator", Shape::Str),
+    opt("values", Shape::List(&Shape::Str)),
+];
+
+const LABEL_SELECTOR: &[Field] = &[
+    opt("matchLabels", Shape::StrMap),
+    opt(
+        "matchExpressions",
+        Shape::List(&Shape::Object(SELECTOR_REQUIREMENT)),
+    ),
+];
+
+const HTTP_GET: &[Field] = &[
+    opt("path", Shape::Str),
+    req("port", Shape::IntOrStr),
+    opt("host", Shape::Str),
+    opt("scheme", Shape::Str),
+];
+
+const TCP_SOCKET: &[Field] = &[req("port", Shape::IntOrStr)];
+
+const EXEC: &[Field] = &[opt("command", Shape::List(&Shape::Str))];
+
+const GRPC: &[Field] = &[req("port", Shape::Int32), opt("service", Shape::Str)];
+
+const PROBE: &[Field] = &[
+    opt("httpGet", Shape::Object(HTTP_GET)),
+    opt("tcpSocket", Shape::Object(TCP_SOCKET)),
+    opt("exec", Shape::Object(EXEC)),
+    opt("grpc", Shape::Object(GRPC)),
+    opt("initialDelaySeconds", Shape::Int32),
+    opt("timeoutSeconds", Shape::Int32),
+    opt("periodSeconds", Shape::Int32),
+    opt("successThreshold", Shape::Int32),
+    opt("failureThreshold", Shape::Int32),
+    opt("terminationGracePeriodSeconds", Shape::Int64),
+];
+
+const CONTAINER_PORT: &[Field] = &[
+    opt("name", Shape::Str),
+    opt("containerPort", Shape::Int32),
+    opt("protocol", Shape::Str),
+];
+
+const RESOURCES: &[Field] = &[opt("requests", Shape::AnyMap), opt("limits", Shape::AnyMap)];
+
+const CONTAINER: &[Field] = &[
+    opt("name", Shape::Str),
+    opt("image", Shape::Str),
+    opt("imagePullPolicy", Shape::Str),
+    opt("resources", Shape::Object(RESOURCES)),
+    opt("ports", Shape::List(&Shape::Object(CONTAINER_PORT))),
+    opt("readinessProbe", Shape::Object(PROBE)),
+    opt("livenessProbe", Shape::Object(PROBE)),
+    opt("startupProbe", Shape::Object(PROBE)),
+];
+
+const POD_SPEC: &[Field] = &[
+    opt("containers", Shape::List(&Shape::Object(CONTAINER))),
+    opt("restartPolicy", Shape::Str),
+    opt("terminationGracePeriodSeconds", Shape::Int64),
+    opt("activeDeadlineSeconds", Shape::Int64),
+    opt("dnsPolicy", Shape::Str),
+    opt("schedulerName", Shape::Str),
+    opt("nodeName", Shape::Str),
+    opt("nodeSelector", Shape::StrMap),
+];
+
+const POD_TEMPLATE: &[Field] = &[
+    opt("metadata", Shape::Object(OBJECT_META)),
+    opt("spec", Shape::Object(POD_SPEC)),
+];
+
+const ROLLING_UPDATE: &[Field] = &[
+    opt("maxUnavailable", Shape::IntOrStr),
+    opt("maxSurge", Shape::IntOrStr),
+];
+
+const STRATEGY: &[Field] = &[
+    opt("type", Shape::Str),
+    opt("rollingUpdate", Shape::Object(ROLLING_UPDATE)),
+];
+
+const DEPLOYMENT_SPEC: &[Field] = &[
+    opt("replicas", Shape::Int32),
+    opt("selector", Shape::Object(LABEL_SELECTOR)),
+    opt("template", Shape::Object(POD_TEMPLATE)),
+    opt("strategy", Shape::Object(STRATEGY)),
+    opt("minReadySeconds", Shape::Int32),
+    opt("revisionHistoryLimit", Shape::Int32),
+    opt("paused", Shape::Bool),
+    opt("progressDeadlineSeconds", Shape::Int32),
+];
+
+const DEPLOYMENT: &[Field] = &[
+    opt("apiVersion", Shape::Str),
+    opt("kind", Shape::Str),
+    opt("metadata", Shape::Object(OBJECT_META)),
+    opt("spec", Shape::Object(DEPLOYMENT_SPEC)),
+    opt("status", Shape::Ignore),
+];
+
+/// The Go zero value of a shape, used for `null` list items and missing required fields.
+fn zero_value(shape: Shape) -> Value {
+    match shape {
+        Shape::Ignore => Value::Null,
+        Shape::Str => Value::String(String::new()),
+        Shape::Bool => Value::Bool(false),
+        Shape::Int32 | Shape::Int64 | Shape::IntOrStr => Value::from(0),
+        Shape::StrMap | Shape::AnyMap | Shape::Object(_) => Value::Object(serde_json::Map::new()),
+        Shape::List(_) => Value::Array(Vec::new()),
+    }
+}
+
+/// The integer a JSON number holds when it is integral and within `[min, max]`.
+fn integral(value: &Value, min: i64, max: i64) -> Option<i64> {
+    let Value::Number(n) = value else {
+        return None;
+    };
+    let i = match n.as_i64() {
+        Some(i) => i,
+        None => {
+            let f = n.as_f64()?;
+            // Exactly representable integral floats only (|f| < 2^53 covers every i32).
+            if f.fract() != 0.0 || f.abs() >= 9_007_199_254_740_992.0 {
+                return None;
+            }
+            f as i64
+        }
+    };
+    (min..=max).contains(&i).then_some(i)
+}
+
+/// Checks (and normalizes) `value` against `shape`, appending a type error for each mismatch.
+///
+/// Recursion is bounded by the depth of the static schema, not by the input.
+fn check_shape(value: &mut Value, shape: Shape, path: &Path, errs: &mut Vec<FieldError>) {
+    let mismatch = |value: &Value, errs: &mut Vec<FieldError>, expected: &str| {
+        errs.push(FieldError::type_invalid(
+            path,
+            render_value(value),
+            format!("must be of type {expected}"),
+        ));
+    };
+    match shape {
+        Shape::Ignore => {}
+        Shape::Str => {
+            if !value.is_string() {
+                mismatch(value, errs, "string");
+            }
+        }
+        Shape::Bool => {
+            if !value.is_boolean() {
+                mismatch(value, errs, "boolean");
+            }
+        }
+        Shape::Int32 | Shape::Int64 => {
+            let (min, max, name) = if matches!(shape, Shape::Int32) {
+                (i64::from(i32::MIN), i64::from(i32::MAX), "int32")
+            } else {
+                (i64::MIN, i64::MAX, "int64")
+            };
+            match integral(value, min, max) {
+                Some(i) => *value = Value::from(i),
+                None => mismatch(value, errs, name),
+            }
+        }
+        Shape::IntOrStr => {
+            if !value.is_string() {
+                match integral(value, i64::from(i32::MIN), i64::from(i32::MAX)) {
+                    Some(i) => *value = Value::from(i),
+                    None => mismatch(value, errs, "int32 or string"),
+                }
+            }
+        }
+        Shape::AnyMap => {
+            if !value.is_object() {
+                mismatch(value, errs, "object");
+            }
+        }
+        Shape::StrMap => {
+            let Value::Object(map) = value else {
+                return mismatch(value, errs, "object");
+            };
+            for (k, v) in map.iter_mut() {
+                match v {
+                    Value::Null => *v = Value::String(String::new()),
+                    Value::String(_) => {}
+                    other => errs.push(FieldError::type_invalid(
+                        &path.key(k),
+                        render_value(other),
+                        "must be of type string",
+                    )),
+                }
+            }
+        }
+        Shape::List(item) => {
+            let Value::Array(items) = value else {
+                return mismatch(value, errs, "array");
+            };
+            for (i, v) in items.iter_mut().enumerate() {
+                if v.is_null() {
+                    *v = zero_value(*item);
+                }
+                check_shape(v, *item, &path.index(i), errs);
+            }
+        }
+        Shape::Object(fields) => {
+            let Value::Object(map) = value else {
+                return mismatch(value, errs, "object");
+            };
+            map.retain(|_, v| !v.is_null());
+            for field in fields {
+                match (map.get_mut(field.name), field.shape) {
+                    (Some(_), Shape::Ignore) => {
+                        map.remove(field.name);
+                    }
+                    (Some(v), shape) => check_shape(v, shape, &path.child(field.name), errs),
+                    (None, shape) if field.required => {
+                        map.insert(field.name.to_string(), zero_value(shape));
+                    }
+                    (None, _) => {}
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defaults
+// ---------------------------------------------------------------------------------------------
+
+/// Fills in the defaults the API server applies to an apps/v1 Deployment
+/// (`SetDefaults_Deployment`, then the pod defaults of `pkg/apis/core/v1/defaults.go`):
+///
+/// * `replicas` 1; `strategy.type` `RollingUpdate`; for RollingUpdate a missing `rollingUpdate`
+///   becomes empty and `maxUnavailable` and `maxSurge` each become `"25%"` on their own (so
+///   `{maxSurge: 5}` becomes `{maxSurge: 5, maxUnavailable: "25%"}`); Recreate gets none;
+///   `revisionHistoryLimit` 10 (an explicit 0 stays); `progressDeadlineSeconds` 600.
+/// * Pod template (`SetDefaults_PodSpec`): `restartPolicy: Always`,
+///   `terminationGracePeriodSeconds: 30`, `dnsPolicy: ClusterFirst`,
+///   `schedulerName: default-scheduler`, `securityContext: {}`.
+/// * Each container (`SetDefaults_Container`): `imagePullPolicy` `Always` when the image's tag
+///   is `latest` or it has neither tag nor digest, else `IfNotPresent`.
+/// * Each probe (`SetDefaults_Probe`, `SetDefaults_HTTPGetAction`): `timeoutSeconds` 1,
+///   `periodSeconds` 10, `successThreshold` 1, `failureThreshold` 3 (a written 0 counts as
+///   unset, because upstream's fields are plain integers); `initialDelaySeconds` stays as
+///   written; an `httpGet` gets `path: /` and `scheme: HTTP`.
+///
+/// Defaulting never overwrites a value that is set, so applying it twice changes nothing.
+pub fn set_defaults(d: &mut Deployment) {
+    let spec = &mut d.spec;
+    spec.replicas.get_or_insert(1);
+    let strategy = &mut spec.strategy;
+    let type_ = strategy
+        .type_
+        .get_or_insert(DeploymentStrategyType::RollingUpdate);
+    if *type_ == DeploymentStrategyType::RollingUpdate {
+        let rolling = strategy.rolling_update.get_or_insert_with(Default::default);
+        rolling
+            .max_unavailable
+            .get_or_insert_with(|| IntOrString::String("25%".to_string()));
+        rolling
+            .max_surge
+            .get_or_insert_with(|| IntOrString::String("25%".to_string()));
+    }
+    spec.revision_history_limit.get_or_insert(10);
+    spec.progress_deadline_seconds.get_or_insert(600);
+    set_defaults_pod_spec(&mut spec.template.spec);
+}
+
+/// `SetDefaults_PodSpec` and, for each container, `SetDefaults_Container` and the probe
+/// defaults.
+fn set_defaults_pod_spec(spec: &mut PodSpec) {
+    fn default_str(field: &mut Option<String>, value: &str) {
+        if field.as_deref().is_none_or(str::is_empty) {
+            *field = Some(value.to_string());
+        }
+    }
+    default_str(&mut spec.dns_policy, "ClusterFirst");
+    default_str(&mut spec.restart_policy, "Always");
+    let security = spec
+        .extra
+        .entry("securityContext".to_string())
+        .or_insert(Value::Null);
+    if security.is_null() {
+        *security = Value::Object(serde_json::Map::new());
+    }
+    spec.termination_grace_period_seconds.get_or_insert(30);
+    default_str(&mut spec.scheduler_name, "default-scheduler");
+    for c in &mut spec.containers {
+        set_defaults_container(c);
+    }
+}
+
+fn set_defaults_container(c: &mut Container) {
+    if c.image_pull_policy.is_none() {
+        c.image_pull_policy = Some(default_pull_policy(&c.image));
+    }
+    for probe in [
+        &mut c.readiness_probe,
+        &mut c.liveness_probe,
+        &mut c.startup_probe,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        set_defaults_probe(probe);
+    }
+}
+
+fn set_defaults_probe(p: &mut Probe) {
+    for (field, default) in [
+        (&mut p.timeout_seconds, 1),
+        (&mut p.period_seconds, 10),
+        (&mut p.success_threshold, 1),
+        (&mut p.failure_threshold, 3),
+    ] {
+        if matches!(field, None | Some(0)) {
+            *field = Some(default);
+        }
+    }
+    if let Some(http) = &mut p.http_get {
+        if http.path.as_deref().is_none_or(str::is_empty) {
+            http.path = Some("/".to_string());
+        }
+        if http.scheme.as_deref().is_none_or(str::is_empty) {
+            http.scheme = Some("HTTP".to_string());
+        }
+    }
+}
+
+/// The pull policy `SetDefaults_Container` picks: `Always` for the tag `latest` or no tag and
+/// no digest (the tag then defaults to `latest`), `IfNotPresent` otherwise, including images that
+/// do not parse as a reference (upstream ignores the parse error and sees an empty tag).
+///
+/// Examples: `nginx` → Always, `nginx:latest` → Always, `nginx:1.27` → IfNotPresent,
+/// `localhost:5000/app` → Always, `nginx@sha256:…` → IfNotPresent, `NGINX` → IfNotPresent.
+fn default_pull_policy(image: &str) -> PullPolicy {
+    let (name, digest) = match image.split_once('@') {
+        Some((name, _)) => (name, true),
+        None => (image, false),
+    };
+    let (repository, tag) = match name.rfind(':') {
+        // A colon after the last slash separates the tag; one before it is a registry port.
+        Some(i) if !name[i..].contains('/') => (&name[..i], Some(&name[i + 1..])),
+        _ => (name, None),
+    };
+    let mut components = repository.split('/');
+    let first = components.next().unwrap_or_default();
+    let has_registry = repository.contains('/')
+        && (first.contains(['.', ':'])
+            || first == "localhost"
+            || first.chars().any(|c| c.is_ascii_uppercase()));
+    let path_is_lowercase = if has_registry {
+        components.all(|c| !c.chars().any(|ch| ch.is_ascii_uppercase()))
+    } else {
+        !repository.chars().any(|ch| ch.is_ascii_uppercase())
+    };
+    let valid = !repository.is_empty()
+        && !image.chars().any(char::is_whitespace)
+        && path_is_lowercase
+        && tag.is_none_or(|t| !t.is_empty());
+    match (valid, tag) {
+        (false, _) => PullPolicy::IfNotPresent,
+        (true, Some("latest")) => PullPolicy::Always,
+        (true, Some(_)) => PullPolicy::IfNotPresent,
+        (true, None) if digest => PullPolicy::IfNotPresent,
+        (true, None) => PullPolicy::Always,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+// ---------------------------------------------------------------------------------------------
+
+/// Validates a Deployment on create (`ValidateDeployment`): object metadata, then every rule of
+/// `ValidateDeploymentSpec` in upstream's order (spec §18.2), with the pod-template rules
+/// described in the module docs. Returns every error found; an empty list means valid.
+///
+/// Expects a defaulted object ([`set_defaults`]), as the API server validates after defaulting.
+pub fn validate_deployment(d: &Deployment) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    validate_object_meta(&d.metadata, &Path::root("metadata"), &mut errs);
+    validate_deployment_spec(d, &Path::root("spec"), &mut errs);
+    errs
+}
+
+/// Validates an update of `old` to `new` (`ValidateDeploymentUpdate` and the apps/v1 registry
+/// strategy's `ValidateUpdate`): the metadata update rules (name and namespace are immutable;
+/// labels and annotations must be well formed), the spec rules of [`validate_deployment`], and
+/// finally the immutability of `spec.selector`
+/// (`spec.selector: Invalid value: {"matchLabels":{"app":"b"}}: field is immutable`).
+pub fn validate_deployment_update(new: &Deployment, old: &Deployment) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    let meta = Path::root("metadata");
+    validate_immutable_str(
+        &new.metadata.name,
+        &old.metadata.name,
+        &meta.child("name"),
+        &mut errs,
+    );
+    let namespace = |m: &ObjectMeta| {
+        if m.namespace.is_empty() {
+            super::api::DEFAULT_NAMESPACE.to_string()
+        } else {
+            m.namespace.clone()
+        }
+    };
+    validate_immutable_str(
+        &namespace(&new.metadata),
+        &namespace(&old.metadata),
+        &meta.child("namespace"),
+        &mut errs,
+    );
+    if !old.metadata.uid.is_empty() && !new.metadata.uid.is_empty() {
+        validate_immutable_str(
+            &new.metadata.uid,
+            &old.metadata.uid,
+            &meta.child("uid"),
+            &mut errs,
+        );
+    }
+    validate_labels(&new.metadata.labels, &meta.child("labels"), &mut errs);
+    validate_annotations(
+        &new.metadata.annotations,
+        &meta.child("annotations"),
+        &mut errs,
+    );
+    validate_deployment_spec(new, &Path::root("spec"), &mut errs);
+    if new.spec.selector != old.spec.selector {
+        errs.push(FieldError::invalid(
+            "spec.selector",
+            render_selector(new.spec.selector.as_ref()),
+            FIELD_IMMUTABLE,
+        ));
+    }
+    errs
+}
+
+const FIELD_IMMUTABLE: &str = "field is immutable";
+const IS_NEGATIVE: &str = "must be greater than or equal to 0";
+const MULTIPLE_HANDLERS: &str = "may not specify more than 1 handler type";
+
+fn validate_immutable_str(new: &str, old: &str, path: &Path, errs: &mut Vec<FieldError>) {
+    if new != old {
+        errs.push(FieldError::invalid(path, go_quote(new), FIELD_IMMUTABLE));
+    }
+}
+
+/// `ValidateNonnegativeField`.
+fn validate_nonnegative(value: i64, path: &Path, errs: &mut Vec<FieldError>) {
+    if value < 0 {
+        errs.push(FieldError::invalid(path, render_int(value), IS_NEGATIVE));
+    }
+}
+
+/// `ValidateObjectMeta` with `ValidateDeploymentName` (a DNS-1123 subdomain). An empty
+/// namespace is accepted: the simulator puts such objects in `default`, as kubectl does.
+fn validate_object_meta(meta: &ObjectMeta, path: &Path, errs: &mut Vec<FieldError>) {
+    if !meta.generate_name.is_empty() {
+        // A prefix may end in a dash (`maskTrailingDash`).
+        let masked = match meta.generate_name.strip_suffix('-') {
+            Some(head) if !head.is_empty() => format!("{head}a"),
+            _ => meta.generate_name.clone(),
+        };
+        for msg in is_dns1123_subdomain(&masked) {
+            errs.push(FieldError::invalid(
+                &path.child("generateName"),
+                go_quote(&meta.generate_name),
+                msg,
+            ));
+        }
+    }
+    if meta.name.is_empty() {
+        errs.push(FieldError::required(
+            &path.child("name"),
+            "name or generateName is required",
+        ));
+    } else {
+        for msg in is_dns1123_subdomain(&meta.name) {
+            errs.push(FieldError::invalid(
+                &path.child("name"),
+                go_quote(&meta.name),
+                msg,
+            ));
+        }
+    }
+    if !meta.namespace.is_empty() {
+        for msg in is_dns1123_label(&meta.namespace) {
+            errs.push(FieldError::invalid(
+                &path.child("namespace"),
+                go_quote(&meta.namespace),
+                msg,
+            ));
+        }
+    }
+    validate_nonnegative(meta.generation, &path.child("generation"), errs);
+    validate_labels(&meta.labels, &path.child("labels"), errs);
+    validate_annotations(&meta.annotations, &path.child("annotations"), errs);
+}
+
+/// `ValidateLabels`: every key a qualified name, every value a valid label value; errors are
+/// reported at the map's path, as upstream does.
+fn validate_labels(labels: &BTreeMap<String, String>, path: &Path, errs: &mut Vec<FieldError>) {
+    for (k, v) in labels {
+        validate_label_name(k, path, errs);
+        for msg in is_valid_label_value(v) {
+            errs.push(FieldError::invalid(path, go_quote(v), msg));
+        }
+    }
+}
+
+/// `ValidateLabelName`.
+fn validate_label_name(name: &str, path: &Path, errs: &mut Vec<FieldError>) {
+    for msg in is_qualified_name(name) {
+        errs.push(FieldError::invalid(path, go_quote(name), msg));
+    }
+}
+
+/// The most bytes all annotations of one object may hold (`TotalAnnotationSizeLimitB`).
+const TOTAL_ANNOTATION_SIZE_LIMIT: usize = 256 * 1024;
+
+/// `ValidateAnnotations`: keys are qualified names (case-insensitively) and the total size is
+/// bounded.
+fn validate_annotations(
+    annotations: &BTreeMap<String, String>,
+    path: &Path,
+    errs: &mut Vec<FieldError>,
+) {
+    for k in annotations.keys() {
+        for msg in is_qualified_name(&k.to_lowercase()) {
+            errs.push(FieldError::invalid(path, go_quote(k), msg));
+        }
+    }
+    let size: usize = annotations.iter().map(|(k, v)| k.len() + v.len()).sum();
+    if size > TOTAL_ANNOTATION_SIZE_LIMIT {
+        errs.push(FieldError::too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT));
+    }
+}
+
+/// What `metav1.LabelSelectorAsSelector` makes of a selector that parses.
+enum ParsedSelector<'a> {
+    /// No selector: matches nothing.
+    Nothing,
+    /// An empty selector: matches everything.
+    Everything,
+    Some(&'a LabelSelector),
+}
+
+/// `ValidateDeploymentSpec` (spec §18.2), rules in upstream's order.
+fn validate_deployment_spec(d: &Deployment, path: &Path, errs: &mut Vec<FieldError>) {
+    let spec = &d.spec;
+    // 1. replicas
+    let replicas = spec.replicas.unwrap_or(0);
+    validate_nonnegative(i64::from(replicas), &path.child("replicas"), errs);
+
+    // 2. selector
+    let selector_path = path.child("selector");
+    let mut selector_parses = true;
+    match &spec.selector {
+        None => errs.push(FieldError::required(&selector_path, "")),
+        Some(selector) => {
+            let before = errs.len();
+            validate_label_selector(selector, &selector_path, errs);
+            selector_parses = errs.len() == before;
+            if selector.is_empty() {
+                errs.push(FieldError::invalid(
+                    &selector_path,
+                    render_selector(Some(selector)),
+                    "empty selector is invalid for deployment",
+                ));
+            }
+        }
+    }
+
+    // 3. template (skipped when the selector does not parse)
+    if selector_parses {
+        let parsed = match &spec.selector {
+            None => ParsedSelector::Nothing,
+            Some(s) if s.is_empty() => ParsedSelector::Everything,
+            Some(s) => ParsedSelector::Some(s),
+        };
+        validate_pod_template_spec_for_replica_set(
+            &spec.template,
+            &parsed,
+            &path.child("template"),
+            errs,
+        );
+    } else {
+        errs.push(FieldError::invalid(
+            &selector_path,
+            render_selector(spec.selector.as_ref()),
+            "invalid label selector",
+        ));
+    }
+
+    // 4. strategy
+    validate_deployment_strategy(d, &path.child("strategy"), errs);
+
+    // 5–8. minReadySeconds, revisionHistoryLimit, rollback, progressDeadlineSeconds
+    validate_nonnegative(
+        i64::from(spec.min_ready_seconds),
+        &path.child("minReadySeconds"),
+        errs,
+    );
+    if let Some(limit) = spec.revision_history_limit {
+        validate_nonnegative(i64::from(limit), &path.child("revisionHistoryLimit"), errs);
+    }
+    if let Some(revision) = d.metadata.annotations.get(ROLLBACK_TO_ANNOTATION) {
+        validate_rollback(revision, path, errs);
+    }
+    if let Some(deadline) = spec.progress_deadline_seconds {
+        let deadline_path = path.child("progressDeadlineSeconds");
+        validate_nonnegative(i64::from(deadline), &deadline_path, errs);
+        if deadline <= spec.min_ready_seconds {
+            errs.push(FieldError::invalid(
+                &deadline_path,
+                render_int(i64::from(deadline)),
+                "must be greater than minReadySeconds",
+            ));
+        }
+    }
+}
+
+/// `ValidateRollback` on the revision the conversion reads from [`ROLLBACK_TO_ANNOTATION`]
+/// (the internal `spec.rollbackTo.revision`, reported at upstream's path
+/// `spec.rollback.version`). An empty annotation is ignored, as upstream's conversion does; one
+/// that is not an integer fails upstream's conversion and is reported at the annotation.
+fn validate_rollback(revision: &str, spec_path: &Path, errs: &mut Vec<FieldError>) {
+    if revision.is_empty() {
+        return;
+    }
+    match revision.parse::<i64>() {
+        Ok(v) => validate_nonnegative(v, &spec_path.child("rollback").child("version"), errs),
+        Err(_) => errs.push(FieldError::invalid(
+            &Path::root("metadata")
+                .child("annotations")
+                .key(ROLLBACK_TO_ANNOTATION),
+            go_quote(revision),
+            "must be an integer revision",
+        )),
+    }
+}
+
+/// `ValidateLabelSelector` (strict: label values in expressions are checked too).
+fn validate_label_selector(selector: &LabelSelector, path: &Path, errs: &mut Vec<FieldError>) {
+    validate_labels(&selector.match_labels, &path.child("matchLabels"), errs);
+    for (i, expr) in selector.match_expressions.iter().enumerate() {
+        let p = path.child("matchExpressions").index(i);
+        match &expr.operator {
+            SelectorOperator::In | SelectorOperator::NotIn => {
+                if expr.values.is_empty() {
+                    errs.push(FieldError::required(
+                        &p.child("values"),
+                        "must be specified when `operator` is 'In' or 'NotIn'",
+                    ));
+                }
+            }
+            SelectorOperator::Exists | SelectorOperator::DoesNotExist => {
+                if !expr.values.is_empty() {
+                    errs.push(FieldError::forbidden(
+                        &p.child("values"),
+                        "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+                    ));
+                }
+            }
+            SelectorOperator::Other(op) => errs.push(FieldError::invalid(
+                &p.child("operator"),
+                go_quote(op),
+                "not a valid selector operator",
+            )),
+        }
+        validate_label_name(&expr.key, &p.child("key"), errs);
+        for (j, v) in expr.values.iter().enumerate() {
+            for msg in is_valid_label_value(v) {
+                errs.push(FieldError::invalid(
+                    &p.child("values").index(j),
+                    go_quote(v),
+                    msg,
+                ));
+            }
+        }
+    }
+}
+
+/// `ValidatePodTemplateSpecForReplicaSet`.
+fn validate_pod_template_spec_for_replica_set(
+    template: &PodTemplateSpec,
+    selector: &ParsedSelector<'_>,
+    path: &Path,
+    errs: &mut Vec<FieldError>,
+) {
+    let labels = &template.metadata.labels;
+    let matches = match selector {
+        ParsedSelector::Nothing => false,
+        ParsedSelector::Everything => true,
+        ParsedSelector::Some(s) => s.matches(labels),
+    };
+    if !matches {
+        errs.push(FieldError::invalid(
+            &path.child("metadata").child("labels"),
+            render_labels(labels),
+            "`selector` does not match template `labels`",
+        ));
+    }
+    validate_pod_template_spec(template, path, errs);
+    let spec_path = path.child("spec");
+    let restart_policy = template.spec.restart_policy.as_deref().unwrap_or_default();
+    if restart_policy != "Always" {
+        errs.push(FieldError::not_supported(
+            &spec_path.child("restartPolicy"),
+            go_quote(restart_policy),
+            &["Always"],
+        ));
+    }
+    if template.spec.active_deadline_seconds.is_some() {
+        errs.push(FieldError::forbidden(
+            &spec_path.child("activeDeadlineSeconds"),
+            "activeDeadlineSeconds in ReplicaSet is not Supported",
+        ));
+    }
+}
+
+/// `ValidatePodTemplateSpec`. Note upstream's label path, `spec.template.labels` (no
+/// `metadata`).
+fn validate_pod_template_spec(template: &PodTemplateSpec, path: &Path, errs: &mut Vec<FieldError>) {
+    validate_labels(&template.metadata.labels, &path.child("labels"), errs);
+    validate_annotations(
+        &template.metadata.annotations,
+        &path.child("annotations"),
+        errs,
+    );
+    let spec_path = path.child("spec");
+    validate_pod_spec(&template.spec, &spec_path, errs);
+    let has_ephemeral = match template.spec.extra.get("ephemeralContainers") {
+        None | Some(Value::Null) => false,
+        Some(Value::Array(items)) => !items.is_empty(),
+        Some(_) => true,
+    };
+    if has_ephemeral {
+        errs.push(FieldError::forbidden(
+            &spec_path.child("ephemeralContainers"),
+            "ephemeral containers not allowed in pod template",
+        ));
+    }
+}
+
+/// The parts of `ValidatePodSpec` a simulator needs, in upstream's order.
+fn validate_pod_spec(spec: &PodSpec, path: &Path, errs: &mut Vec<FieldError>) {
+    validate_containers(&spec.containers, &path.child("containers"), errs);
+    let restart_path = path.child("restartPolicy");
+    match spec.restart_policy.as_deref().unwrap_or_default() {
+        "Always" | "OnFailure" | "Never" => {}
+        "" => errs.push(FieldError::required(&restart_path, "")),
+        other => errs.push(FieldError::not_supported(
+            &restart_path,
+            go_quote(other),
+            &["Always", "OnFailure", "Never"],
+        )),
+    }
+    let dns_path = path.child("dnsPolicy");
+    match spec.dns_policy.as_deref().unwrap_or_default() {
+        "ClusterFirstWithHostNet" | "ClusterFirst" | "Default" | "None" => {}
+        "" => errs.push(FieldError::required(&dns_path, "")),
+        other => errs.push(FieldError::not_supported(
+            &dns_path,
+            go_quote(other),
+            &["ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"],
+        )),
+    }
+    validate_labels(&spec.node_selector, &path.child("nodeSelector"), errs);
+    if !spec.node_name.is_empty() {
+        for msg in is_dns1123_subdomain(&spec.node_name) {
+            errs.push(FieldError::invalid(
+                &path.child("nodeName"),
+                go_quote(&spec.node_name),
+                msg,
+            ));
+        }
+    }
+    if let Some(deadline) = spec.active_deadline_seconds
+        && !(1..=i64::from(i32::MAX)).contains(&deadline)
+    {
+        errs.push(FieldError::invalid(
+            &path.child("activeDeadlineSeconds"),
+            render_int(deadline),
+            inclusive_range_error(1, i64::from(i32::MAX)),
+        ));
+    }
+}
+
+/// `validateContainers` with the parts of `validateContainerCommon` that apply.
+fn validate_containers(containers: &[Container], path: &Path, errs: &mut Vec<FieldError>) {
+    if containers.is_empty() {
+        errs.push(FieldError::required(path, ""));
+        return;
+    }
+    let mut names = BTreeSet::new();
+    for (i, c) in containers.iter().enumerate() {
+        let p = path.index(i);
+        let name_path = p.child("name");
+        if c.name.is_empty() {
+            errs.push(FieldError::required(&name_path, ""));
+        } else {
+            for msg in is_dns1123_label(&c.name) {
+                errs.push(FieldError::invalid(&name_path, go_quote(&c.name), msg));
+            }
+        }
+        if c.image.is_empty() {
+            errs.push(FieldError::required(&p.child("image"), ""));
+        }
+        validate_container_ports(c, &p.child("ports"), errs);
+        let policy_path = p.child("imagePullPolicy");
+        match &c.image_pull_policy {
+            None => errs.push(FieldError::required(&policy_path, "")),
+            Some(PullPolicy::Other(s)) if s.is_empty() => {
+                errs.push(FieldError::required(&policy_path, ""));
+            }
+            Some(PullPolicy::Other(s)) => errs.push(FieldError::not_supported(
+                &policy_path,
+                go_quote(s),
+                &["Always", "IfNotPresent", "Never"],
+            )),
+            Some(_) => {}
+        }
+        validate_resources(&c.resources, &p.child("resources"), errs);
+        if !names.insert(c.name.as_str()) {
+            errs.push(FieldError::duplicate(&name_path, go_quote(&c.name)));
+        }
+        if let Some(probe) = &c.liveness_probe {
+            validate_probe(probe, &p.child("livenessProbe"), errs);
+            validate_success_threshold_is_one(probe, &p.child("livenessProbe"), errs);
+        }
+        if let Some(probe) = &c.readiness_probe {
+            let rp = p.child("readinessProbe");
+            validate_probe(probe, &rp, errs);
+            if let Some(t) = probe.termination_grace_period_seconds {
+                errs.push(FieldError::invalid(
+                    &rp.child("terminationGracePeriodSeconds"),
+                    render_int(t),
+                    "must not be set for readinessProbes",
+                ));
+            }
+        }
+        if let Some(probe) = &c.startup_probe {
+            validate_probe(probe, &p.child("startupProbe"), errs);
+            validate_success_threshold_is_one(probe, &p.child("startupProbe"), errs);
+        }
+    }
+}
+
+/// `validateContainerPorts` (names unique and well formed, port numbers in range, protocol one
+/// of the supported ones when set).
+fn validate_container_ports(c: &Container, path: &Path, errs: &mut Vec<FieldError>) {
+    let mut names = BTreeSet::new();
+    for (i, port) in c.ports.iter().enumerate() {
+        let p = path.index(i);
+        if let Some(name) = port.name.as_deref().filter(|n| !n.is_empty()) {
+            let msgs = is_valid_port_name(name);
+            if !msgs.is_empty() {
+                for msg in msgs {
+                    errs.push(FieldError::invalid(&p.child("name"), go_quote(name), msg));
+                }
+            } else if !names.insert(name) {
+                errs.push(FieldError::duplicate(&p.child("name"), go_quote(name)));
+            }
+        }
+        if port.container_port == 0 {
+            errs.push(FieldError::required(&p.child("containerPort"), ""));
+        } else {
+            for msg in is_valid_port_num(i64::from(port.container_port)) {
+                errs.push(FieldError::invalid(
+                    &p.child("containerPort"),
+                    render_int(i64::from(port.container_port)),
+                    msg,
+                ));
+            }
+        }
+        if let Some(protocol) = &port.protocol
+            && !matches!(protocol.as_str(), "SCTP" | "TCP" | "UDP")
+        {
+            errs.push(FieldError::not_supported(
+                &p.child("protocol"),
+                go_quote(protocol),
+                &["SCTP", "TCP", "UDP"],
+            ));
+        }
+    }
+}
+
+/// `validateProbe`: exactly one handler, and non-negative timings.
+fn validate_probe(probe: &Probe, path: &Path, errs: &mut Vec<FieldError>) {
+    validate_handler(probe, path, errs);
+    for (name, value) in [
+        ("initialDelaySeconds", probe.initial_delay_seconds),
+        ("timeoutSeconds", probe.timeout_seconds),
+        ("periodSeconds", probe.period_seconds),
+        ("successThreshold", probe.success_threshold),
+        ("failureThreshold", probe.failure_threshold),
+    ] {
+        validate_nonnegative(i64::from(value.unwrap_or(0)), &path.child(name), errs);
+    }
+    if let Some(t) = probe.termination_grace_period_seconds
+        && t <= 0
+    {
+        errs.push(FieldError::invalid(
+            &path.child("terminationGracePeriodSeconds"),
+            render_int(t),
+            "must be greater than 0",
+        ));
+    }
+}
+
+/// The liveness and startup rule `successThreshold` must be 1.
+fn validate_success_threshold_is_one(probe: &Probe, path: &Path, errs: &mut Vec<FieldError>) {
+    let threshold = probe.success_threshold.unwrap_or(0);
+    if threshold != 1 {
+        errs.push(FieldError::invalid(
+            &path.child("successThreshold"),
+            render_int(i64::from(threshold)),
+            "must be 1",
+        ));
+    }
+}
+
+/// `validateHandler`: handlers are considered in upstream's order (exec, httpGet, tcpSocket,
+/// grpc); the first is validated, every later one is forbidden.
+fn validate_handler(probe: &Probe, path: &Path, errs: &mut Vec<FieldError>) {
+    let mut n_handlers = 0;
+    let mut take = |name: &str, errs: &mut Vec<FieldError>| {
+        n_handlers += 1;
+        if n_handlers > 1 {
+            errs.push(FieldError::forbidden(&path.child(name), MULTIPLE_HANDLERS));
+            false
+        } else {
+            true
+        }
+    };
+    if let Some(exec) = &probe.exec
+        && take("exec", errs)
+        && exec.command.is_empty()
+    {
+        errs.push(FieldError::required(
+            &path.child("exec").child("command"),
+            "",
+        ));
+    }
+    if let Some(http) = &probe.http_get
+        && take("httpGet", errs)
+    {
+        validate_http_get(http, &path.child("httpGet"), errs);
+    }
+    if let Some(tcp) = &probe.tcp_socket
+        && take("tcpSocket", errs)
+    {
+        validate_port_num_or_name(&tcp.port, &path.child("tcpSocket").child("port"), errs);
+    }
+    if let Some(grpc) = &probe.grpc
+        && take("grpc", errs)
+    {
+        for msg in is_valid_port_num(i64::from(grpc.port)) {
+            errs.push(FieldError::invalid(
+                &path.child("grpc").child("port"),
+                render_int(i64::from(grpc.port)),
+                msg,
+            ));
+        }
+    }
+    if n_handlers == 0 {
+        errs.push(FieldError::required(path, "must specify a handler type"));
+    }
+}
+
+/// `validateHTTPGetAction` (headers are not modelled).
+fn validate_http_get(http: &HttpGetAction, path: &Path, errs: &mut Vec<FieldError>) {
+    if http.path.as_deref().is_none_or(str::is_empty) {
+        errs.push(FieldError::required(&path.child("path"), ""));
+    }
+    validate_port_num_or_name(&http.port, &path.child("port"), errs);
+    let scheme = http.scheme.as_deref().unwrap_or_default();
+    if !matches!(scheme, "HTTP" | "HTTPS") {
+        errs.push(FieldError::not_supported(
+            &path.child("scheme"),
+            go_quote(scheme),
+            &["HTTP", "HTTPS"],
+        ));
+    }
+}
+
+/// `ValidatePortNumOrName`.
+fn validate_port_num_or_name(port: &IntOrString, path: &Path, errs: &mut Vec<FieldError>) {
+    match port {
+        IntOrString::Int(n) => {
+            for msg in is_valid_port_num(i64::from(*n)) {
+                errs.push(FieldError::invalid(path, render_int(i64::from(*n)), msg));
+            }
+        }
+        IntOrString::String(name) => {
+            for msg in is_valid_port_name(name) {
+                errs.push(FieldError::invalid(path, go_quote(name), msg));
+            }
+        }
+    }
+}
+
+/// `ValidateResourceRequirements`: resource names, quantities (well formed, non-negative, whole
+/// for extended resources), requests ≤ limits (equal for resources that cannot be
+/// overcommitted). Limits are checked before requests, each in name order.
+///
+/// # Caveats
+/// Quantities are printed as written; upstream prints them canonically (`1000m` as `1`).
+fn validate_resources(r: &ResourceRequirements, path: &Path, errs: &mut Vec<FieldError>) {
+    let limits_path = path.child("limits");
+    let requests_path = path.child("requests");
+    for (name, quantity) in &r.limits {
+        let p = limits_path.key(name);
+        validate_container_resource_name(name, &p, errs);
+        validate_quantity(name, quantity, &p, errs);
+    }
+    for (name, quantity) in &r.requests {
+        let p = requests_path.key(name);
+        validate_container_resource_name(name, &p, errs);
+        validate_quantity(name, quantity, &p, errs);
+        match r.limits.get(name) {
+            Some(limit) => {
+                let (Some(req_text), Some(lim_text)) =
+                    (quantity_text(quantity), quantity_text(limit))
+                else {
+                    continue;
+                };
+                let (Some(req), Some(lim)) = (parse_milli(&req_text), parse_milli(&lim_text))
+                else {
+                    continue;
+                };
+                if req != lim && !is_overcommit_allowed(name) {
+                    errs.push(FieldError::invalid(
+                        &requests_path,
+                        go_quote(&req_text),
+                        format!("must be equal to {name} limit of {lim_text}"),
+                    ));
+                } else if req > lim {
+                    errs.push(FieldError::invalid(
+                        &requests_path,
+                        go_quote(&req_text),
+                        format!("must be less than or equal to {name} limit of {lim_text}"),
+                    ));
+                }
+            }
+            None if !is_overcommit_allowed(name) => errs.push(FieldError::required(
+                &limits_path,
+                "Limit must be set for non overcommitable resources",
+            )),
+            None => {}
+        }
+    }
+}
+
+/// `ValidateResourceQuantityValue`, with the parse check upstream does while decoding.
+fn validate_quantity(name: &str, quantity: &Value, path: &Path, errs: &mut Vec<FieldError>) {
+    let Some(text) = quantity_text(quantity) else {
+        errs.push(FieldError::invalid(
+            path,
+            render_value(quantity),
+            QUANTITY_REGEX_MESSAGE,
+        ));
+        return;
+    };
+    if !matches_quantity_regex(&text) {
+        errs.push(FieldError::invalid(
+            path,
+            go_quote(&text),
+            QUANTITY_REGEX_MESSAGE,
+        ));
+        return;
+    }
+    if let Some(magnitude) = text.strip_prefix('-') {
+        match parse_milli(magnitude) {
+            Some(0) => return,
+            Some(_) => errs.push(FieldError::invalid(path, go_quote(&text), IS_NEGATIVE)),
+            None => errs.push(FieldError::invalid(
+                path,
+                go_quote(&text),
+                QUANTITY_REGEX_MESSAGE,
+            )),
+        }
+        return;
+    }
+    match parse_milli(&text) {
+        None => errs.push(FieldError::invalid(
+            path,
+            go_quote(&text),
+            QUANTITY_REGEX_MESSAGE,
+        )),
+        Some(milli) if is_extended_resource_name(name) && milli % 1000 != 0 => {
+            errs.push(FieldError::invalid(
+                path,
+                go_quote(&text),
+                "must be an integer",
+            ));
+        }
+        Some(_) => {}
+    }
+}
+
+/// Whether `s` matches `^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$`.
+fn matches_quantity_regex(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let skip = |i: &mut usize, pred: &dyn Fn(u8) -> bool, at_most_one: bool| {
+        while *i < b.len() && pred(b[*i]) {
+            *i += 1;
+            if at_most_one {
+                break;
+            }
+        }
+    };
+    skip(&mut i, &|c| c == b'+' || c == b'-', true);
+    let start = i;
+    skip(&mut i, &|c| c.is_ascii_digit() || c == b'.', false);
+    if i == start {
+        return false;
+    }
+    skip(&mut i, &|c| b"eEinumkKMGTP".contains(&c), false);
+    skip(&mut i, &|c| c == b'+' || c == b'-', true);
+    skip(&mut i, &|c| c.is_ascii_digit(), false);
+    i == b.len()
+}
+
+/// `validateContainerResourceName`.
+fn validate_container_resource_name(name: &str, path: &Path, errs: &mut Vec<FieldError>) {
+    let msgs = is_qualified_name(name);
+    if !msgs.is_empty() {
+        for msg in msgs {
+            errs.push(FieldError::invalid(path, go_quote(name), msg));
+        }
+        return;
+    }
+    if !name.contains('/') {
+        if !is_standard_resource_name(name) {
+            errs.push(FieldError::invalid(
+                path,
+                go_quote(name),
+                "must be a standard resource type or fully qualified",
+            ));
+        } else if !is_standard_container_resource_name(name) {
+            errs.push(FieldError::invalid(
+                path,
+                go_quote(name),
+                "must be a standard resource for containers",
+            ));
+        }
+    } else if !is_native_resource(name) && !is_extended_resource_name(name) {
+        errs.push(FieldError::invalid(
+            path,
+            go_quote(name),
+            "doesn't follow extended resource name standard",
+        ));
+    }
+}
+
+fn is_standard_container_resource_name(name: &str) -> bool {
+    matches!(name, "cpu" | "memory" | "ephemeral-storage") || name.starts_with("hugepages-")
+}
+
+fn is_standard_resource_name(name: &str) -> bool {
+    const STANDARD: &[&str] = &[
+        "cpu",
+        "memory",
+        "ephemeral-storage",
+        "requests.cpu",
+        "requests.memory",
+        "requests.ephemeral-storage",
+        "limits.cpu",
+        "limits.memory",
+        "limits.ephemeral-storage",
+        "pods",
+        "services",
+        "replicationcontrollers",
+        "resourcequotas",
+        "secrets",
+        "configmaps",
+        "persistentvolumeclaims",
+        "storage",
+        "requests.storage",
+        "services.nodeports",
+        "services.loadbalancers",
+    ];
+    STANDARD.contains(&name)
+        || name.starts_with("hugepages-")
+        || name.starts_with("requests.hugepages-")
+}
+
+/// `IsNativeResource`: unprefixed, or in the `kubernetes.io/` domain.
+fn is_native_resource(name: &str) -> bool {
+    !name.contains('/') || name.contains("kubernetes.io/")
+}
+
+/// `IsExtendedResourceName`, e.g. `nvidia.com/gpu`.
+fn is_extended_resource_name(name: &str) -> bool {
+    !is_native_resource(name)
+        && !name.starts_with("requests.")
+        && is_qualified_name(&format!("requests.{name}")).is_empty()
+}
+
+/// `IsOvercommitAllowed`: native resources other than huge pages.
+fn is_overcommit_allowed(name: &str) -> bool {
+    is_native_resource(name) && !name.starts_with("hugepages-")
+}
+
+/// `ValidateDeploymentStrategy` and `ValidateRollingUpdateDeployment`.
+///
+/// An unsupported type is reported at `spec.strategy` with the whole internal strategy struct as
+/// the value, as upstream does; Go's `json.Marshal` of the untagged internal struct gives
+/// `{"Type":"Blue","RollingUpdate":null}`.
+fn validate_deployment_strategy(d: &Deployment, path: &Path, errs: &mut Vec<FieldError>) {
+    let strategy = &d.spec.strategy;
+    let rolling_path = path.child("rollingUpdate");
+    match (&strategy.type_, &strategy.rolling_update) {
+        (Some(DeploymentStrategyType::Recreate), Some(_)) => errs.push(FieldError::forbidden(
+            &rolling_path,
+            "may not be specified when strategy `type` is 'Recreate'",
+        )),
+        (Some(DeploymentStrategyType::Recreate), None) => {}
+        (Some(DeploymentStrategyType::RollingUpdate), None) => errs.push(FieldError::required(
+            &rolling_path,
+            "this should be defaulted and never be nil",
+        )),
+        (Some(DeploymentStrategyType::RollingUpdate), Some(rolling)) => {
+            let zero = IntOrString::Int(0);
+            let max_unavailable = rolling.max_unavailable.as_ref().unwrap_or(&zero);
+            let max_surge = rolling.max_surge.as_ref().unwrap_or(&zero);
+            let unavailable_path = rolling_path.child("maxUnavailable");
+            validate_positive_int_or_percent(max_unavailable, &unavailable_path, errs);
+            validate_positive_int_or_percent(max_surge, &rolling_path.child("maxSurge"), errs);
+            if int_or_percent_value(max_unavailable) == 0 && int_or_percent_value(max_surge) == 0 {
+                errs.push(FieldError::invalid(
+                    &unavailable_path,
+                    render_int_or_string(max_unavailable),
+                    "may not be 0 when `maxSurge` is 0",
+                ));
+            }
+            if percent_value(max_unavailable).is_some_and(|p| p > 100) {
+                errs.push(FieldError::invalid(
+                    &unavailable_path,
+                    render_int_or_string(max_unavailable),
+                    "must not be greater than 100%",
+                ));
+            }
+        }
+        (type_, rolling) => {
+            let type_text = type_.as_ref().map_or("", DeploymentStrategyType::as_str);
+            let rolling_text = match rolling {
+                None => "null".to_string(),
+                Some(r) => {
+                    let zero = IntOrString::Int(0);
+                    format!(
+                        "{{\"MaxUnavailable\":{},\"MaxSurge\":{}}}",
+                        render_int_or_string(r.max_unavailable.as_ref().unwrap_or(&zero)),
+                        render_int_or_string(r.max_surge.as_ref().unwrap_or(&zero)),
+                    )
+                }
+            };
+            let value = format!(
+                "{{\"Type\":{},\"RollingUpdate\":{rolling_text}}}",
+                go_json(&Value::String(type_text.to_string()))
+            );
+            errs.push(FieldError::not_supported(
+                path,
+                value,
+                &["Recreate", "RollingUpdate"],
+            ));
+        }
+    }
+}
+
+/// `ValidatePositiveIntOrPercent`.
+fn validate_positive_int_or_percent(v: &IntOrString, path: &Path, errs: &mut Vec<FieldError>) {
+    match v {
+        IntOrString::String(s) => {
+            for msg in is_valid_percent(s) {
+                errs.push(FieldError::invalid(path, render_int_or_string(v), msg));
+            }
+        }
+        IntOrString::Int(i) => validate_nonnegative(i64::from(*i), path, errs),
+    }
+}
+
+/// `getPercentValue`: the number of a valid percent string.
+fn percent_value(v: &IntOrString) -> Option<i64> {
+    match v {
+        IntOrString::String(s) if is_valid_percent(s).is_empty() => {
+            Some(s.trim_end_matches('%').parse().unwrap_or(i64::MAX))
+        }
+        _ => None,
+    }
+}
+
+/// `getIntOrPercentValue`: the percent number, else `IntValue()` (a non-numeric string is 0).
+fn int_or_percent_value(v: &IntOrString) -> i64 {
+    percent_value(v).unwrap_or_else(|| match v {
+        IntOrString::Int(i) => i64::from(*i),
+        IntOrString::String(s) => s.parse().unwrap_or(0),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Syntax checks (k8s.io/apimachinery/pkg/util/validation), returning upstream's messages
+// ---------------------------------------------------------------------------------------------
+
+const QUALIFIED_NAME_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+const QUALIFIED_NAME_ERR: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
+const LABEL_VALUE_ERR: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const DNS1123_LABEL_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+const DNS1123_LABEL_ERR: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_FMT: &str =
+    "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+const DNS1123_SUBDOMAIN_ERR: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const PERCENT_FMT: &str = "[0-9]+%";
+const PERCENT_ERR: &str =
+    "a valid percent string must be a numeric string followed by an ending '%'";
+
+/// `RegexError`: the message, examples and the regular expression used.
+fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
+    let mut out = msg.to_string();
+    if examples.is_empty() {
+        out.push_str(&format!(" (regex used for validation is '{fmt}')"));
+        return out;
+    }
+    out.push_str(" (e.g. ");
+    for (i, e) in examples.iter().enumerate() {
+        if i > 0 {
+            out.push_str(" or ");
+        }
+        out.push_str(&format!("'{e}', "));
+    }
+    out.push_str(&format!("regex used for validation is '{fmt}')"));
+    out
+}
+
+fn max_len_error(n: usize) -> String {
+    format!("must be no more than {n} characters")
+}
+
+fn inclusive_range_error(lo: i64, hi: i64) -> String {
+    format!("must be between {lo} and {hi}, inclusive")
+}
+
+/// `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]`
+fn is_qualified_name_part(s: &str) -> bool {
+    let b = s.as_bytes();
+    match (b.first(), b.last()) {
+        (Some(f), Some(l)) => {
+            f.is_ascii_alphanumeric()
+                && l.is_ascii_alphanumeric()
+                && b.iter()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+        }
+        _ => false,
+    }
+}
+
+/// `[a-z0-9]([-a-z0-9]*[a-z0-9])?`
+fn is_dns1123_label_text(s: &str) -> bool {
+    let b = s.as_bytes();
+    let edge = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+    match (b.first(), b.last()) {
+        (Some(f), Some(l)) => edge(f) && edge(l) && b.iter().all(|c| edge(c) || *c == b'-'),
+        _ => false,
+    }
+}
+
+fn is_dns1123_subdomain_text(s: &str) -> bool {
+    s.split('.').all(is_dns1123_label_text)
+}
+
+/// `IsQualifiedName`: an optional DNS-subdomain prefix and `/`, then a name of at most 63
+/// characters (label keys, annotation keys, resource names).
+fn is_qualified_name(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    let parts: Vec<&str> = value.split('/').collect();
+    let name = match parts.as_slice() {
+        [name] => *name,
+        [prefix, name] => {
+            if prefix.is_empty() {
+                errs.push("prefix part must be non-empty".to_string());
+            } else {
+                errs.extend(
+                    is_dns1123_subdomain(prefix)
+                        .into_iter()
+                        .map(|m| format!("prefix part {m}")),
+                );
+            }
+            *name
+        }
+        _ => {
+            errs.push(format!(
+                "a qualified name {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+                regex_error(
+                    QUALIFIED_NAME_ERR,
+                    QUALIFIED_NAME_FMT,
+                    &["MyName", "my.name", "123-abc"]
+                )
+            ));
+            return errs;
+        }
+    };
+    if name.is_empty() {
+        errs.push("name part must be non-empty".to_string());
+    } else if name.len() > 63 {
+        errs.push(format!("name part {}", max_len_error(63)));
+    }
+    if !is_qualified_name_part(name) {
+        errs.push(format!(
+            "name part {}",
+            regex_error(
+                QUALIFIED_NAME_ERR,
+                QUALIFIED_NAME_FMT,
+                &["MyName", "my.name", "123-abc"]
+            )
+        ));
+    }
+    errs
+}
+
+/// `IsValidLabelValue`.
+fn is_valid_label_value(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 63 {
+        errs.push(max_len_error(63));
+    }
+    if !value.is_empty() && !is_qualified_name_part(value) {
+        errs.push(regex_error(
+            LABEL_VALUE_ERR,
+            LABEL_VALUE_FMT,
+            &["MyValue", "my_value", "12345"],
+        ));
+    }
+    errs
+}
+
+/// `IsDNS1123Label`.
+fn is_dns1123_label(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 63 {
+        errs.push(max_len_error(63));
+    }
+    if !is_dns1123_label_text(value) {
+        if is_dns1123_subdomain_text(value) {
+            errs.push("must not contain dots".to_string());
+        } else {
+            errs.push(regex_error(
+                DNS1123_LABEL_ERR,
+                DNS1123_LABEL_FMT,
+                &["my-name", "123-abc"],
+            ));
+        }
+    }
+    errs
+}
+
+/// `IsDNS1123Subdomain`.
+fn is_dns1123_subdomain(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 253 {
+        errs.push(max_len_error(253));
+    }
+    if !is_dns1123_subdomain_text(value) {
+        errs.push(regex_error(
+            DNS1123_SUBDOMAIN_ERR,
+            DNS1123_SUBDOMAIN_FMT,
+            &["example.com"],
+        ));
+    }
+    errs
+}
+
+/// `IsValidPortNum`.
+fn is_valid_port_num(port: i64) -> Vec<String> {
+    if (1..=65535).contains(&port) {
+        Vec::new()
+    } else {
+        vec![inclusive_range_error(1, 65535)]
+    }
+}
+
+/// `IsValidPortName` (an IANA service name).
+fn is_valid_port_name(port: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if port.len() > 15 {
+        errs.push(max_len_error(15));
+    }
+    let charset_ok = !port.is_empty()
+        && port
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if !charset_ok {
+        errs.push(
+            "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)".to_string(),
+        );
+    } else if !port.bytes().any(|b| b.is_ascii_lowercase()) {
+        errs.push("must contain at least one letter (a-z)".to_string());
+    }
+    if port.contains("--") {
+        errs.push("must not contain consecutive hyphens (-)".to_string());
+    }
+    if port.starts_with('-') || port.ends_with('-') {
+        errs.push("must not begin or end with a hyphen (-)".to_string());
+    }
+    errs
+}
+
+/// `IsValidPercent`: `^[0-9]+%$`.
+fn is_valid_percent(s: &str) -> Vec<String> {
+    let ok = s
+        .strip_suffix('%')
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    if ok {
+        Vec::new()
+    } else {
+        vec![regex_error(PERCENT_ERR, PERCENT_FMT, &["1%", "93%"])]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::yaml::{Limits, parse};
+    use serde_json::json;
+
+    const VALID: &str = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+        ports:
+        - containerPort: 80
+        resources:
+          requests: {cpu: 100m, memory: 64Mi}
+          limits: {cpu: 500m, memory: 128Mi}
+        readinessProbe:
+          httpGet: {path: /, port: 80}
+        livenessProbe:
+          tcpSocket: {port: 80}
+";
+
+    fn doc(text: &str) -> Document {
+        match parse(text, &Limits::default()) {
+            Ok(d) => d,
+            Err(e) => panic!("test YAML does not parse: {e}"),
+        }
+    }
+
+    fn decode(text: &str) -> Result<Deployment, Vec<FieldError>> {
+        decode_deployment(&doc(text))
+    }
+
+    fn decoded(text: &str) -> Deployment {
+        match decode(text) {
+            Ok(d) => d,
+            Err(errs) => panic!("should decode: {}", render(&errs)),
+        }
+    }
+
+    /// The valid Deployment, defaulted, as the API server would hold it before validating.
+    fn valid() -> Deployment {
+        let mut d = decoded(VALID);
+        set_defaults(&mut d);
+        d
+    }
+
+    fn render(errs: &[FieldError]) -> String {
+        errs.iter().map(|e| format!("{e}\n")).collect()
+    }
+
+    /// The rendered errors of the valid Deployment after `change`.
+    fn errors_after(change: impl FnOnce(&mut Deployment)) -> Vec<String> {
+        let mut d = valid();
+        change(&mut d);
+        validate_deployment(&d)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    fn first_error_after(change: impl FnOnce(&mut Deployment)) -> FieldError {
+        let mut d = valid();
+        change(&mut d);
+        match validate_deployment(&d).into_iter().next() {
+            Some(e) => e,
+            None => panic!("expected an error"),
+        }
+    }
+
+    fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    fn pct(s: &str) -> Option<IntOrString> {
+        Some(IntOrString::String(s.to_string()))
+    }
+
+    #[test]
+    fn the_valid_deployment_has_no_errors() {
+        assert_eq!(render(&validate_deployment(&valid())), "");
+        assert_eq!(render(&validate_deployment_update(&valid(), &valid())), "");
+    }
+
+    // --- TestValidateDeployment (errorCases), pkg/apis/apps/validation/validation_test.go ---
+
+    #[test]
+    fn vector_missing_name() {
+        let e = first_error_after(|d| d.metadata.name.clear());
+        assert_eq!(
+            e.to_string(),
+            "metadata.name: Required value: name or generateName is required"
+        );
+    }
+
+    #[test]
+    fn vector_selector_does_not_match_template_labels() {
+        let e = first_error_after(|d| {
+            d.spec.selector = Some(LabelSelector {
+                match_labels: labels(&[("name", "def")]),
+                ..Default::default()
+            });
+            d.spec.template.metadata.labels = labels(&[("name", "abc")]);
+        });
+        assert_eq!(
+            (e.field.as_str(), e.kind),
+            ("spec.template.metadata.labels", ErrorKind::Invalid)
+        );
+        assert_eq!(
+            e.to_string(),
+            "spec.template.metadata.labels: Invalid value: {\"name\":\"abc\"}: `selector` does not match template `labels`"
+        );
+    }
+
+    #[test]
+    fn vector_restart_policy_never() {
+        let e = first_error_after(|d| d.spec.template.spec.restart_policy = Some("Never".into()));
+        assert_eq!(
+            e.to_string(),
+            "spec.template.spec.restartPolicy: Unsupported value: \"Never\": supported values: \"Always\""
+        );
+    }
+
+    #[test]
+    fn vector_unknown_strategy_type() {
+        let e = first_error_after(|d| {
+            d.spec.strategy.type_ = Some(DeploymentStrategyType::Other("randomType".into()));
+        });
+        assert_eq!(e.field, "spec.strategy");
+        assert_eq!(
+            e.to_string(),
+            "spec.strategy: Unsupported value: {\"Type\":\"randomType\",\"RollingUpdate\":{\"MaxUnavailable\":\"25%\",\"MaxSurge\":\"25%\"}}: supported values: \"Recreate\", \"RollingUpdate\""
+        );
+        let e = first_error_after(|d| {
+            d.spec.strategy.type_ = Some(DeploymentStrategyType::Other("Blue".into()));
+            d.spec.strategy.rolling_update = None;
+        });
+        assert_eq!(
+            e.to_string(),
+            "spec.strategy: Unsupported value: {\"Type\":\"Blue\",\"RollingUpdate\":null}: supported values: \"Recreate\", \"RollingUpdate\""
+        );
+    }
+
+    #[test]
+    fn vector_rolling_update_with_recreate() {
+        let e = first_error_after(|d| {
+            d.spec.strategy.type_ = Some(DeploymentStrategyType::Recreate);
+            d.spec.strategy.rolling_update = Some(Default::default());
+        });
+        assert_eq!(e.kind, ErrorKind::Forbidden);
+        assert_eq!(
+            e.to_string(),
+            "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'"
+        );
+    }
+
+    #[test]
+    fn vector_max_surge_not_a_percent() {
+        let e = first_error_after(|d| {
+            d.spec.strategy.rolling_update = Some(crate::sim::api::RollingUpdateDeployment {
+                max_surge: pct("20Percent"),
+                max_unavailable: None,
+            });
+        });
+        assert_eq!(
+            e.to_string(),
+            "spec.strategy.rollingUpdate.maxSurge: Invalid value: \"20Percent\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"
+        );
+    }
+
+    #[test]
+    fn vector_max_surge_and_max_unavailable_both_zero() {
+        let e = first_error_after(|d| {
+            d.spec.strategy.rolling_update = Some(crate::sim::api::RollingUpdateDeployment {
+                max_surge: pct("0%"),
+                max_unavailable: Some(IntOrString::Int(0)),
+            });
+        });
+        assert_eq!(
+            e.to_string(),
+            "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0"
+        );
+    }
+
+    #[test]
+    fn vector_max_unavailable_over_100_percent() {
+        let e = first_error_after(|d| {
+            d.spec.strategy.rolling_update = Some(crate::sim::api::RollingUpdateDeployment {
+                max_surge: None,
+                max_unavailable: pct("110%"),
+            });
+        });
+        assert_eq!(
+            e.to_string(),
+            "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: \"110%\": must not be greater than 100%"
+        );
+    }
+
+    #[test]
+    fn vector_negative_rollback_revision() {
+        let e = first_error_after(|d| {
+            d.metadata
+                .annotations
+                .insert(ROLLBACK_TO_ANNOTATION.into(), "-3".into());
+        });
+        assert_eq!(
+            e.to_string(),
+            "spec.rollback.version: Invalid value: -3: must be greater than or equal to 0"
+        );
+        assert!(
+            errors_after(|d| {
+                d.metadata
+                    .annotations
+                    .insert(ROLLBACK_TO_ANNOTATION.into(), "2".into());
+            })
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn vector_progress_deadline_equal_to_min_ready() {
+        let e = first_error_after(|d| {
+            d.spec.progress_deadline_seconds = Some(600);
+            d.spec.min_ready_seconds = 600;
+        });
+        assert_eq!(
+            e.to_string(),
+            "spec.progressDeadlineSeconds: Invalid value: 600: must be greater than minReadySeconds"
+        );
+    }
+
+    #[test]
+    fn vector_ephemeral_containers_in_template() {
+        let e = first_error_after(|d| {
+            d.spec
+                .template
+                .spec
+                .extra
+                .insert("ephemeralContainers".into(), json!(["ec"]));
+        });
+        assert_eq!(
+            e.to_string(),
+            "spec.template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template"
+        );
+    }
+
+    // --- §18 examples and the rest of ValidateDeploymentSpec ---
+
+    #[test]
+    fn negative_replicas() {
+        assert_eq!(
+            errors_after(|d| d.spec.replicas = Some(-1)),
+            ["spec.replicas: Invalid value: -1: must be greater than or equal to 0"]
+        );
+    }
+
+    #[test]
+    fn missing_selector_also_fails_the_template_match() {
+        assert_eq!(
+            errors_after(|d| d.spec.selector = None),
+            [
+                "spec.selector: Required value",
+                "spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`",
+            ]
+        );
+    }
+
+    #[test]
+    fn empty_selector() {
+        assert_eq!(
+            errors_after(|d| d.spec.selector = Some(LabelSelector::default())),
+            ["spec.selector: Invalid value: {}: empty selector is invalid for deployment"]
+        );
+    }
+
+    #[test]
+    fn unparsable_selector_skips_the_template() {
+        let errs = errors_after(|d| {
+            d.spec.selector = Some(LabelSelector {
+                match_labels: labels(&[("app", "web")]),
+                match_expressions: vec![crate::sim::api::LabelSelectorRequirement {
+                    key: "tier".into(),
+                    operator: SelectorOperator::Other("Near".into()),
+                    values: vec![],
+                }],
+            });
+            d.spec.template.spec.containers.clear();
+        });
+        assert_eq!(
+            errs,
+            [
+                "spec.selector.matchExpressions[0].operator: Invalid value: \"Near\": not a valid selector operator",
+                "spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"web\"},\"matchExpressions\":[{\"key\":\"tier\",\"operator\":\"Near\"}]}: invalid label selector",
+            ]
+        );
+    }
+
+    #[test]
+    fn selector_expression_rules() {
+        let errs = errors_after(|d| {
+            d.spec.selector = Some(LabelSelector {
+                match_labels: labels(&[("app", "web")]),
+                match_expressions: vec![
+                    crate::sim::api::LabelSelectorRequirement {
+                        key: "tier".into(),
+                        operator: SelectorOperator::In,
+                        values: vec![],
+                    },
+                    crate::sim::api::LabelSelectorRequirement {
+                        key: "tier".into(),
+                        operator: SelectorOperator::Exists,
+                        values: vec!["x".into()],
+                    },
+                ],
+            });
+        });
+        assert_eq!(
+            errs[..2],
+            [
+                "spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+                "spec.selector.matchExpressions[1].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+            ]
+        );
+        assert_eq!(errs.len(), 3, "{errs:#?}");
+        assert!(errs[2].ends_with("invalid label selector"));
+    }
+
+    #[test]
+    fn expressions_that_match_the_template_are_accepted() {
+        let errs = errors_after(|d| {
+            d.spec.selector = Some(LabelSelector {
+                match_labels: BTreeMap::new(),
+                match_expressions: vec![crate::sim::api::LabelSelectorRequirement {
+                    key: "app".into(),
+                    operator: SelectorOperator::In,
+                    values: vec!["web".into(), "api".into()],
+                }],
+            });
+        });
+        assert!(errs.is_empty(), "{errs:#?}");
+    }
+
+    #[test]
+    fn active_deadline_is_forbidden() {
+        assert_eq!(
+            errors_after(|d| d.spec.template.spec.active_deadline_seconds = Some(30)),
+            [
+                "spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported"
+            ]
+        );
+    }
+
+    #[test]
+    fn percent_zero_renders_quoted() {
+        let e = first_error_after(|d| {
+            d.spec.strategy.rolling_update = Some(crate::sim::api::RollingUpdateDeployment {
+                max_surge: Some(IntOrString::Int(0)),
+                max_unavailable: pct("0%"),
+            });
+        });
+        assert_eq!(
+            e.to_string(),
+            "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: \"0%\": may not be 0 when `maxSurge` is 0"
+        );
+    }
+
+    #[test]
+    fn one_percent_with_zero_surge_is_accepted() {
+        // Raw values are compared: "1%" of 10 resolves to 0, but validation sees 1.
+        assert!(
+            errors_after(|d| {
+                d.spec.replicas = Some(10);
+                d.spec.strategy.rolling_update = Some(crate::sim::api::RollingUpdateDeployment {
+                    max_surge: Some(IntOrString::Int(0)),
+                    max_unavailable: pct("1%"),
+                });
+            })
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn negative_int_or_percent_and_other_counters() {
+        assert_eq!(
+            errors_after(|d| {
+                d.spec.strategy.rolling_update = Some(crate::sim::api::RollingUpdateDeployment {
+                    max_surge: Some(IntOrString::Int(-1)),
+                    max_unavailable: Some(IntOrString::Int(1)),
+                });
+                d.spec.min_ready_seconds = -5;
+                d.spec.revision_history_limit = Some(-1);
+                d.spec.progress_deadline_seconds = Some(-2);
+            }),
+            [
+                "spec.strategy.rollingUpdate.maxSurge: Invalid value: -1: must be greater than or equal to 0",
+                "spec.minReadySeconds: Invalid value: -5: must be greater than or equal to 0",
+                "spec.revisionHistoryLimit: Invalid value: -1: must be greater than or equal to 0",
+                "spec.progressDeadlineSeconds: Invalid value: -2: must be greater than or equal to 0",
+            ]
+        );
+    }
+
+    #[test]
+    fn zero_revision_history_limit_is_valid() {
+        assert!(errors_after(|d| d.spec.revision_history_limit = Some(0)).is_empty());
+    }
+
+    #[test]
+    fn unparsable_rollback_annotation() {
+        assert_eq!(
+            errors_after(|d| {
+                d.metadata
+                    .annotations
+                    .insert(ROLLBACK_TO_ANNOTATION.into(), "two".into());
+            }),
+            [
+                "metadata.annotations[deprecated.deployment.rollback.to]: Invalid value: \"two\": must be an integer revision"
+            ]
+        );
+    }
+
+    // --- object metadata and labels ---
+
+    #[test]
+    fn names_must_be_dns_subdomains() {
+        assert_eq!(
+            errors_after(|d| d.metadata.name = "Web_1".into()),
+            [
+                "metadata.name: Invalid value: \"Web_1\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+            ]
+        );
+        assert!(errors_after(|d| d.metadata.name = "web.v2-1".into()).is_empty());
+        let long = "a".repeat(254);
+        let errs = errors_after(|d| d.metadata.name = long.clone());
+        assert_eq!(errs.len(), 1);
+        assert!(
+            errs[0].ends_with(": must be no more than 253 characters"),
+            "{errs:?}"
+        );
+    }
+
+    #[test]
+    fn label_syntax() {
+        let errs = errors_after(|d| {
+            d.metadata.labels = labels(&[
+                ("bad key!", "ok"),
+                ("tier", "-front"),
+                ("example.com/x", "y"),
+            ]);
+        });
+        assert_eq!(
+            errs,
+            [
+                "metadata.labels: Invalid value: \"bad key!\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+                "metadata.labels: Invalid value: \"-front\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+            ]
+        );
+        assert_eq!(
+            errors_after(|d| d.metadata.labels = labels(&[("a/b/c", "x")])),
+            [
+                "metadata.labels: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+            ]
+        );
+        assert_eq!(
+            errors_after(|d| d.metadata.labels = labels(&[("/x", "")])),
+            ["metadata.labels: Invalid value: \"/x\": prefix part must be non-empty"]
+        );
+    }
+
+    #[test]
+    fn template_labels_are_checked_at_upstreams_path() {
+        let errs = errors_after(|d| {
+            d.spec
+                .template
+                .metadata
+                .labels
+                .insert("v".into(), "1.0!".into());
+        });
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert!(
+            errs[0].starts_with("spec.template.labels: Invalid value: \"1.0!\": a valid label")
+        );
+    }
+
+    // --- containers ---
+
+    #[test]
+    fn at_least_one_container() {
+        assert_eq!(
+            errors_after(|d| d.spec.template.spec.containers.clear()),
+            ["spec.template.spec.containers: Required value"]
+        );
+    }
+
+    #[test]
+    fn container_name_image_and_duplicates() {
+        let errs = errors_after(|d| {
+            let mut second = d.spec.template.spec.containers[0].clone();
+            second.image.clear();
+            d.spec.template.spec.containers.push(second);
+            let mut third = d.spec.template.spec.containers[0].clone();
+            third.name = "Side.Car".into();
+            d.spec.template.spec.containers.push(third);
+            let mut fourth = d.spec.template.spec.containers[0].clone();
+            fourth.name.clear();
+            d.spec.template.spec.containers.push(fourth);
+        });
+        assert_eq!(
+            errs,
+            [
+                "spec.template.spec.containers[1].image: Required value",
+                "spec.template.spec.containers[1].name: Duplicate value: \"web\"",
+                "spec.template.spec.containers[2].name: Invalid value: \"Side.Car\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+                "spec.template.spec.containers[3].name: Required value",
+            ]
+        );
+        assert_eq!(
+            errors_after(|d| d.spec.template.spec.containers[0].name = "side.car".into()),
+            [
+                "spec.template.spec.containers[0].name: Invalid value: \"side.car\": must not contain dots"
+            ]
+        );
+    }
+
+    #[test]
+    fn pull_policy_must_be_supported() {
+        assert_eq!(
+            errors_after(|d| {
+                d.spec.template.spec.containers[0].image_pull_policy =
+                    Some(PullPolicy::Other("Sometimes".into()));
+            }),
+            [
+                "spec.template.spec.containers[0].imagePullPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"IfNotPresent\", \"Never\""
+            ]
+        );
+    }
+
+    #[test]
+    fn container_ports() {
+        let errs = errors_after(|d| {
+            let c = &mut d.spec.template.spec.containers[0];
+            c.ports[0].container_port = 70000;
+            c.ports[0].protocol = Some("HTTP".into());
+            c.ports.push(crate::sim::api::pod::ContainerPort {
+                name: Some("Web--".into()),
+                container_port: 0,
+                protocol: None,
+            });
+        });
+        assert_eq!(
+            errs,
+            [
+                "spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive",
+                "spec.template.spec.containers[0].ports[0].protocol: Unsupported value: \"HTTP\": supported values: \"SCTP\", \"TCP\", \"UDP\"",
+                "spec.template.spec.containers[0].ports[1].name: Invalid value: \"Web--\": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)",
+                "spec.template.spec.containers[0].ports[1].name: Invalid value: \"Web--\": must not contain consecutive hyphens (-)",
+                "spec.template.spec.containers[0].ports[1].name: Invalid value: \"Web--\": must not begin or end with a hyphen (-)",
+                "spec.template.spec.containers[0].ports[1].containerPort: Required value",
+            ]
+        );
+    }
+
+    #[test]
+    fn resource_quantities_must_parse() {
+        let errs = errors_after(|d| {
+            let r = &mut d.spec.template.spec.containers[0].resources;
+            r.requests.insert("cpu".into(), json!("abc"));
+            r.requests.insert("memory".into(), json!("-64Mi"));
+            r.limits.insert("memory".into(), json!(true));
+        });
+        assert_eq!(
+            errs,
+            [
+                format!("spec.template.spec.containers[0].resources.limits[memory]: Invalid value: true: {QUANTITY_REGEX_MESSAGE}"),
+                format!("spec.template.spec.containers[0].resources.requests[cpu]: Invalid value: \"abc\": {QUANTITY_REGEX_MESSAGE}"),
+                "spec.template.spec.containers[0].resources.requests[memory]: Invalid value: \"-64Mi\": must be greater than or equal to 0".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn requests_may_not_exceed_limits() {
+        assert_eq!(
+            errors_after(|d| {
+                let r = &mut d.spec.template.spec.containers[0].resources;
+                r.requests.insert("cpu".into(), json!("1"));
+                r.requests.insert("memory".into(), json!(1));
+            }),
+            [
+                "spec.template.spec.containers[0].resources.requests: Invalid value: \"1\": must be less than or equal to cpu limit of 500m"
+            ]
+        );
+    }
+
+    #[test]
+    fn resource_names() {
+        let errs = errors_after(|d| {
+            let r = &mut d.spec.template.spec.containers[0].resources;
+            r.limits.insert("gpu".into(), json!("1"));
+            r.limits.insert("pods".into(), json!("1"));
+            r.limits.insert("example.com/widget".into(), json!("1.5"));
+            r.requests.insert("example.com/widget".into(), json!("1"));
+        });
+        assert_eq!(
+            errs,
+            [
+                "spec.template.spec.containers[0].resources.limits[example.com/widget]: Invalid value: \"1.5\": must be an integer",
+                "spec.template.spec.containers[0].resources.limits[gpu]: Invalid value: \"gpu\": must be a standard resource type or fully qualified",
+                "spec.template.spec.containers[0].resources.limits[pods]: Invalid value: \"pods\": must be a standard resource for containers",
+                "spec.template.spec.containers[0].resources.requests: Invalid value: \"1\": must be equal to example.com/widget limit of 1.5",
+            ]
+        );
+    }
+
+    #[test]
+    fn quantity_regex_is_upstreams() {
+        for ok in ["1", "500m", "1.5Gi", "+1", "1e3", "1E-3", "0.1", "128Mi"] {
+            assert!(matches_quantity_regex(ok), "{ok}");
+        }
+        for bad in ["", "abc", "1 Gi", "m", "1Gi!", "--1"] {
+            assert!(!matches_quantity_regex(bad), "{bad}");
+        }
+    }
+
+    // --- probes ---
+
+    #[test]
+    fn liveness_and_startup_success_threshold_must_be_one() {
+        assert_eq!(
+            errors_after(|d| {
+                let c = &mut d.spec.template.spec.containers[0];
+                if let Some(p) = &mut c.liveness_probe {
+                    p.success_threshold = Some(2);
+                }
+                let mut startup = c.liveness_probe.clone();
+                if let Some(p) = &mut startup {
+                    p.success_threshold = Some(3);
+                }
+                c.startup_probe = startup;
+                if let Some(p) = &mut c.readiness_probe {
+                    p.success_threshold = Some(3);
+                }
+            }),
+            [
+                "spec.template.spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1",
+                "spec.template.spec.containers[0].startupProbe.successThreshold: Invalid value: 3: must be 1",
+            ]
+        );
+    }
+
+    #[test]
+    fn probes_need_exactly_one_handler() {
+        assert_eq!(
+            errors_after(|d| {
+                let c = &mut d.spec.template.spec.containers[0];
+                if let Some(p) = &mut c.liveness_probe {
+                    p.exec = Some(crate::sim::api::pod::ExecAction {
+                        command: vec!["true".into()],
+                    });
+                }
+                if let Some(p) = &mut c.readiness_probe {
+                    p.http_get = None;
+                }
+            }),
+            [
+                "spec.template.spec.containers[0].livenessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type",
+                "spec.template.spec.containers[0].readinessProbe: Required value: must specify a handler type",
+            ]
+        );
+    }
+
+    #[test]
+    fn probe_fields() {
+        assert_eq!(
+            errors_after(|d| {
+                let c = &mut d.spec.template.spec.containers[0];
+                if let Some(p) = &mut c.readiness_probe {
+                    p.period_seconds = Some(-1);
+                    p.initial_delay_seconds = Some(-2);
+                    p.termination_grace_period_seconds = Some(5);
+                    if let Some(h) = &mut p.http_get {
+                        h.port = IntOrString::String("HTTP".into());
+                        h.scheme = Some("ftp".into());
+                    }
+                }
+                if let Some(p) = &mut c.liveness_probe {
+                    p.termination_grace_period_seconds = Some(0);
+                    p.tcp_socket = Some(crate::sim::api::pod::TcpSocketAction {
+                        port: IntOrString::Int(0),
+                    });
+                }
+            }),
+            [
+                "spec.template.spec.containers[0].livenessProbe.tcpSocket.port: Invalid value: 0: must be between 1 and 65535, inclusive",
+                "spec.template.spec.containers[0].livenessProbe.terminationGracePeriodSeconds: Invalid value: 0: must be greater than 0",
+                "spec.template.spec.containers[0].readinessProbe.httpGet.port: Invalid value: \"HTTP\": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)",
+                "spec.template.spec.containers[0].readinessProbe.httpGet.scheme: Unsupported value: \"ftp\": supported values: \"HTTP\", \"HTTPS\"",
+                "spec.template.spec.containers[0].readinessProbe.initialDelaySeconds: Invalid value: -2: must be greater than or equal to 0",
+                "spec.template.spec.containers[0].readinessProbe.periodSeconds: Invalid value: -1: must be greater than or equal to 0",
+                "spec.template.spec.containers[0].readinessProbe.terminationGracePeriodSeconds: Invalid value: 5: must not be set for readinessProbes",
+            ]
+        );
+    }
+
+    #[test]
+    fn pod_level_policies() {
+        assert_eq!(
+            errors_after(|d| {
+                d.spec.template.spec.dns_policy = Some("Custom".into());
+                d.spec.template.spec.restart_policy = Some("Sometimes".into());
+            }),
+            [
+                "spec.template.spec.restartPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"OnFailure\", \"Never\"",
+                "spec.template.spec.dnsPolicy: Unsupported value: \"Custom\": supported values: \"ClusterFirst\", \"ClusterFirstWithHostNet\", \"Default\", \"None\"",
+                "spec.template.spec.restartPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\"",
+            ]
+        );
+    }
+
+    // --- many errors at once, and the aggregate message ---
+
+    const BROKEN: &str = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: Web
+spec:
+  replicas: -1
+  strategy:
+    type: Recreate
+    rollingUpdate: {maxSurge: 1}
+  minReadySeconds: 10
+  progressDeadlineSeconds: 5
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      restartPolicy: OnFailure
+      containers:
+      - name: web
+        imagePullPolicy: Sometimes
+        livenessProbe:
+          periodSeconds: 5
+";
+
+    #[test]
+    fn many_errors_at_once() {
+        let mut d = decoded(BROKEN);
+        set_defaults(&mut d);
+        let errs = validate_deployment(&d);
+        let expected = [
+            "metadata.name: Invalid value: \"Web\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+            "spec.replicas: Invalid value: -1: must be greater than or equal to 0",
+            "spec.selector: Required value",
+            "spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`",
+            "spec.template.spec.containers[0].image: Required value",
+            "spec.template.spec.containers[0].imagePullPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"IfNotPresent\", \"Never\"",
+            "spec.template.spec.containers[0].livenessProbe: Required value: must specify a handler type",
+            "spec.template.spec.restartPolicy: Unsupported value: \"OnFailure\": supported values: \"Always\"",
+            "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'",
+            "spec.progressDeadlineSeconds: Invalid value: 5: must be greater than minReadySeconds",
+        ];
+        assert_eq!(
+            render(&errs),
+            expected
+                .iter()
+                .map(|e| format!("{e}\n"))
+                .collect::<String>()
+        );
+        let message = render_invalid(DEPLOYMENT_KIND, &d.metadata.name, &errs);
+        assert_eq!(
+            message,
+            format!(
+                "Deployment.apps \"Web\" is invalid: [{}]",
+                expected.join(", ")
+            )
+        );
+        // Every error points at a line of the manifest.
+        let document = doc(BROKEN);
+        let lines: Vec<Option<usize>> = errs.iter().map(|e| document.line_of(&e.field)).collect();
+        assert_eq!(
+            lines,
+            [
+                Some(4),
+                Some(6),
+                Some(5),
+                Some(14),
+                Some(18),
+                Some(19),
+                Some(20),
+                Some(16),
+                Some(9),
+                Some(11)
+            ]
+        );
+    }
+
+    #[test]
+    fn render_invalid_forms() {
+        let one = [FieldError::invalid(
+            "spec.replicas",
+            "-1".into(),
+            IS_NEGATIVE,
+        )];
+        assert_eq!(
+            render_invalid(DEPLOYMENT_KIND, "web", &one),
+            "Deployment.apps \"web\" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0"
+        );
+        let twice = [one[0].clone(), one[0].clone()];
+        assert_eq!(
+            render_invalid(DEPLOYMENT_KIND, "web", &twice),
+            render_invalid(DEPLOYMENT_KIND, "web", &one)
+        );
+        let two = [one[0].clone(), FieldError::required("spec.selector", "")];
+        assert_eq!(
+            render_invalid(DEPLOYMENT_KIND, "web", &two),
+            "Deployment.apps \"web\" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.selector: Required value]"
+        );
+        assert_eq!(
+            render_invalid(DEPLOYMENT_KIND, "web", &[]),
+            "Deployment.apps \"web\" is invalid"
+        );
+    }
+
+    #[test]
+    fn display_of_each_kind() {
+        let cases = [
+            (FieldError::required("a", ""), "a: Required value"),
+            (FieldError::forbidden("a", "no"), "a: Forbidden: no"),
+            (
+                FieldError::duplicate("a", "\"x\"".into()),
+                "a: Duplicate value: \"x\"",
+            ),
+            (
+                FieldError::not_found("a", "\"x\"".into()),
+                "a: Not found: \"x\"",
+            ),
+            (
+                FieldError::too_long("a", 10),
+                "a: Too long: may not be more than 10 bytes",
+            ),
+            (
+                FieldError::not_supported("a", "\"x\"".into(), &["y", "z"]),
+                "a: Unsupported value: \"x\": supported values: \"y\", \"z\"",
+            ),
+            (
+                FieldError::type_invalid("a", "true".into(), "must be of type string"),
+                "a: Invalid value: true: must be of type string",
+            ),
+        ];
+        for (e, text) in cases {
+            assert_eq!(e.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn values_render_like_go() {
+        assert_eq!(render_value(&json!("a\"b\n\u{1}é")), "\"a\\\"b\\n\\x01é\"");
+        assert_eq!(render_value(&json!(-1)), "-1");
+        assert_eq!(render_value(&json!(1.5)), "1.5");
+        assert_eq!(
+            render_value(&json!({"b": "<&>", "a": [true]})),
+            "{\"a\":[true],\"b\":\"\\u003c\\u0026\\u003e\"}"
+        );
+    }
+
+    // --- updates ---
+
+    #[test]
+    fn selector_is_immutable() {
+        let old = valid();
+        let mut new = valid();
+        new.spec.selector = Some(LabelSelector {
+            match_labels: labels(&[("app", "web"), ("tier", "front")]),
+            ..Default::default()
+        });
+        new.spec
+            .template
+            .metadata
+            .labels
+            .insert("tier".into(), "front".into());
+        assert_eq!(
+            render(&validate_deployment_update(&new, &old)),
+            "spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"web\",\"tier\":\"front\"}}: field is immutable\n"
+        );
+    }
+
+    #[test]
+    fn name_and_namespace_are_immutable() {
+        let old = valid();
+        let mut new = valid();
+        new.metadata.name = "api".into();
+        new.metadata.namespace = "prod".into();
+        assert_eq!(
+            render(&validate_deployment_update(&new, &old)),
+            "metadata.name: Invalid value: \"api\": field is immutable\nmetadata.namespace: Invalid value: \"prod\": field is immutable\n"
+        );
+        let mut same = valid();
+        same.metadata.namespace = "default".into();
+        assert!(validate_deployment_update(&same, &old).is_empty());
+    }
+
+    #[test]
+    fn update_validates_the_new_spec() {
+        let old = valid();
+        let mut new = valid();
+        new.spec.replicas = Some(-2);
+        assert_eq!(
+            render(&validate_deployment_update(&new, &old)),
+            "spec.replicas: Invalid value: -2: must be greater than or equal to 0\n"
+        );
+    }
+
+    // --- decoding ---
+
+    fn decode_errors(text: &str) -> Vec<String> {
+        match decode(text) {
+            Ok(_) => panic!("should fail to decode"),
+            Err(errs) => errs.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    #[test]
+    fn api_version_and_kind_are_checked() {
+        assert_eq!(
+            decode_errors("metadata: {name: web}\n"),
+            ["apiVersion: Required value", "kind: Required value"]
+        );
+        assert_eq!(
+            decode_errors("apiVersion: extensions/v1beta1\nkind: Pod\n"),
+            [
+                "apiVersion: Unsupported value: \"extensions/v1beta1\": supported values: \"apps/v1\"",
+                "kind: Unsupported value: \"Pod\": supported values: \"Deployment\"",
+            ]
+        );
+        assert_eq!(
+            decode_errors("apiVersion: 1\nkind: Deployment\n"),
+            ["apiVersion: Invalid value: 1: must be of type string"]
+        );
+        assert_eq!(
+            decode_errors(""),
+            ["Required value: the document is empty; expected a Deployment manifest"]
+        );
+        assert_eq!(
+            decode_errors("- a\n"),
+            ["Invalid value: a Deployment manifest must be a YAML mapping"]
+        );
+    }
+
+    #[test]
+    fn type_errors_keep_their_field_path() {
+        let text = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels: {version: 1.0}
+spec:
+  replicas: three
+  paused: \"yes\"
+  selector: [app]
+  strategy:
+    rollingUpdate: {maxSurge: 1.5}
+  template:
+    spec:
+      containers:
+      - name: web
+        image: {repo: nginx}
+        ports: 80
+        readinessProbe:
+          periodSeconds: 3000000000
+";
+        let errs = match decode(text) {
+            Ok(_) => panic!("should fail"),
+            Err(errs) => errs,
+        };
+        assert_eq!(
+            render(&errs),
+            "\
+metadata.labels[version]: Invalid value: 1.0: must be of type string
+spec.replicas: Invalid value: \"three\": must be of type int32
+spec.selector: Invalid value: [\"app\"]: must be of type object
+spec.template.spec.containers[0].image: Invalid value: {\"repo\":\"nginx\"}: must be of type string
+spec.template.spec.containers[0].ports: Invalid value: 80: must be of type array
+spec.template.spec.containers[0].readinessProbe.periodSeconds: Invalid value: 3000000000: must be of type int32
+spec.strategy.rollingUpdate.maxSurge: Invalid value: 1.5: must be of type int32 or string
+spec.paused: Invalid value: \"yes\": must be of type boolean
+"
+        );
+        assert!(errs.iter().all(|e| e.kind == ErrorKind::TypeInvalid));
+        let document = doc(text);
+        assert_eq!(document.line_of(&errs[0].field), Some(5));
+        assert_eq!(document.line_of(&errs[1].field), Some(7));
+        assert_eq!(document.line_of(&errs[5].field), Some(19));
+    }
+
+    #[test]
+    fn decoding_is_lenient_where_go_is() {
+        let d = decoded(
+            "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  creationTimestamp: null
+  resourceVersion: \"12\"
+spec:
+  replicas: 2.0
+  revisionHistoryLimit: null
+  selector:
+    matchExpressions:
+    - {operator: Exists}
+  template:
+    metadata:
+      creationTimestamp: \"2024-01-01T00:00:00Z\"
+      labels: {app: web, empty: null}
+    spec:
+      containers:
+      - name: web
+        image: nginx
+        env: [{name: A, value: b}]
+        readinessProbe:
+          httpGet: {path: /}
+      volumes: null
+status:
+  replicas: 3
+  conditions: [{type: Available, lastUpdateTime: \"2024-01-01T00:00:00Z\"}]
+",
+        );
+        assert_eq!(d.spec.replicas, Some(2));
+        assert_eq!(d.spec.revision_history_limit, None);
+        assert_eq!(
+            d.spec.template.metadata.labels,
+            labels(&[("app", "web"), ("empty", "")])
+        );
+        let selector = d
+            .spec
+            .selector
+            .as_ref()
+            .map(|s| s.match_expressions[0].key.clone());
+        assert_eq!(selector.as_deref(), Some(""));
+        let c = &d.spec.template.spec.containers[0];
+        assert_eq!(
+            c.extra.get("env"),
+            Some(&json!([{"name": "A", "value": "b"}]))
+        );
+        let port = c
+            .readiness_probe
+            .as_ref()
+            .and_then(|p| p.http_get.as_ref())
+            .map(|h| h.port.clone());
+        assert_eq!(port, Some(IntOrString::Int(0)));
+        assert!(!d.spec.template.spec.extra.contains_key("volumes"));
+        assert_eq!(d.status, Default::default());
+    }
+
+    #[test]
+    fn decode_default_validate_round_trip() {
+        let d = valid();
+        assert_eq!(
+            d.spec.template.spec.containers[0].image_pull_policy,
+            Some(PullPolicy::IfNotPresent)
+        );
+        let probe = d.spec.template.spec.containers[0]
+            .readiness_probe
+            .clone()
+            .unwrap_or_default();
+        assert_eq!(
+            (
+                probe.timeout_seconds,
+                probe.period_seconds,
+                probe.success_threshold,
+                probe.failure_threshold,
+                probe.initial_delay_seconds
+            ),
+            (Some(1), Some(10), Some(1), Some(3), None)
+        );
+        assert_eq!(
+            probe.http_get.map(|h| (h.path, h.scheme)),
+            Some((Some("/".to_string()), Some("HTTP".to_string())))
+        );
+    }
+
+    // --- defaults: TestSetDefaultDeployment, pkg/apis/apps/v1/defaults_test.go ---
+
+    fn defaulted_spec(spec: Value) -> Value {
+        let d: Deployment = match serde_json::from_value(json!({ "spec": spec })) {
+            Ok(d) => d,
+            Err(e) => panic!("bad test input: {e}"),
+        };
+        let mut d = d;
+        set_defaults(&mut d);
+        let spec = serde_json::to_value(&d.spec).unwrap_or(Value::Null);
+        json!({
+            "replicas": spec["replicas"],
+            "strategy": spec["strategy"],
+            "revisionHistoryLimit": spec["revisionHistoryLimit"],
+            "progressDeadlineSeconds": spec["progressDeadlineSeconds"],
+        })
+    }
+
+    #[test]
+    fn vector_defaults() {
+        let cases = [
+            (
+                json!({}),
+                json!({"replicas": 1, "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}}, "revisionHistoryLimit": 10, "progressDeadlineSeconds": 600}),
+            ),
+            (
+                json!({"replicas": 5, "strategy": {"rollingUpdate": {"maxSurge": 5}}}),
+                json!({"replicas": 5, "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 5, "maxUnavailable": "25%"}}, "revisionHistoryLimit": 10, "progressDeadlineSeconds": 600}),
+            ),
+            (
+                json!({"replicas": 3, "strategy": {"type": "RollingUpdate"}}),
+                json!({"replicas": 3, "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}}, "revisionHistoryLimit": 10, "progressDeadlineSeconds": 600}),
+            ),
+            (
+                json!({"replicas": 5, "strategy": {"type": "Recreate"}, "revisionHistoryLimit": 0}),
+                json!({"replicas": 5, "strategy": {"type": "Recreate"}, "revisionHistoryLimit": 0, "progressDeadlineSeconds": 600}),
+            ),
+            (
+                json!({"replicas": 5, "strategy": {"type": "Recreate"}, "progressDeadlineSeconds": 30, "revisionHistoryLimit": 2}),
+                json!({"replicas": 5, "strategy": {"type": "Recreate"}, "revisionHistoryLimit": 2, "progressDeadlineSeconds": 30}),
+            ),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(defaulted_spec(input.clone()), expected, "input {input}");
+        }
+    }
+
+    #[test]
+    fn pod_template_defaults() {
+        let mut d = Deployment::default();
+        d.spec.template.spec.containers.push(Container {
+            name: "c".into(),
+            image: "nginx".into(),
+            ..Default::default()
+        });
+        set_defaults(&mut d);
+        let spec = &d.spec.template.spec;
+        assert_eq!(spec.restart_policy.as_deref(), Some("Always"));
+        assert_eq!(spec.termination_grace_period_seconds, Some(30));
+        assert_eq!(spec.dns_policy.as_deref(), Some("ClusterFirst"));
+        assert_eq!(spec.scheduler_name.as_deref(), Some("default-scheduler"));
+        assert_eq!(spec.extra.get("securityContext"), Some(&json!({})));
+        assert_eq!(
+            spec.containers[0].image_pull_policy,
+            Some(PullPolicy::Always)
+        );
+        let once = d.clone();
+        set_defaults(&mut d);
+        assert_eq!(d, once, "defaulting twice changes nothing");
+    }
+
+    #[test]
+    fn explicit_values_survive_defaulting() {
+        let mut d = decoded(
+            "apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      terminationGracePeriodSeconds: 5\n      securityContext: {runAsUser: 1}\n      containers:\n      - {name: c, image: app, imagePullPolicy: Never, livenessProbe: {exec: {command: [x]}, periodSeconds: 0, timeoutSeconds: 7, initialDelaySeconds: 4}}\n",
+        );
+        set_defaults(&mut d);
+        let spec = &d.spec.template.spec;
+        assert_eq!(spec.restart_policy.as_deref(), Some("Never"));
+        assert_eq!(spec.termination_grace_period_seconds, Some(5));
+        assert_eq!(
+            spec.extra.get("securityContext"),
+            Some(&json!({"runAsUser": 1}))
+        );
+        let c = &spec.containers[0];
+        assert_eq!(c.image_pull_policy, Some(PullPolicy::Never));
+        let p = c.liveness_probe.clone().unwrap_or_default();
+        assert_eq!(
+            (p.period_seconds, p.timeout_seconds, p.initial_delay_seconds),
+            (Some(10), Some(7), Some(4))
+        );
+    }
+
+    #[test]
+    fn pull_policy_follows_the_image_tag() {
+        let cases = [
+            ("nginx", PullPolicy::Always),
+            ("nginx:latest", PullPolicy::Always),
+            ("library/nginx", PullPolicy::Always),
+            ("localhost:5000/app", PullPolicy::Always),
+            (
+                "registry.example.com:443/team/app:latest",
+                PullPolicy::Always,
+            ),
+            ("nginx:1.27", PullPolicy::IfNotPresent),
+            ("localhost:5000/app:v2", PullPolicy::IfNotPresent),
+            ("nginx@sha256:0123456789abcdef", PullPolicy::IfNotPresent),
+            (
+                "nginx:1.27@sha256:0123456789abcdef",
+                PullPolicy::IfNotPresent,
+            ),
+            ("NGINX", PullPolicy::IfNotPresent),
+            ("", PullPolicy::IfNotPresent),
+            ("nginx:", PullPolicy::IfNotPresent),
+        ];
+        for (image, policy) in cases {
+            assert_eq!(default_pull_policy(image), policy, "{image}");
+        }
+    }
+
+    #[test]
+    fn syntax_helpers() {
+        assert!(is_valid_percent("0%").is_empty());
+        assert!(!is_valid_percent("%").is_empty());
+        assert!(!is_valid_percent("5").is_empty());
+        assert!(is_qualified_name("app.kubernetes.io/name").is_empty());
+        assert_eq!(
+            is_qualified_name(&"a".repeat(64)),
+            ["name part must be no more than 63 characters"]
+        );
+        assert!(is_valid_label_value("").is_empty());
+        assert!(is_dns1123_label("a-1").is_empty());
+        assert!(is_valid_port_name("http").is_empty());
+        assert_eq!(
+            is_valid_port_name("8080"),
+            ["must contain at least one letter (a-z)"]
+        );
+    }
+}

@@ -1,0 +1,291 @@
+//! Views: read-only rows derived from the cluster state for printing and rendering — the
+//! Deployment's counts and conditions, one row per ReplicaSet and per Pod — in the shape of the
+//! trace's JSON lines. The UI and the command-line runner read these, never the store.
+
+use super::api::{ContainerState, Deployment, EventType, Pod, ReplicaSet};
+use super::controller::deployment::util::{REVISION_ANNOTATION, max_surge, max_unavailable};
+use super::engine::Sim;
+use super::kubelet::PodRuntime;
+use super::trace::Step;
+use serde::Serialize;
+
+/// A condition row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ConditionView {
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub status: String,
+    pub reason: String,
+    pub message: String,
+}
+
+/// The Deployment's numbers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DeploymentView {
+    pub name: String,
+    pub generation: i64,
+    pub observed_generation: i64,
+    pub spec_replicas: i32,
+    pub replicas: i32,
+    pub updated_replicas: i32,
+    pub ready_replicas: i32,
+    pub available_replicas: i32,
+    pub unavailable_replicas: i32,
+    pub max_surge: i32,
+    pub max_unavailable: i32,
+    pub revision: String,
+    pub paused: bool,
+    pub conditions: Vec<ConditionView>,
+}
+
+/// One ReplicaSet row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReplicaSetView {
+    pub name: String,
+    pub uid: String,
+    pub revision: String,
+    pub image: String,
+    pub replicas: i32,
+    pub status_replicas: i32,
+    pub ready_replicas: i32,
+    pub available_replicas: i32,
+    /// Whether its template is the Deployment's current one.
+    pub current: bool,
+}
+
+/// The last result of one probe: `None` when it has not run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ProbeGlyphs {
+    pub startup: Option<bool>,
+    pub readiness: Option<bool>,
+    pub liveness: Option<bool>,
+}
+
+/// One Pod row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PodView {
+    pub name: String,
+    pub uid: String,
+    pub replica_set: String,
+    pub node: String,
+    pub phase: String,
+    pub ready: bool,
+    pub restarts: i32,
+    /// kubectl's STATUS column.
+    pub status: String,
+    pub terminating: bool,
+    pub probes: ProbeGlyphs,
+}
+
+/// A Node row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NodeView {
+    pub name: String,
+    pub ready: bool,
+    pub unschedulable: bool,
+    pub milli_cpu_requested: i64,
+    pub milli_cpu_allocatable: i64,
+    pub memory_requested: i64,
+    pub memory_allocatable: i64,
+    pub pods: i64,
+}
+
+/// Everything a panel shows at one moment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClusterView {
+    pub deployment: Option<DeploymentView>,
+    pub replica_sets: Vec<ReplicaSetView>,
+    pub pods: Vec<PodView>,
+    pub nodes: Vec<NodeView>,
+}
+
+/// An event row of a step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EventView {
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub reason: String,
+    pub object: String,
+    pub message: String,
+}
+
+/// One JSON line of the trace.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StepRecord {
+    pub step: usize,
+    pub time_ms: u64,
+    pub stage: u8,
+    pub actor: String,
+    pub object: String,
+    pub narration: String,
+    pub deployment: Option<DeploymentView>,
+    pub replica_sets: Vec<ReplicaSetView>,
+    pub pods: Vec<PodView>,
+    pub events: Vec<EventView>,
+}
+
+fn deployment_view(d: &Deployment) -> DeploymentView {
+    DeploymentView {
+        name: d.metadata.name.clone(),
+        generation: d.metadata.generation,
+        observed_generation: d.status.observed_generation,
+        spec_replicas: d.replicas(),
+        replicas: d.status.replicas,
+        updated_replicas: d.status.updated_replicas,
+        ready_replicas: d.status.ready_replicas,
+        available_replicas: d.status.available_replicas,
+        unavailable_replicas: d.status.unavailable_replicas,
+        max_surge: max_surge(d),
+        max_unavailable: max_unavailable(d),
+        revision: d.metadata.annotations.get(REVISION_ANNOTATION).cloned().unwrap_or_default(),
+        paused: d.spec.paused,
+        conditions: d
+            .status
+            .conditions
+            .iter()
+            .map(|c| ConditionView {
+                type_: c.type_.as_str().to_string(),
+                status: c.status.as_str().to_string(),
+                reason: c.reason.as_str().to_string(),
+                message: c.message.clone(),
+            })
+            .collect(),
+    }
+}
+
+fn replica_set_view(rs: &ReplicaSet, d: Option<&Deployment>) -> ReplicaSetView {
+    ReplicaSetView {
+        name: rs.metadata.name.clone(),
+        uid: rs.metadata.uid.clone(),
+        revision: rs.annotation(REVISION_ANNOTATION).unwrap_or("").to_string(),
+        image: rs.spec.template.spec.containers.iter().map(|c| c.image.clone()).collect::<Vec<_>>().join(","),
+        replicas: rs.spec.replicas,
+        status_replicas: rs.status.replicas,
+        ready_replicas: rs.status.ready_replicas,
+        available_replicas: rs.status.available_replicas,
+        current: d.is_some_and(|d| {
+            super::controller::deployment::util::equal_ignore_hash(&rs.spec.template, &d.spec.template)
+        }),
+    }
+}
+
+fn pod_view(p: &Pod, rs_name: &str, rt: Option<&PodRuntime>) -> PodView {
+    let first = rt.and_then(|r| r.containers.first());
+    PodView {
+        name: p.metadata.name.clone(),
+        uid: p.metadata.uid.clone(),
+        replica_set: rs_name.to_string(),
+        node: p.node_name.clone(),
+        phase: p.status.phase.as_str().to_string(),
+        ready: p.is_ready(),
+        restarts: p.max_restarts(),
+        status: p.kubectl_status(),
+        terminating: p.metadata.deletion_timestamp.is_some(),
+        probes: ProbeGlyphs {
+            startup: first.and_then(|c| c.startup.last_observed),
+            readiness: first.and_then(|c| c.readiness.last_observed),
+            liveness: first.and_then(|c| c.liveness.last_observed),
+        },
+    }
+}
+
+impl ClusterView {
+    /// The view of the simulator's current state.
+    pub fn of(sim: &Sim) -> ClusterView {
+        let store = sim.store();
+        let d = store.deployments.values().next();
+        let mut rss: Vec<&ReplicaSet> = store.replica_sets.values().collect();
+        rss.sort_by(|a, b| {
+            let rev = |r: &ReplicaSet| r.annotation(REVISION_ANNOTATION).and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
+            rev(b).cmp(&rev(a)).then_with(|| a.metadata.name.cmp(&b.metadata.name))
+        });
+        let rs_name_of = |p: &Pod| p.metadata.controller_ref().map(|r| r.name.clone()).unwrap_or_default();
+        let nodes = store
+            .nodes
+            .values()
+            .map(|n| {
+                let u = store.node_usage(&n.metadata.name);
+                NodeView {
+                    name: n.metadata.name.clone(),
+                    ready: n.status.ready,
+                    unschedulable: n.spec.unschedulable,
+                    milli_cpu_requested: u.milli_cpu,
+                    milli_cpu_allocatable: n.status.allocatable_milli_cpu,
+                    memory_requested: u.memory,
+                    memory_allocatable: n.status.allocatable_memory,
+                    pods: u.pods,
+                }
+            })
+            .collect();
+        ClusterView {
+            deployment: d.map(deployment_view),
+            replica_sets: rss.iter().map(|rs| replica_set_view(rs, d)).collect(),
+            pods: store
+                .pods
+                .values()
+                .map(|p| pod_view(p, &rs_name_of(p), store.kubelet.get(&p.metadata.name)))
+                .collect(),
+            nodes,
+        }
+    }
+
+    /// One line summing the state up, as the readable trace prints it after a step.
+    pub fn summary_line(&self) -> String {
+        let mut out = String::new();
+        if let Some(d) = &self.deployment {
+            out.push_str(&format!(
+                "deploy/{} desired {} · updated {} · ready {} · available {}",
+                d.name, d.spec_replicas, d.updated_replicas, d.ready_replicas, d.available_replicas
+            ));
+        }
+        for rs in &self.replica_sets {
+            out.push_str(&format!(
+                " | rs/{} r{} {}/{}/{}",
+                rs.name, rs.revision, rs.replicas, rs.status_replicas, rs.ready_replicas
+            ));
+        }
+        out
+    }
+}
+
+impl StepRecord {
+    /// The JSON-line record of a step with the state it left.
+    pub fn new(step: &Step, sim: &Sim) -> StepRecord {
+        let view = ClusterView::of(sim);
+        StepRecord {
+            step: step.index,
+            time_ms: step.time.as_millis(),
+            stage: step.stage.number(),
+            actor: step.actor.clone(),
+            object: step.object.clone(),
+            narration: step.narration.clone(),
+            deployment: view.deployment,
+            replica_sets: view.replica_sets,
+            pods: view.pods,
+            events: step
+                .events
+                .iter()
+                .map(|e| EventView {
+                    type_: e.type_.as_str().to_string(),
+                    reason: e.reason.as_str().to_string(),
+                    object: e.involved_object.kubectl_object(),
+                    message: e.message.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Whether an event row is a warning (for renderers that mark them).
+pub fn is_warning(e: &EventView) -> bool {
+    e.type_ == EventType::Warning.as_str()
+}
+
+/// The STATUS text kubectl would print for a container state (for narration).
+pub fn container_state_word(s: &ContainerState) -> &str {
+    match s {
+        ContainerState::Waiting { reason, .. } => reason,
+        ContainerState::Running { .. } => "Running",
+        ContainerState::Terminated { reason, .. } => reason,
+    }
+}
