@@ -81,7 +81,8 @@ fn print_run(scenario: &Scenario, json: bool) -> io::Result<()> {
                 .map_err(io::Error::other)
                 .and_then(|line| writeln!(out, "{line}"))
         } else {
-            write!(out, "{step}").and_then(|()| writeln!(out, "      = {}", ClusterView::of(sim).summary_line()))
+            write!(out, "{step}")
+                .and_then(|()| writeln!(out, "      = {}", ClusterView::of(sim).summary_line()))
         };
     });
     result?;

@@ -21,9 +21,16 @@ pub enum Command {
     /// `kubectl scale deployment/<d> --replicas=<n>`.
     Scale { deployment: String, replicas: i32 },
     /// `kubectl set image deployment/<d> <container>=<image>`; no container means the first.
-    SetImage { deployment: String, container: Option<String>, image: String },
+    SetImage {
+        deployment: String,
+        container: Option<String>,
+        image: String,
+    },
     /// `kubectl rollout undo deployment/<d> [--to-revision=<n>]`; 0 means the previous revision.
-    RolloutUndo { deployment: String, to_revision: i64 },
+    RolloutUndo {
+        deployment: String,
+        to_revision: i64,
+    },
     /// `kubectl rollout pause deployment/<d>`.
     Pause { deployment: String },
     /// `kubectl rollout resume deployment/<d>`.
@@ -66,23 +73,41 @@ impl Command {
     pub fn describe(&self) -> String {
         match self {
             Command::Apply(d) => format!("kubectl apply -f {}.yaml", d.metadata.name),
-            Command::Scale { deployment, replicas } => {
+            Command::Scale {
+                deployment,
+                replicas,
+            } => {
                 format!("kubectl scale deployment/{deployment} --replicas={replicas}")
             }
-            Command::SetImage { deployment, container, image } => format!(
+            Command::SetImage {
+                deployment,
+                container,
+                image,
+            } => format!(
                 "kubectl set image deployment/{deployment} {}={image}",
                 container.as_deref().unwrap_or("*")
             ),
-            Command::RolloutUndo { deployment, to_revision } => {
+            Command::RolloutUndo {
+                deployment,
+                to_revision,
+            } => {
                 if *to_revision == 0 {
                     format!("kubectl rollout undo deployment/{deployment}")
                 } else {
-                    format!("kubectl rollout undo deployment/{deployment} --to-revision={to_revision}")
+                    format!(
+                        "kubectl rollout undo deployment/{deployment} --to-revision={to_revision}"
+                    )
                 }
             }
-            Command::Pause { deployment } => format!("kubectl rollout pause deployment/{deployment}"),
-            Command::Resume { deployment } => format!("kubectl rollout resume deployment/{deployment}"),
-            Command::RolloutRestart { deployment } => format!("kubectl rollout restart deployment/{deployment}"),
+            Command::Pause { deployment } => {
+                format!("kubectl rollout pause deployment/{deployment}")
+            }
+            Command::Resume { deployment } => {
+                format!("kubectl rollout resume deployment/{deployment}")
+            }
+            Command::RolloutRestart { deployment } => {
+                format!("kubectl rollout restart deployment/{deployment}")
+            }
             Command::Cordon(n) => format!("kubectl cordon {n}"),
             Command::Uncordon(n) => format!("kubectl uncordon {n}"),
             Command::DeletePod(p) => format!("kubectl delete pod {p}"),
@@ -100,7 +125,9 @@ impl Command {
             | Command::Resume { deployment }
             | Command::RolloutRestart { deployment } => format!("deployment/{deployment}"),
             Command::Cordon(n) | Command::Uncordon(n) => format!("node/{n}"),
-            Command::DeletePod(p) => format!("pod/{}", resolve_pod(store, p).unwrap_or_else(|| p.clone())),
+            Command::DeletePod(p) => {
+                format!("pod/{}", resolve_pod(store, p).unwrap_or_else(|| p.clone()))
+            }
         }
     }
 
@@ -126,10 +153,11 @@ fn resolve_pod(store: &Store, p: &str) -> Option<String> {
 }
 
 fn get_deployment<'a>(store: &'a Store, name: &str) -> Result<&'a Deployment, CommandError> {
-    store
-        .deployments
-        .get(name)
-        .ok_or_else(|| refuse(format!("Error from server (NotFound): deployments.apps {name:?} not found")))
+    store.deployments.get(name).ok_or_else(|| {
+        refuse(format!(
+            "Error from server (NotFound): deployments.apps {name:?} not found"
+        ))
+    })
 }
 
 /// Validates and writes a new version of a Deployment, narrating what changed.
@@ -201,7 +229,9 @@ pub fn describe_spec_change(old: &Deployment, new: &Deployment) -> Vec<String> {
     if !equal_ignore_hash(&old.spec.template, &new.spec.template) {
         let (oi, ni) = (images_of(old), images_of(new));
         if oi != ni {
-            out.push(format!("the pod template changed (image {oi} → {ni}), so a new rollout starts"));
+            out.push(format!(
+                "the pod template changed (image {oi} → {ni}), so a new rollout starts"
+            ));
         } else {
             out.push("the pod template changed, so a new rollout starts".to_string());
         }
@@ -217,9 +247,21 @@ pub fn describe_spec_change(old: &Deployment, new: &Deployment) -> Vec<String> {
         });
     }
     for (label, a, b) in [
-        ("minReadySeconds", Some(old.spec.min_ready_seconds), Some(new.spec.min_ready_seconds)),
-        ("progressDeadlineSeconds", old.spec.progress_deadline_seconds, new.spec.progress_deadline_seconds),
-        ("revisionHistoryLimit", old.spec.revision_history_limit, new.spec.revision_history_limit),
+        (
+            "minReadySeconds",
+            Some(old.spec.min_ready_seconds),
+            Some(new.spec.min_ready_seconds),
+        ),
+        (
+            "progressDeadlineSeconds",
+            old.spec.progress_deadline_seconds,
+            new.spec.progress_deadline_seconds,
+        ),
+        (
+            "revisionHistoryLimit",
+            old.spec.revision_history_limit,
+            new.spec.revision_history_limit,
+        ),
     ] {
         if a != b {
             out.push(format!("{label} {} → {}", opt(a), opt(b)));
@@ -291,20 +333,29 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 }
             }
         }
-        Command::Scale { deployment, replicas } => {
+        Command::Scale {
+            deployment,
+            replicas,
+        } => {
             let old = get_deployment(store, deployment)?;
             let mut new = old.clone();
             new.spec.replicas = Some(*replicas);
             write_deployment(Some(old), new, &mut out, "scaled")?;
         }
-        Command::SetImage { deployment, container, image } => {
+        Command::SetImage {
+            deployment,
+            container,
+            image,
+        } => {
             let old = get_deployment(store, deployment)?;
             let mut new = old.clone();
             let containers = &mut new.spec.template.spec.containers;
             match container {
                 Some(c) => {
                     let Some(target) = containers.iter_mut().find(|x| &x.name == c) else {
-                        return Err(refuse(format!("error: unable to find container named {c:?}")));
+                        return Err(refuse(format!(
+                            "error: unable to find container named {c:?}"
+                        )));
                     };
                     target.image = image.clone();
                 }
@@ -317,7 +368,10 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             }
             write_deployment(Some(old), new, &mut out, "image updated")?;
         }
-        Command::RolloutUndo { deployment, to_revision } => {
+        Command::RolloutUndo {
+            deployment,
+            to_revision,
+        } => {
             let d = get_deployment(store, deployment)?;
             rollout_undo(store, d, *to_revision, &mut out)?;
         }
@@ -327,30 +381,43 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             if old.spec.paused == pause {
                 return Err(refuse(format!(
                     "error: deployments.apps {deployment:?} is {}",
-                    if pause { "already paused" } else { "not paused" }
+                    if pause {
+                        "already paused"
+                    } else {
+                        "not paused"
+                    }
                 )));
             }
             let mut new = old.clone();
             new.spec.paused = pause;
-            write_deployment(Some(old), new, &mut out, if pause { "paused" } else { "resumed" })?;
+            write_deployment(
+                Some(old),
+                new,
+                &mut out,
+                if pause { "paused" } else { "resumed" },
+            )?;
         }
         Command::RolloutRestart { deployment } => {
             let old = get_deployment(store, deployment)?;
             let mut new = old.clone();
-            new.spec
-                .template
-                .metadata
-                .annotations
-                .insert("kubectl.kubernetes.io/restartedAt".to_string(), rfc3339(now));
+            new.spec.template.metadata.annotations.insert(
+                "kubectl.kubernetes.io/restartedAt".to_string(),
+                rfc3339(now),
+            );
             write_deployment(Some(old), new, &mut out, "restarted")?;
         }
         Command::Cordon(n) | Command::Uncordon(n) => {
             let cordon = matches!(cmd, Command::Cordon(_));
             let Some(node) = store.nodes.get(n) else {
-                return Err(refuse(format!("Error from server (NotFound): nodes {n:?} not found")));
+                return Err(refuse(format!(
+                    "Error from server (NotFound): nodes {n:?} not found"
+                )));
             };
             if node.spec.unschedulable == cordon {
-                out.say(format!("node/{n} already {}", if cordon { "cordoned" } else { "uncordoned" }));
+                out.say(format!(
+                    "node/{n} already {}",
+                    if cordon { "cordoned" } else { "uncordoned" }
+                ));
                 return Ok(out);
             }
             let mut node = node.clone();
@@ -364,14 +431,19 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
         }
         Command::DeletePod(p) => {
             let Some(name) = resolve_pod(store, p) else {
-                return Err(refuse(format!("Error from server (NotFound): pods {p:?} not found")));
+                return Err(refuse(format!(
+                    "Error from server (NotFound): pods {p:?} not found"
+                )));
             };
             let grace = store
                 .pods
                 .get(&name)
                 .and_then(|pod| pod.spec.termination_grace_period_seconds)
                 .unwrap_or(30);
-            out.changes.push(Change::DeletePod { name: name.clone(), grace_seconds: grace });
+            out.changes.push(Change::DeletePod {
+                name: name.clone(),
+                grace_seconds: grace,
+            });
             out.say(format!(
                 "pod \"{name}\" deleted: it gets a deletionTimestamp and {grace}s to shut down. Its ReplicaSet no longer counts it and creates a replacement at once."
             ));
@@ -383,10 +455,17 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
 /// kubectl's `DeploymentRollbacker`: picks the target revision's ReplicaSet and patches its
 /// template and annotations into the Deployment. The controller then re-uses that ReplicaSet
 /// with a new, higher revision.
-fn rollout_undo(store: &Store, d: &Deployment, to_revision: i64, out: &mut Outcome) -> Result<(), CommandError> {
+fn rollout_undo(
+    store: &Store,
+    d: &Deployment,
+    to_revision: i64,
+    out: &mut Outcome,
+) -> Result<(), CommandError> {
     let name = &d.metadata.name;
     if to_revision < 0 {
-        return Err(refuse(format!("error: unable to find specified revision {to_revision} in history")));
+        return Err(refuse(format!(
+            "error: unable to find specified revision {to_revision} in history"
+        )));
     }
     let rss: Vec<_> = store.replica_sets_owned_by(&d.metadata.uid).collect();
     let mut latest: Option<(i64, &_)> = None;
@@ -409,9 +488,17 @@ fn rollout_undo(store: &Store, d: &Deployment, to_revision: i64, out: &mut Outco
         }
     }
     let (rev, rs) = if to_revision > 0 {
-        target.ok_or_else(|| refuse(format!("error: unable to find specified revision {to_revision} in history")))?
+        target.ok_or_else(|| {
+            refuse(format!(
+                "error: unable to find specified revision {to_revision} in history"
+            ))
+        })?
     } else {
-        previous.ok_or_else(|| refuse(format!("error: no rollout history found for deployment {name:?}")))?
+        previous.ok_or_else(|| {
+            refuse(format!(
+                "error: no rollout history found for deployment {name:?}"
+            ))
+        })?
     };
     if d.spec.paused {
         return Err(refuse(
@@ -426,7 +513,10 @@ fn rollout_undo(store: &Store, d: &Deployment, to_revision: i64, out: &mut Outco
     }
     let mut new = d.clone();
     let mut template = rs.spec.template.clone();
-    template.metadata.labels.remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
+    template
+        .metadata
+        .labels
+        .remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
     new.spec.template = template;
     let mut annotations = std::collections::BTreeMap::new();
     for (k, v) in &d.metadata.annotations {
@@ -440,7 +530,12 @@ fn rollout_undo(store: &Store, d: &Deployment, to_revision: i64, out: &mut Outco
         }
     }
     new.metadata.annotations = annotations;
-    let current = d.metadata.annotations.get(REVISION_ANNOTATION).cloned().unwrap_or_default();
+    let current = d
+        .metadata
+        .annotations
+        .get(REVISION_ANNOTATION)
+        .cloned()
+        .unwrap_or_default();
     out.say(format!(
         "deployment.apps/{name} rolled back: kubectl copied the pod template of revision {rev} ({}) back into the Deployment. The controller will find that ReplicaSet {} matches again and re-use it as the newest revision instead of creating one (current revision {current}).",
         images_of_template(&rs.spec.template),
@@ -451,7 +546,12 @@ fn rollout_undo(store: &Store, d: &Deployment, to_revision: i64, out: &mut Outco
 }
 
 fn images_of_template(t: &super::api::PodTemplateSpec) -> String {
-    t.spec.containers.iter().map(|c| c.image.clone()).collect::<Vec<_>>().join(", ")
+    t.spec
+        .containers
+        .iter()
+        .map(|c| c.image.clone())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]
@@ -461,6 +561,9 @@ mod tests {
     #[test]
     fn rfc3339_counts_days_from_2026() {
         assert_eq!(rfc3339(Time::ZERO), "2026-01-01T00:00:00Z");
-        assert_eq!(rfc3339(Time::from_secs(86_400 * 59 + 3661)), "2026-03-01T01:01:01Z");
+        assert_eq!(
+            rfc3339(Time::from_secs(86_400 * 59 + 3661)),
+            "2026-03-01T01:01:01Z"
+        );
     }
 }

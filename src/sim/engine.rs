@@ -75,6 +75,8 @@ pub struct Sim {
     queue: WorkQueue,
     actions: Arc<Vec<TimedCommand>>,
     steps: usize,
+    /// How many scheduled commands have run.
+    actions_run: usize,
     /// Pods the scheduler could not place, retried when the cluster changes.
     unschedulable: BTreeSet<String>,
 }
@@ -86,7 +88,12 @@ const MAX_SILENT_WORK: usize = 2_000_000;
 impl Sim {
     /// A simulator with the given nodes, configuration, seed and scheduled commands. The commands
     /// run in time order (ties in the order given).
-    pub fn new(nodes: Vec<Node>, config: SimConfig, seed: u64, mut actions: Vec<TimedCommand>) -> Sim {
+    pub fn new(
+        nodes: Vec<Node>,
+        config: SimConfig,
+        seed: u64,
+        mut actions: Vec<TimedCommand>,
+    ) -> Sim {
         let mut store = Store::default();
         for n in nodes {
             store.add_node(n);
@@ -104,6 +111,7 @@ impl Sim {
             queue,
             actions: Arc::new(actions),
             steps: 0,
+            actions_run: 0,
             unschedulable: BTreeSet::new(),
         }
     }
@@ -165,7 +173,11 @@ impl Sim {
 
     /// Whether every scheduled command has run.
     pub fn actions_done(&self) -> bool {
-        !self.queue.items.iter().any(|(_, _, w)| matches!(w, Work::Action(_)))
+        !self
+            .queue
+            .items
+            .iter()
+            .any(|(_, _, w)| matches!(w, Work::Action(_)))
     }
 
     /// Takes the next step, or `None` when nothing is left to do.
@@ -181,7 +193,11 @@ impl Sim {
     /// Takes the next step if it happens at or before `limit`, unless `stop` says the run is
     /// over. `stop` is asked whenever no more work is due at the current instant, before time
     /// moves on.
-    pub fn step_until_or(&mut self, limit: Time, stop: &mut dyn FnMut(&Sim) -> bool) -> Option<Step> {
+    pub fn step_until_or(
+        &mut self,
+        limit: Time,
+        stop: &mut dyn FnMut(&Sim) -> bool,
+    ) -> Option<Step> {
         for _ in 0..MAX_SILENT_WORK {
             let due = self.queue.peek_due()?;
             if due > self.clock && stop(self) {
@@ -206,15 +222,17 @@ impl Sim {
     pub fn apply_command(&mut self, command: &Command) -> Result<Step, CommandError> {
         let outcome = commands::execute(&self.store, command, self.clock)?;
         let object = command.object(&self.store);
-        Ok(self.finish("kubectl", object, outcome, Stage::Declare).unwrap_or_else(|| Step {
-            index: self.steps,
-            time: self.clock,
-            actor: "kubectl".to_string(),
-            object: command.object(&self.store),
-            stage: command.stage(),
-            narration: "Nothing changed.".to_string(),
-            events: Vec::new(),
-        }))
+        Ok(self
+            .finish("kubectl", object, outcome, Stage::Declare)
+            .unwrap_or_else(|| Step {
+                index: self.steps,
+                time: self.clock,
+                actor: "kubectl".to_string(),
+                object: command.object(&self.store),
+                stage: command.stage(),
+                narration: "Nothing changed.".to_string(),
+                events: Vec::new(),
+            }))
     }
 
     fn run(&mut self, work: Work) -> Option<Step> {
@@ -222,6 +240,7 @@ impl Sim {
         let cfg = Arc::clone(&self.config);
         let (actor, object, outcome, default_stage) = match &work {
             Work::Action(i) => {
+                self.actions_run += 1;
                 let cmd = self.actions.get(*i)?.command.clone();
                 let object = cmd.object(&self.store);
                 let outcome = match commands::execute(&self.store, &cmd, now) {
@@ -259,21 +278,46 @@ impl Sim {
             ),
             Work::SchedulePod(name) => {
                 let o = scheduler::schedule_pod(&self.store, name, now, &mut self.rng);
-                if o.changes.iter().any(|c| matches!(c, Change::BindPod { .. })) {
+                if o.changes
+                    .iter()
+                    .any(|c| matches!(c, Change::BindPod { .. }))
+                {
                     self.unschedulable.remove(name);
                 } else if !o.events.is_empty() {
                     self.unschedulable.insert(name.clone());
                 }
-                (scheduler::COMPONENT.to_string(), format!("pod/{name}"), o, Stage::Schedule)
+                (
+                    scheduler::COMPONENT.to_string(),
+                    format!("pod/{name}"),
+                    o,
+                    Stage::Schedule,
+                )
             }
-            Work::KubeletSyncPod(name) => self.kubelet_work(name, |s, w, r| kubelet::sync_pod(s, w, name, now, r)),
-            Work::PullComplete { pod, container } => {
-                self.kubelet_work(pod, |s, w, r| kubelet::pull_complete(s, w, pod, *container, now, r))
+            Work::KubeletSyncPod(name) => {
+                self.kubelet_work(name, |s, w, r| kubelet::sync_pod(s, w, name, now, r))
             }
-            Work::ProbeTick { pod, container, probe, instance } => self.kubelet_work(pod, |s, w, r| {
-                kubelet::probe_tick(s, w, pod, *container, *probe, *instance, now, r)
+            Work::PullComplete { pod, container } => self.kubelet_work(pod, |s, w, r| {
+                kubelet::pull_complete(s, w, pod, *container, now, r)
             }),
-            Work::ContainerExit { pod, container, instance } => self.kubelet_work(pod, |s, w, r| {
+            Work::ProbeTick {
+                pod,
+                container,
+                probe,
+                instance,
+            } => self.kubelet_work(pod, |s, w, r| {
+                let target = kubelet::ProbeTarget {
+                    pod,
+                    container: *container,
+                    kind: *probe,
+                    instance: *instance,
+                };
+                kubelet::probe_tick(s, w, target, now, r)
+            }),
+            Work::ContainerExit {
+                pod,
+                container,
+                instance,
+            } => self.kubelet_work(pod, |s, w, r| {
                 kubelet::container_exit(s, w, pod, *container, *instance, now, r)
             }),
             Work::TerminationComplete(name) => {
@@ -288,14 +332,30 @@ impl Sim {
         pod: &str,
         f: impl FnOnce(&Store, &World, &mut Rng) -> Outcome,
     ) -> (String, String, Outcome, Stage) {
-        let node = self.store.pods.get(pod).map(|p| p.node_name.clone()).unwrap_or_default();
+        let node = self
+            .store
+            .pods
+            .get(pod)
+            .map(|p| p.node_name.clone())
+            .unwrap_or_default();
         let cfg = Arc::clone(&self.config);
         let outcome = f(&self.store, &cfg.world, &mut self.rng);
-        (format!("kubelet/{node}"), format!("pod/{pod}"), outcome, Stage::Schedule)
+        (
+            format!("kubelet/{node}"),
+            format!("pod/{pod}"),
+            outcome,
+            Stage::Schedule,
+        )
     }
 
     /// Applies an outcome and, unless it was a no-op, records it as a step.
-    fn finish(&mut self, actor: &str, object: String, outcome: Outcome, default_stage: Stage) -> Option<Step> {
+    fn finish(
+        &mut self,
+        actor: &str,
+        object: String,
+        outcome: Outcome,
+        default_stage: Stage,
+    ) -> Option<Step> {
         let now = self.clock;
         let noop = outcome.is_noop();
         for (delay, w) in outcome.requeue {
@@ -328,10 +388,13 @@ impl Sim {
         let now = self.clock;
         // The API server gives new objects their UIDs.
         match &mut change {
-            Change::CreateReplicaSet(rs) if rs.metadata.uid.is_empty() => rs.metadata.uid = self.rng.uid(),
+            Change::CreateReplicaSet(rs) if rs.metadata.uid.is_empty() => {
+                rs.metadata.uid = self.rng.uid()
+            }
             Change::CreatePod(p) if p.metadata.uid.is_empty() => p.metadata.uid = self.rng.uid(),
             Change::UpdateDeployment(d)
-                if d.metadata.uid.is_empty() && !self.store.deployments.contains_key(&d.metadata.name) =>
+                if d.metadata.uid.is_empty()
+                    && !self.store.deployments.contains_key(&d.metadata.name) =>
             {
                 d.metadata.uid = self.rng.uid();
             }
@@ -365,7 +428,14 @@ impl Sim {
                     self.queue.push(now, Work::SyncDeployment(owner));
                 }
             }
-            Touched::Pod { name, owner_uid, node, removed, created, relevant } => {
+            Touched::Pod {
+                name,
+                owner_uid,
+                node,
+                removed,
+                created,
+                relevant,
+            } => {
                 if created {
                     self.queue.push(now, Work::SchedulePod(name.clone()));
                 }
@@ -380,7 +450,12 @@ impl Sim {
                         .replica_sets
                         .values()
                         .find(|rs| rs.metadata.uid == uid)
-                        .map(|rs| (rs.metadata.name.clone(), rs.metadata.controller_ref().map(|r| r.name.clone())));
+                        .map(|rs| {
+                            (
+                                rs.metadata.name.clone(),
+                                rs.metadata.controller_ref().map(|r| r.name.clone()),
+                            )
+                        });
                     if let Some((rs_name, owner)) = rs {
                         self.queue.push(now, Work::SyncReplicaSet(rs_name));
                         // The Recreate strategy waits for the last old pod to go.

@@ -9,6 +9,7 @@ pub mod api;
 pub mod commands;
 pub mod controller;
 pub mod engine;
+pub mod kubectl;
 pub mod kubelet;
 pub mod rng;
 pub mod scenario;
@@ -26,7 +27,10 @@ pub mod yaml;
 /// The scenario's problems, one per line, when the text is not a valid scenario.
 pub fn trace_text(scenario_yaml: &str) -> Result<String, String> {
     let scenario = scenario::Scenario::parse(scenario_yaml).map_err(|errs| {
-        errs.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
+        errs.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
     })?;
     let mut out = format!("# {}\n", scenario.name);
     let run = scenario::run_with(&scenario, |step, sim| {
@@ -35,6 +39,10 @@ pub fn trace_text(scenario_yaml: &str) -> Result<String, String> {
         out.push_str(&view::ClusterView::of(sim).summary_line());
         out.push('\n');
     });
-    out.push_str(&format!("# stopped at {}: {}\n", run.sim.now(), run.stopped));
+    out.push_str(&format!(
+        "# stopped at {}: {}\n",
+        run.sim.now(),
+        run.stopped
+    ));
     Ok(out)
 }

@@ -2,13 +2,13 @@
 //! a real Deployment manifest, user actions at simulated times, and how long to run — and their
 //! loading into a ready-to-run [`Sim`]. `docs/scenarios.md` documents every key.
 
+use super::api::{ConditionReason, DeploymentConditionType, quantity};
 use super::api::{Deployment, Node, Time};
 use super::commands::Command;
 use super::controller::deployment::util::{deployment_complete, has_progress_deadline};
 use super::controller::replica_set::PodQuota;
 use super::engine::{Sim, SimConfig, TimedCommand};
 use super::kubelet::{ImageBehavior, ReadyBehavior, World};
-use super::api::{ConditionReason, DeploymentConditionType, quantity};
 use super::validation::{self, FieldError};
 use super::yaml::{self, Document, Limits};
 use serde_json::{Map, Value};
@@ -27,12 +27,30 @@ pub const COMPLETE_CAP_MS: u64 = 3600 * 1000;
 
 /// The scenarios bundled with the app and used by the tests: `(file name, YAML text)`.
 pub const BUNDLED: &[(&str, &str)] = &[
-    ("rolling-update.yaml", include_str!("../../scenarios/rolling-update.yaml")),
-    ("rolling-update-max-surge-0.yaml", include_str!("../../scenarios/rolling-update-max-surge-0.yaml")),
-    ("recreate.yaml", include_str!("../../scenarios/recreate.yaml")),
-    ("scale-during-rollout.yaml", include_str!("../../scenarios/scale-during-rollout.yaml")),
-    ("pause-resume.yaml", include_str!("../../scenarios/pause-resume.yaml")),
-    ("rollout-undo.yaml", include_str!("../../scenarios/rollout-undo.yaml")),
+    (
+        "rolling-update.yaml",
+        include_str!("../../scenarios/rolling-update.yaml"),
+    ),
+    (
+        "rolling-update-max-surge-0.yaml",
+        include_str!("../../scenarios/rolling-update-max-surge-0.yaml"),
+    ),
+    (
+        "recreate.yaml",
+        include_str!("../../scenarios/recreate.yaml"),
+    ),
+    (
+        "scale-during-rollout.yaml",
+        include_str!("../../scenarios/scale-during-rollout.yaml"),
+    ),
+    (
+        "pause-resume.yaml",
+        include_str!("../../scenarios/pause-resume.yaml"),
+    ),
+    (
+        "rollout-undo.yaml",
+        include_str!("../../scenarios/rollout-undo.yaml"),
+    ),
 ];
 
 /// One problem in a scenario file, with where it is.
@@ -82,10 +100,16 @@ pub fn parse_duration(v: &Value) -> Result<u64, String> {
         Value::Number(n) => n
             .as_u64()
             .map(|s| s.saturating_mul(1000))
-            .or_else(|| n.as_f64().filter(|f| *f >= 0.0 && f.is_finite()).map(|f| (f * 1000.0) as u64))
+            .or_else(|| {
+                n.as_f64()
+                    .filter(|f| *f >= 0.0 && f.is_finite())
+                    .map(|f| (f * 1000.0) as u64)
+            })
             .ok_or_else(|| format!("{n} is not a valid duration")),
         Value::String(s) => parse_duration_str(s),
-        other => Err(format!("{other} is not a valid duration (write it like 30s, 2m or 1h)")),
+        other => Err(format!(
+            "{other} is not a valid duration (write it like 30s, 2m or 1h)"
+        )),
     }
 }
 
@@ -101,13 +125,17 @@ fn parse_duration_str(s: &str) -> Result<u64, String> {
     let mut total: u64 = 0;
     let mut rest = t;
     while !rest.is_empty() {
-        let digits = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).ok_or_else(bad)?;
+        let digits = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .ok_or_else(bad)?;
         if digits == 0 {
             return Err(bad());
         }
         let num: f64 = rest[..digits].parse().map_err(|_| bad())?;
         rest = &rest[digits..];
-        let unit_len = rest.find(|c: char| c.is_ascii_digit()).unwrap_or(rest.len());
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
         let factor = match &rest[..unit_len] {
             "ms" => 1.0,
             "s" => 1000.0,
@@ -142,7 +170,13 @@ impl Loader<'_> {
     fn duration(&mut self, field: &str, v: &Value) -> Option<u64> {
         match parse_duration(v) {
             Ok(ms) if ms > MAX_RUN_MS => {
-                self.err(field, format!("{} is longer than RolloutScope simulates (at most 24h)", render(v)));
+                self.err(
+                    field,
+                    format!(
+                        "{} is longer than RolloutScope simulates (at most 24h)",
+                        render(v)
+                    ),
+                );
                 None
             }
             Ok(ms) => Some(ms),
@@ -164,8 +198,15 @@ fn render(v: &Value) -> String {
 fn known_keys(l: &mut Loader<'_>, prefix: &str, map: &Map<String, Value>, keys: &[&str]) {
     for k in map.keys() {
         if !keys.contains(&k.as_str()) {
-            let field = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
-            l.err(&field, format!("unknown key (expected one of: {})", keys.join(", ")));
+            let field = if prefix.is_empty() {
+                k.clone()
+            } else {
+                format!("{prefix}.{k}")
+            };
+            l.err(
+                &field,
+                format!("unknown key (expected one of: {})", keys.join(", ")),
+            );
         }
     }
 }
@@ -184,22 +225,48 @@ impl Scenario {
                 message: e.message.clone(),
             }]
         })?;
-        let mut l = Loader { doc: &doc, errors: Vec::new() };
+        let mut l = Loader {
+            doc: &doc,
+            errors: Vec::new(),
+        };
         let empty = Map::new();
         let root = match &doc.value {
             Value::Object(m) => m,
             _ => {
-                l.err("", "a scenario must be a mapping with at least `deployment:`");
+                l.err(
+                    "",
+                    "a scenario must be a mapping with at least `deployment:`",
+                );
                 &empty
             }
         };
-        known_keys(&mut l, "", root, &["name", "description", "seed", "cluster", "images", "deployment", "actions", "run_until"]);
-        let name = root.get("name").map(render).unwrap_or_else(|| "Untitled scenario".to_string());
+        known_keys(
+            &mut l,
+            "",
+            root,
+            &[
+                "name",
+                "description",
+                "seed",
+                "cluster",
+                "images",
+                "deployment",
+                "actions",
+                "run_until",
+            ],
+        );
+        let name = root
+            .get("name")
+            .map(render)
+            .unwrap_or_else(|| "Untitled scenario".to_string());
         let description = root.get("description").map(render).unwrap_or_default();
         let seed = match root.get("seed") {
             None => 1,
             Some(v) => v.as_u64().unwrap_or_else(|| {
-                l.err("seed", format!("{} is not a non-negative integer", render(v)));
+                l.err(
+                    "seed",
+                    format!("{} is not a non-negative integer", render(v)),
+                );
                 1
             }),
         };
@@ -212,10 +279,16 @@ impl Scenario {
             }
             Some(v) => load_deployment(&mut l, "deployment", v),
         };
-        let dname = deployment.as_ref().map(|d| d.metadata.name.clone()).unwrap_or_default();
+        let dname = deployment
+            .as_ref()
+            .map(|d| d.metadata.name.clone())
+            .unwrap_or_default();
         let mut actions = Vec::new();
         if let Some(d) = &deployment {
-            actions.push(TimedCommand { at: Time::ZERO, command: Command::Apply(Box::new(d.clone())) });
+            actions.push(TimedCommand {
+                at: Time::ZERO,
+                command: Command::Apply(Box::new(d.clone())),
+            });
         }
         load_actions(&mut l, root.get("actions"), &dname, &mut actions);
         let run_until = match root.get("run_until") {
@@ -229,16 +302,33 @@ impl Scenario {
             return Err(errors);
         }
         let Some(deployment) = deployment else {
-            return Err(vec![ScenarioError { line: None, field: "deployment".into(), message: "deployment: Required value".into() }]);
+            return Err(vec![ScenarioError {
+                line: None,
+                field: "deployment".into(),
+                message: "deployment: Required value".into(),
+            }]);
         };
-        Ok(Scenario { name, description, seed, nodes, world, quota, deployment, actions, run_until })
+        Ok(Scenario {
+            name,
+            description,
+            seed,
+            nodes,
+            world,
+            quota,
+            deployment,
+            actions,
+            run_until,
+        })
     }
 
     /// A simulator ready to run this scenario.
     pub fn sim(&self) -> Sim {
         Sim::new(
             self.nodes.clone(),
-            SimConfig { world: self.world.clone(), quota: self.quota.clone() },
+            SimConfig {
+                world: self.world.clone(),
+                quota: self.quota.clone(),
+            },
             self.seed,
             self.actions.clone(),
         )
@@ -272,12 +362,18 @@ pub fn rollout_settled(sim: &Sim, name: &str) -> bool {
         return false;
     }
     if has_progress_deadline(d)
-        && d.condition(DeploymentConditionType::Progressing).map(|c| c.reason) != Some(ConditionReason::NewReplicaSetAvailable)
+        && d.condition(DeploymentConditionType::Progressing)
+            .map(|c| c.reason)
+            != Some(ConditionReason::NewReplicaSetAvailable)
     {
         return false;
     }
     let store = sim.store();
-    if store.pods.values().any(|p| p.metadata.deletion_timestamp.is_some()) {
+    if store
+        .pods
+        .values()
+        .any(|p| p.metadata.deletion_timestamp.is_some())
+    {
         return false;
     }
     if store.replica_sets.values().any(|rs| {
@@ -307,7 +403,10 @@ fn load_cluster(l: &mut Loader<'_>, v: Option<&Value>) -> (Vec<Node>, PodQuota) 
     if let Some(q) = map.get("quota") {
         match q.get("pods").and_then(Value::as_u64) {
             Some(n) => {
-                quota = PodQuota { name: "pods-quota".to_string(), max_pods: Some(usize::try_from(n).unwrap_or(usize::MAX)) };
+                quota = PodQuota {
+                    name: "pods-quota".to_string(),
+                    max_pods: Some(usize::try_from(n).unwrap_or(usize::MAX)),
+                };
             }
             None => l.err("cluster.quota.pods", "must be a non-negative integer"),
         }
@@ -319,14 +418,23 @@ fn load_cluster(l: &mut Loader<'_>, v: Option<&Value>) -> (Vec<Node>, PodQuota) 
         return (default_nodes(), quota);
     };
     if list.len() > MAX_NODES {
-        l.err("cluster.nodes", format!("{} nodes is more than RolloutScope simulates (at most {MAX_NODES})", list.len()));
+        l.err(
+            "cluster.nodes",
+            format!(
+                "{} nodes is more than RolloutScope simulates (at most {MAX_NODES})",
+                list.len()
+            ),
+        );
         return (Vec::new(), quota);
     }
     let mut nodes: Vec<Node> = Vec::new();
     for (i, n) in list.iter().enumerate() {
         let path = format!("cluster.nodes[{i}]");
         let Some(m) = n.as_object() else {
-            l.err(&path, "must be a mapping like {name: node-1, cpu: \"4\", memory: 8Gi}");
+            l.err(
+                &path,
+                "must be a mapping like {name: node-1, cpu: \"4\", memory: 8Gi}",
+            );
             continue;
         };
         known_keys(l, &path, m, &["name", "cpu", "memory", "pods", "labels"]);
@@ -338,20 +446,37 @@ fn load_cluster(l: &mut Loader<'_>, v: Option<&Value>) -> (Vec<Node>, PodQuota) 
             }
         };
         if nodes.iter().any(|x| x.metadata.name == name) {
-            l.err(&format!("{path}.name"), format!("Duplicate value: {name:?}"));
+            l.err(
+                &format!("{path}.name"),
+                format!("Duplicate value: {name:?}"),
+            );
             continue;
         }
         let cpu = match m.get("cpu") {
             None => 4000,
             Some(v) => quantity::parse_cpu_milli(v).unwrap_or_else(|| {
-                l.err(&format!("{path}.cpu"), format!("Invalid value: {}: {}", render(v), quantity::QUANTITY_REGEX_MESSAGE));
+                l.err(
+                    &format!("{path}.cpu"),
+                    format!(
+                        "Invalid value: {}: {}",
+                        render(v),
+                        quantity::QUANTITY_REGEX_MESSAGE
+                    ),
+                );
                 0
             }),
         };
         let memory = match m.get("memory") {
             None => 8 << 30,
             Some(v) => quantity::parse_bytes(v).unwrap_or_else(|| {
-                l.err(&format!("{path}.memory"), format!("Invalid value: {}: {}", render(v), quantity::QUANTITY_REGEX_MESSAGE));
+                l.err(
+                    &format!("{path}.memory"),
+                    format!(
+                        "Invalid value: {}: {}",
+                        render(v),
+                        quantity::QUANTITY_REGEX_MESSAGE
+                    ),
+                );
                 0
             }),
         };
@@ -379,20 +504,49 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
     for (image, b) in map {
         let path = format!("images[{image}]");
         let Some(m) = b.as_object() else {
-            l.err(&path, "must be a mapping like {pull_time: 2s, listen_after: 3s, ready: always}");
+            l.err(
+                &path,
+                "must be a mapping like {pull_time: 2s, listen_after: 3s, ready: always}",
+            );
             continue;
         };
-        known_keys(l, &path, m, &["pull", "pull_time", "pull_error", "size", "listen_after", "ready", "crash_after", "exit_code", "shutdown"]);
-        let mut ib = ImageBehavior { size_bytes: super::kubelet::images::default_size(image), ..Default::default() };
+        known_keys(
+            l,
+            &path,
+            m,
+            &[
+                "pull",
+                "pull_time",
+                "pull_error",
+                "size",
+                "listen_after",
+                "ready",
+                "crash_after",
+                "exit_code",
+                "shutdown",
+            ],
+        );
+        let mut ib = ImageBehavior {
+            size_bytes: super::kubelet::images::default_size(image),
+            ..Default::default()
+        };
         if let Some(p) = m.get("pull") {
             match p.as_str() {
                 Some("ok") => ib.pull_ok = true,
                 Some("fail") => ib.pull_ok = false,
-                _ => l.err(&format!("{path}.pull"), format!("Unsupported value: {}: supported values: \"ok\", \"fail\"", render(p))),
+                _ => l.err(
+                    &format!("{path}.pull"),
+                    format!(
+                        "Unsupported value: {}: supported values: \"ok\", \"fail\"",
+                        render(p)
+                    ),
+                ),
             }
         }
         if let Some(v) = m.get("pull_time") {
-            ib.pull_time_ms = l.duration(&format!("{path}.pull_time"), v).unwrap_or(ib.pull_time_ms);
+            ib.pull_time_ms = l
+                .duration(&format!("{path}.pull_time"), v)
+                .unwrap_or(ib.pull_time_ms);
         }
         if let Some(v) = m.get("pull_error") {
             ib.pull_error = Some(render(v));
@@ -400,7 +554,14 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
         if let Some(v) = m.get("size") {
             match quantity::parse_bytes(v) {
                 Some(n) => ib.size_bytes = u64::try_from(n).unwrap_or(0),
-                None => l.err(&format!("{path}.size"), format!("Invalid value: {}: {}", render(v), quantity::QUANTITY_REGEX_MESSAGE)),
+                None => l.err(
+                    &format!("{path}.size"),
+                    format!(
+                        "Invalid value: {}: {}",
+                        render(v),
+                        quantity::QUANTITY_REGEX_MESSAGE
+                    ),
+                ),
             }
         }
         if let Some(v) = m.get("listen_after") {
@@ -437,15 +598,8 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
 }
 
 fn load_deployment(l: &mut Loader<'_>, path: &str, v: &Value) -> Option<Deployment> {
-    // JSON is YAML, so the embedded manifest re-parses on its own; its errors are then placed
-    // on the scenario's lines through their full path.
-    let sub = match yaml::parse(&v.to_string(), &Limits::default()) {
-        Ok(doc) => doc,
-        Err(e) => {
-            l.err(path, e.message);
-            return None;
-        }
-    };
+    let _ = v;
+    let sub = l.doc.child(path);
     let d = match validation::decode_deployment(&sub) {
         Ok(d) => d,
         Err(errs) => {
@@ -472,7 +626,11 @@ fn load_deployment(l: &mut Loader<'_>, path: &str, v: &Value) -> Option<Deployme
 
 fn push_field_errors(l: &mut Loader<'_>, path: &str, errs: &[FieldError]) {
     for e in errs {
-        let full = if e.field.is_empty() { path.to_string() } else { format!("{path}.{}", e.field) };
+        let full = if e.field.is_empty() {
+            path.to_string()
+        } else {
+            format!("{path}.{}", e.field)
+        };
         l.errors.push(ScenarioError {
             line: l.doc.line_of(&full),
             field: full,
@@ -490,16 +648,34 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
         return;
     };
     if list.len() > MAX_ACTIONS {
-        l.err("actions", format!("{} actions is more than RolloutScope simulates (at most {MAX_ACTIONS})", list.len()));
+        l.err(
+            "actions",
+            format!(
+                "{} actions is more than RolloutScope simulates (at most {MAX_ACTIONS})",
+                list.len()
+            ),
+        );
         return;
     }
     const VERBS: &[&str] = &[
-        "set_image", "scale", "rollout_undo", "apply", "pause", "resume", "rollout_restart", "cordon", "uncordon", "delete_pod",
+        "set_image",
+        "scale",
+        "rollout_undo",
+        "apply",
+        "pause",
+        "resume",
+        "rollout_restart",
+        "cordon",
+        "uncordon",
+        "delete_pod",
     ];
     for (i, a) in list.iter().enumerate() {
         let path = format!("actions[{i}]");
         let Some(m) = a.as_object() else {
-            l.err(&path, "must be a mapping like {at: 60s, set_image: web:2.0}");
+            l.err(
+                &path,
+                "must be a mapping like {at: 60s, set_image: web:2.0}",
+            );
             continue;
         };
         let mut keys: Vec<&str> = VERBS.to_vec();
@@ -508,13 +684,26 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
         let at = match m.get("at") {
             Some(v) => l.duration(&format!("{path}.at"), v),
             None => {
-                l.err(&format!("{path}.at"), "Required value: when the action happens, e.g. 60s");
+                l.err(
+                    &format!("{path}.at"),
+                    "Required value: when the action happens, e.g. 60s",
+                );
                 None
             }
         };
-        let verbs: Vec<&str> = VERBS.iter().copied().filter(|k| m.contains_key(*k)).collect();
+        let verbs: Vec<&str> = VERBS
+            .iter()
+            .copied()
+            .filter(|k| m.contains_key(*k))
+            .collect();
         if verbs.len() != 1 {
-            l.err(&path, format!("must name exactly one action (one of: {})", VERBS.join(", ")));
+            l.err(
+                &path,
+                format!(
+                    "must name exactly one action (one of: {})",
+                    VERBS.join(", ")
+                ),
+            );
             continue;
         }
         let verb = verbs[0];
@@ -523,11 +712,18 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
         let d = dname.to_string();
         let command = match verb {
             "set_image" => match arg {
-                Value::String(image) => Some(Command::SetImage { deployment: d, container: None, image: image.clone() }),
+                Value::String(image) => Some(Command::SetImage {
+                    deployment: d,
+                    container: None,
+                    image: image.clone(),
+                }),
                 Value::Object(o) => match o.get("image").and_then(Value::as_str) {
                     Some(image) => Some(Command::SetImage {
                         deployment: d,
-                        container: o.get("container").and_then(Value::as_str).map(str::to_string),
+                        container: o
+                            .get("container")
+                            .and_then(Value::as_str)
+                            .map(str::to_string),
                         image: image.to_string(),
                     }),
                     None => {
@@ -536,22 +732,34 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                     }
                 },
                 _ => {
-                    l.err(&vpath, "must be an image or {container: web, image: web:2.0}");
+                    l.err(
+                        &vpath,
+                        "must be an image or {container: web, image: web:2.0}",
+                    );
                     None
                 }
             },
             "scale" => match arg.as_i64() {
                 Some(n) if n < 0 => {
-                    l.err(&vpath, format!("Invalid value: {n}: must be greater than or equal to 0"));
+                    l.err(
+                        &vpath,
+                        format!("Invalid value: {n}: must be greater than or equal to 0"),
+                    );
                     None
                 }
                 Some(n) if n > MAX_REPLICAS => {
                     l.err(&vpath, format!("{n} is valid Kubernetes but more than RolloutScope simulates (at most {MAX_REPLICAS})"));
                     None
                 }
-                Some(n) => Some(Command::Scale { deployment: d, replicas: n as i32 }),
+                Some(n) => Some(Command::Scale {
+                    deployment: d,
+                    replicas: n as i32,
+                }),
                 None => {
-                    l.err(&vpath, format!("Invalid value: {}: must be an integer", render(arg)));
+                    l.err(
+                        &vpath,
+                        format!("Invalid value: {}: must be an integer", render(arg)),
+                    );
                     None
                 }
             },
@@ -562,8 +770,14 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                         l.err(&format!("{vpath}.to_revision"), "must be an integer");
                         None
                     }
-                    Some(Some(n)) => Some(Command::RolloutUndo { deployment: d, to_revision: n }),
-                    None => Some(Command::RolloutUndo { deployment: d, to_revision: 0 }),
+                    Some(Some(n)) => Some(Command::RolloutUndo {
+                        deployment: d,
+                        to_revision: n,
+                    }),
+                    None => Some(Command::RolloutUndo {
+                        deployment: d,
+                        to_revision: 0,
+                    }),
                 }
             }
             "apply" => load_deployment(l, &vpath, arg).map(|m| Command::Apply(Box::new(m))),
@@ -577,14 +791,20 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                     _ => Command::DeletePod(s.to_string()),
                 }),
                 _ => {
-                    l.err(&vpath, "must name a node (or, for delete_pod, a pod name or prefix)");
+                    l.err(
+                        &vpath,
+                        "must name a node (or, for delete_pod, a pod name or prefix)",
+                    );
                     None
                 }
             },
             _ => None,
         };
         if let (Some(at), Some(command)) = (at, command) {
-            out.push(TimedCommand { at: Time(at), command });
+            out.push(TimedCommand {
+                at: Time(at),
+                command,
+            });
         }
     }
 }
@@ -628,5 +848,9 @@ pub fn run_with(scenario: &Scenario, mut on_step: impl FnMut(&super::trace::Step
             }
         }
     };
-    Run { steps, sim, stopped }
+    Run {
+        steps,
+        sim,
+        stopped,
+    }
 }

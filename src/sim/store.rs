@@ -5,13 +5,12 @@
 //! annotation changes, `observedGeneration` stays with status writes, names and UIDs are given
 //! to new objects, and deletions set `deletionTimestamp`.
 
-use super::api::{
-    Deployment, Node, ObjectMeta, Pod, PodPhase, ReplicaSet, Time, quantity,
-};
+use super::api::{Deployment, Node, ObjectMeta, Pod, PodPhase, ReplicaSet, Time, quantity};
 use super::controller::Change;
 use super::kubelet::PodRuntime;
+use imbl::{OrdMap, OrdSet};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Resources held on a node by the pods bound to it (terminating ones included, as upstream:
 /// they release their requests only when they are gone).
@@ -64,7 +63,10 @@ impl PodCounts {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Touched {
     Deployment(String),
-    ReplicaSet { name: String, owner: Option<String> },
+    ReplicaSet {
+        name: String,
+        owner: Option<String>,
+    },
     Pod {
         name: String,
         owner_uid: Option<String>,
@@ -81,22 +83,22 @@ pub enum Touched {
 /// The cluster's objects.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Store {
-    pub deployments: BTreeMap<String, Deployment>,
-    pub replica_sets: BTreeMap<String, ReplicaSet>,
-    pub pods: BTreeMap<String, Pod>,
-    pub nodes: BTreeMap<String, Node>,
+    pub deployments: OrdMap<String, Deployment>,
+    pub replica_sets: OrdMap<String, ReplicaSet>,
+    pub pods: OrdMap<String, Pod>,
+    pub nodes: OrdMap<String, Node>,
     /// Node-local kubelet state (pull back-offs, probe counters), keyed by pod name.
-    pub kubelet: BTreeMap<String, PodRuntime>,
+    pub kubelet: OrdMap<String, PodRuntime>,
     /// Pod names by the UID of their controlling owner.
-    pods_by_owner: BTreeMap<String, BTreeSet<String>>,
+    pods_by_owner: OrdMap<String, OrdSet<String>>,
     /// Requests held on each node.
-    node_usage: BTreeMap<String, NodeUsage>,
+    node_usage: OrdMap<String, NodeUsage>,
     /// The next host number for pod IPs on each node.
-    next_ip: BTreeMap<String, u32>,
+    next_ip: OrdMap<String, u32>,
     /// Pod counts by owner UID.
-    counts: BTreeMap<String, PodCounts>,
+    counts: OrdMap<String, PodCounts>,
     /// Node-local kubelet state shared by a node's pods.
-    pub kubelet_nodes: BTreeMap<String, crate::sim::kubelet::NodeRuntime>,
+    pub kubelet_nodes: OrdMap<String, crate::sim::kubelet::NodeRuntime>,
 }
 
 /// A pod's CPU and memory requests, summed over its containers.
@@ -129,15 +131,19 @@ impl Store {
         &'a self,
         owner_uid: &'a str,
     ) -> impl Iterator<Item = &'a ReplicaSet> + 'a {
-        self.replica_sets
-            .values()
-            .filter(move |rs| rs.metadata.controller_ref().is_some_and(|r| r.uid == owner_uid))
+        self.replica_sets.values().filter(move |rs| {
+            rs.metadata
+                .controller_ref()
+                .is_some_and(|r| r.uid == owner_uid)
+        })
     }
 
     /// The Deployment that controls a ReplicaSet, if any.
     pub fn owner_deployment(&self, rs: &ReplicaSet) -> Option<&Deployment> {
         let r = rs.metadata.controller_ref()?;
-        self.deployments.get(&r.name).filter(|d| d.metadata.uid == r.uid)
+        self.deployments
+            .get(&r.name)
+            .filter(|d| d.metadata.uid == r.uid)
     }
 
     /// Requests currently held on a node.
@@ -145,9 +151,20 @@ impl Store {
         self.node_usage.get(node).copied().unwrap_or_default()
     }
 
+    /// How many pods are terminating (deleted, not yet gone).
+    pub fn terminating_pods(&self) -> i64 {
+        self.counts.values().map(|c| i64::from(c.terminating)).sum()
+    }
+
     /// The counts of the pods controlled by the owner with this UID.
-    pub fn pod_counts(&self, owner_uid: &str) -> PodCounts {
-        self.counts.get(owner_uid).cloned().unwrap_or_default()
+    pub fn pod_counts(&self, owner_uid: &str) -> &PodCounts {
+        static EMPTY: PodCounts = PodCounts {
+            active: 0,
+            ready: 0,
+            terminating: 0,
+            ready_times: BTreeMap::new(),
+        };
+        self.counts.get(owner_uid).unwrap_or(&EMPTY)
     }
 
     fn index_pod(&mut self, pod: &Pod) {
@@ -258,7 +275,8 @@ impl Store {
                 let name = d.metadata.name.clone();
                 match self.deployments.get_mut(&name) {
                     Some(cur) => {
-                        if cur.spec != d.spec || cur.metadata.annotations != d.metadata.annotations {
+                        if cur.spec != d.spec || cur.metadata.annotations != d.metadata.annotations
+                        {
                             cur.metadata.generation += 1;
                         }
                         cur.spec = d.spec;
@@ -292,9 +310,19 @@ impl Store {
                 let owner_uid = pod.metadata.controller_ref().map(|r| r.uid.clone());
                 self.index_pod(&pod);
                 self.pods.insert(name.clone(), pod);
-                vec![Touched::Pod { name, owner_uid, node: String::new(), removed: false, created: true, relevant: true }]
+                vec![Touched::Pod {
+                    name,
+                    owner_uid,
+                    node: String::new(),
+                    removed: false,
+                    created: true,
+                    relevant: true,
+                }]
             }
-            Change::DeletePod { name, grace_seconds } => {
+            Change::DeletePod {
+                name,
+                grace_seconds,
+            } => {
                 let Some(pod) = self.pods.get_mut(&name) else {
                     return vec![];
                 };
@@ -306,14 +334,22 @@ impl Store {
                     return self.apply(Change::RemovePod(name), now);
                 }
                 let before = pod.clone();
-                pod.metadata.deletion_timestamp = Some(now.plus_secs(grace_seconds).truncate_to_secs());
+                pod.metadata.deletion_timestamp =
+                    Some(now.plus_secs(grace_seconds).truncate_to_secs());
                 pod.metadata.deletion_grace_period_seconds = Some(grace_seconds);
                 let after = pod.clone();
                 self.account(&before, -1);
                 self.account(&after, 1);
                 let owner_uid = after.metadata.controller_ref().map(|r| r.uid.clone());
                 let node = after.node_name.clone();
-                vec![Touched::Pod { name, owner_uid, node, removed: false, created: false, relevant: true }]
+                vec![Touched::Pod {
+                    name,
+                    owner_uid,
+                    node,
+                    removed: false,
+                    created: false,
+                    relevant: true,
+                }]
             }
             Change::RemovePod(name) => {
                 let Some(pod) = self.pods.remove(&name) else {
@@ -325,9 +361,20 @@ impl Store {
                 }
                 self.kubelet.remove(&name);
                 let owner_uid = pod.metadata.controller_ref().map(|r| r.uid.clone());
-                vec![Touched::Pod { name, owner_uid, node: pod.node_name, removed: true, created: false, relevant: true }]
+                vec![Touched::Pod {
+                    name,
+                    owner_uid,
+                    node: pod.node_name,
+                    removed: true,
+                    created: false,
+                    relevant: true,
+                }]
             }
-            Change::BindPod { name, node, condition } => {
+            Change::BindPod {
+                name,
+                node,
+                condition,
+            } => {
                 let ip = {
                     let n = self.next_ip.entry(node.clone()).or_insert(2);
                     let host = *n;
@@ -345,7 +392,14 @@ impl Store {
                 let pod = pod.clone();
                 self.charge_node(&node, &pod, 1);
                 let owner_uid = pod.metadata.controller_ref().map(|r| r.uid.clone());
-                vec![Touched::Pod { name, owner_uid, node, removed: false, created: false, relevant: false }]
+                vec![Touched::Pod {
+                    name,
+                    owner_uid,
+                    node,
+                    removed: false,
+                    created: false,
+                    relevant: false,
+                }]
             }
             Change::UpdatePodStatus { name, status } => {
                 let Some(pod) = self.pods.get_mut(&name) else {
@@ -366,7 +420,14 @@ impl Store {
                     self.charge_node(&pod.node_name, &pod, -1);
                 }
                 let owner_uid = pod.metadata.controller_ref().map(|r| r.uid.clone());
-                vec![Touched::Pod { name, owner_uid, node: pod.node_name, removed: false, created: false, relevant }]
+                vec![Touched::Pod {
+                    name,
+                    owner_uid,
+                    node: pod.node_name,
+                    removed: false,
+                    created: false,
+                    relevant,
+                }]
             }
             Change::SetPodRuntime { name, runtime } => {
                 if self.pods.contains_key(&name) {
@@ -388,7 +449,10 @@ impl Store {
 
     /// Counts pods per phase (for narration and diagnosis).
     pub fn count_pods(&self, phase: PodPhase) -> usize {
-        self.pods.values().filter(|p| p.status.phase == phase).count()
+        self.pods
+            .values()
+            .filter(|p| p.status.phase == phase)
+            .count()
     }
 
     /// Metadata of every object, for invariant checks in tests.

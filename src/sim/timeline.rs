@@ -9,7 +9,7 @@ use super::trace::Step;
 use std::collections::BTreeMap;
 
 /// Steps between snapshots: a seek replays at most this many steps.
-pub const CHECKPOINT_INTERVAL: usize = 64;
+pub const CHECKPOINT_INTERVAL: usize = 16;
 
 /// A run that can move forward, back and to any step.
 #[derive(Clone, Debug)]
@@ -28,7 +28,13 @@ impl Timeline {
     pub fn new(sim: Sim, limit: Time) -> Timeline {
         let mut checkpoints = BTreeMap::new();
         checkpoints.insert(0, sim.clone());
-        Timeline { checkpoints, steps: Vec::new(), injected: BTreeMap::new(), current: sim, limit }
+        Timeline {
+            checkpoints,
+            steps: Vec::new(),
+            injected: BTreeMap::new(),
+            current: sim,
+            limit,
+        }
     }
 
     /// The simulator at the current position.
@@ -48,7 +54,9 @@ impl Timeline {
 
     /// The step that led to the current position, if any.
     pub fn current_step(&self) -> Option<&Step> {
-        self.position().checked_sub(1).and_then(|i| self.steps.get(i))
+        self.position()
+            .checked_sub(1)
+            .and_then(|i| self.steps.get(i))
     }
 
     fn advance(sim: &mut Sim, injected: &BTreeMap<usize, Command>, limit: Time) -> Option<Step> {
@@ -66,8 +74,9 @@ impl Timeline {
         let step = Self::advance(&mut self.current, &self.injected, self.limit)?;
         if pos == self.steps.len() {
             self.steps.push(step.clone());
-            if self.steps.len() % CHECKPOINT_INTERVAL == 0 {
-                self.checkpoints.insert(self.steps.len(), self.current.clone());
+            if self.steps.len().is_multiple_of(CHECKPOINT_INTERVAL) {
+                self.checkpoints
+                    .insert(self.steps.len(), self.current.clone());
             }
         }
         Some(step)

@@ -23,7 +23,13 @@ pub enum Stage {
 
 impl Stage {
     /// All stages in order.
-    pub const ALL: [Stage; 5] = [Stage::Declare, Stage::Reconcile, Stage::Schedule, Stage::Readiness, Stage::Retry];
+    pub const ALL: [Stage; 5] = [
+        Stage::Declare,
+        Stage::Reconcile,
+        Stage::Schedule,
+        Stage::Readiness,
+        Stage::Retry,
+    ];
 
     /// The stage number, 1 to 5.
     pub fn number(self) -> u8 {
@@ -44,11 +50,21 @@ impl Stage {
     /// One paragraph on what happens in this stage.
     pub fn explanation(self) -> &'static str {
         match self {
-            Stage::Declare => "You (or kubectl) write the Deployment: how many replicas, which pod template, which update strategy. The API server validates and stores it and bumps metadata.generation; nothing runs yet.",
-            Stage::Reconcile => "The deployment controller compares the template with its ReplicaSets, creates a new ReplicaSet for a new template and resizes new and old ones within maxSurge and maxUnavailable. Each ReplicaSet controller then creates or deletes pods to match its replica count.",
-            Stage::Schedule => "The scheduler picks a node with room for each new pod's CPU and memory requests. The kubelet on that node pulls the image, creates the container and starts it.",
-            Stage::Readiness => "The kubelet runs the probes; a pod counts as Ready when its readiness probe passes, and as available after minReadySeconds more. ReplicaSets and the Deployment report these counts, and the Progressing and Available conditions tell whether the rollout is moving and complete.",
-            Stage::Retry => "When something fails — no node has room, an image cannot be pulled, a probe kills a container, the rollout stops making progress — Kubernetes retries with back-off and reports it in events and conditions. Rolling back (kubectl rollout undo) makes an old template current again.",
+            Stage::Declare => {
+                "You (or kubectl) write the Deployment: how many replicas, which pod template, which update strategy. The API server validates and stores it and bumps metadata.generation; nothing runs yet."
+            }
+            Stage::Reconcile => {
+                "The deployment controller compares the template with its ReplicaSets, creates a new ReplicaSet for a new template and resizes new and old ones within maxSurge and maxUnavailable. Each ReplicaSet controller then creates or deletes pods to match its replica count."
+            }
+            Stage::Schedule => {
+                "The scheduler picks a node with room for each new pod's CPU and memory requests. The kubelet on that node pulls the image, creates the container and starts it."
+            }
+            Stage::Readiness => {
+                "The kubelet runs the probes; a pod counts as Ready when its readiness probe passes, and as available after minReadySeconds more. ReplicaSets and the Deployment report these counts, and the Progressing and Available conditions tell whether the rollout is moving and complete."
+            }
+            Stage::Retry => {
+                "When something fails — no node has room, an image cannot be pulled, a probe kills a container, the rollout stops making progress — Kubernetes retries with back-off and reports it in events and conditions. Rolling back (kubectl rollout undo) makes an old template current again."
+            }
         }
     }
 }
@@ -90,7 +106,11 @@ impl fmt::Display for Step {
             writeln!(f, "      {}", self.narration)?;
         }
         for e in &self.events {
-            let mark = if e.type_ == EventType::Warning { "!" } else { " " };
+            let mark = if e.type_ == EventType::Warning {
+                "!"
+            } else {
+                " "
+            };
             writeln!(
                 f,
                 "    {mark} {:<7} {:<18} {:<40} {}",

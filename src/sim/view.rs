@@ -137,7 +137,12 @@ fn deployment_view(d: &Deployment) -> DeploymentView {
         unavailable_replicas: d.status.unavailable_replicas,
         max_surge: max_surge(d),
         max_unavailable: max_unavailable(d),
-        revision: d.metadata.annotations.get(REVISION_ANNOTATION).cloned().unwrap_or_default(),
+        revision: d
+            .metadata
+            .annotations
+            .get(REVISION_ANNOTATION)
+            .cloned()
+            .unwrap_or_default(),
         paused: d.spec.paused,
         conditions: d
             .status
@@ -158,13 +163,24 @@ fn replica_set_view(rs: &ReplicaSet, d: Option<&Deployment>) -> ReplicaSetView {
         name: rs.metadata.name.clone(),
         uid: rs.metadata.uid.clone(),
         revision: rs.annotation(REVISION_ANNOTATION).unwrap_or("").to_string(),
-        image: rs.spec.template.spec.containers.iter().map(|c| c.image.clone()).collect::<Vec<_>>().join(","),
+        image: rs
+            .spec
+            .template
+            .spec
+            .containers
+            .iter()
+            .map(|c| c.image.clone())
+            .collect::<Vec<_>>()
+            .join(","),
         replicas: rs.spec.replicas,
         status_replicas: rs.status.replicas,
         ready_replicas: rs.status.ready_replicas,
         available_replicas: rs.status.available_replicas,
         current: d.is_some_and(|d| {
-            super::controller::deployment::util::equal_ignore_hash(&rs.spec.template, &d.spec.template)
+            super::controller::deployment::util::equal_ignore_hash(
+                &rs.spec.template,
+                &d.spec.template,
+            )
         }),
     }
 }
@@ -196,10 +212,21 @@ impl ClusterView {
         let d = store.deployments.values().next();
         let mut rss: Vec<&ReplicaSet> = store.replica_sets.values().collect();
         rss.sort_by(|a, b| {
-            let rev = |r: &ReplicaSet| r.annotation(REVISION_ANNOTATION).and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
-            rev(b).cmp(&rev(a)).then_with(|| a.metadata.name.cmp(&b.metadata.name))
+            let rev = |r: &ReplicaSet| {
+                r.annotation(REVISION_ANNOTATION)
+                    .and_then(|v| v.parse::<i64>().ok())
+                    .unwrap_or(0)
+            };
+            rev(b)
+                .cmp(&rev(a))
+                .then_with(|| a.metadata.name.cmp(&b.metadata.name))
         });
-        let rs_name_of = |p: &Pod| p.metadata.controller_ref().map(|r| r.name.clone()).unwrap_or_default();
+        let rs_name_of = |p: &Pod| {
+            p.metadata
+                .controller_ref()
+                .map(|r| r.name.clone())
+                .unwrap_or_default()
+        };
         let nodes = store
             .nodes
             .values()

@@ -62,7 +62,9 @@ impl IntOrString {
             Self::Int(i) => Ok(*i),
             Self::String(s) => {
                 let Some(p) = self.raw_number() else {
-                    return Err(format!("invalid value for IntOrString: invalid value {s:?}"));
+                    return Err(format!(
+                        "invalid value for IntOrString: invalid value {s:?}"
+                    ));
                 };
                 // Integer arithmetic gives the same result as upstream's float ceil/floor for
                 // every int32 input, without float rounding surprises.

@@ -9,7 +9,9 @@ use std::fmt;
 ///
 /// The simulator never reads a wall clock; `Time` is the only notion of "now". It renders as
 /// seconds with millisecond precision (`12.5s`), which is what the trace prints.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(transparent)]
 pub struct Time(pub u64);
 

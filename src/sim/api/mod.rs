@@ -16,6 +16,7 @@ pub mod pod;
 pub mod quantity;
 pub mod replica_set;
 pub mod selector;
+pub mod shared;
 
 pub use condition::{ConditionReason, ConditionStatus};
 pub use deployment::{
@@ -34,6 +35,7 @@ pub use replica_set::{
     ReplicaSet, ReplicaSetCondition, ReplicaSetConditionType, ReplicaSetSpec, ReplicaSetStatus,
 };
 pub use selector::{LabelSelector, LabelSelectorRequirement, SelectorOperator};
+pub use shared::Shared;
 
 /// The namespace every simulated object lives in; scenarios describe one namespace.
 pub const DEFAULT_NAMESPACE: &str = "default";

@@ -4,10 +4,10 @@
 use super::condition::ConditionStatus;
 use super::int_or_percent::IntOrString;
 use super::meta::{ObjectMeta, Time};
+use super::shared::Shared;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// `PodTemplateSpec`: what a ReplicaSet stamps out. Its equality (ignoring `pod-template-hash`)
 /// decides which ReplicaSet is "new".
@@ -15,7 +15,8 @@ use std::sync::Arc;
 #[serde(rename_all = "camelCase", default)]
 pub struct PodTemplateSpec {
     pub metadata: ObjectMeta,
-    pub spec: PodSpec,
+    /// Shared with every ReplicaSet and pod stamped from this template.
+    pub spec: Shared<PodSpec>,
 }
 
 /// `PodSpec`, with the fields RolloutScope acts on typed and every other field kept verbatim.
@@ -218,13 +219,13 @@ pub struct GrpcAction {
     pub service: Option<String>,
 }
 
-/// `v1 Pod`. The spec is shared (`Arc`) with the ReplicaSet template it came from, so snapshots
-/// of a thousand-pod cluster stay cheap to clone.
+/// `v1 Pod`. The spec is shared with the ReplicaSet template it came from, so snapshots of a
+/// thousand-pod cluster stay cheap to clone.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Pod {
     pub metadata: ObjectMeta,
-    pub spec: Arc<PodSpec>,
+    pub spec: Shared<PodSpec>,
     /// `spec.nodeName`, kept beside the shared spec because binding writes it per pod.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub node_name: String,
@@ -373,7 +374,9 @@ impl Pod {
             return false;
         }
         min_ready_seconds <= 0
-            || c.last_transition_time.plus_secs(i64::from(min_ready_seconds)) < now
+            || c.last_transition_time
+                .plus_secs(i64::from(min_ready_seconds))
+                < now
     }
 
     /// Whether the pod is active for a ReplicaSet: not terminal and not being deleted

@@ -37,7 +37,11 @@ pub fn parse_milli(text: &str) -> Option<i64> {
         return None;
     }
     // Value in nano-units as i128 so that `0.001m` style inputs still round sensibly.
-    let int_v: i128 = if int_part.is_empty() { 0 } else { int_part.parse().ok()? };
+    let int_v: i128 = if int_part.is_empty() {
+        0
+    } else {
+        int_part.parse().ok()?
+    };
     let frac_digits = frac_part.len().min(9);
     let frac_v: i128 = if frac_digits == 0 {
         0

@@ -77,7 +77,9 @@ impl LabelSelector {
     /// Whether `labels` satisfy every requirement of the selector (`labels.Selector.Matches`).
     /// An invalid operator matches nothing, as a selector that fails to parse does upstream.
     pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
-        self.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v))
+        self.match_labels
+            .iter()
+            .all(|(k, v)| labels.get(k) == Some(v))
             && self.match_expressions.iter().all(|req| {
                 let value = labels.get(&req.key);
                 match &req.operator {

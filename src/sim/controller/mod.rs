@@ -6,7 +6,9 @@ pub mod deployment;
 pub mod replica_set;
 pub mod scheduler;
 
-use super::api::{Deployment, Event, Node, Pod, PodCondition, PodStatus, ReplicaSet, ReplicaSetStatus};
+use super::api::{
+    Deployment, Event, Node, Pod, PodCondition, PodStatus, ReplicaSet, ReplicaSetStatus,
+};
 use super::kubelet::PodRuntime;
 use super::trace::Stage;
 use serde::{Deserialize, Serialize};
@@ -17,7 +19,10 @@ pub enum Change {
     CreateReplicaSet(ReplicaSet),
     /// A write of a ReplicaSet's spec, labels and annotations.
     UpdateReplicaSet(ReplicaSet),
-    UpdateReplicaSetStatus { name: String, status: ReplicaSetStatus },
+    UpdateReplicaSetStatus {
+        name: String,
+        status: ReplicaSetStatus,
+    },
     DeleteReplicaSet(String),
     /// A write of a Deployment's spec, labels and annotations (or its creation).
     UpdateDeployment(Deployment),
@@ -25,17 +30,33 @@ pub enum Change {
     UpdateDeploymentStatus(Deployment),
     CreatePod(Pod),
     /// Graceful deletion: sets `deletionTimestamp`; the kubelet removes the pod later.
-    DeletePod { name: String, grace_seconds: i64 },
+    DeletePod {
+        name: String,
+        grace_seconds: i64,
+    },
     /// The pod object disappears (termination finished, or an unscheduled pod was deleted).
     RemovePod(String),
     /// The scheduler's binding: `spec.nodeName` and the PodScheduled condition.
-    BindPod { name: String, node: String, condition: PodCondition },
-    UpdatePodStatus { name: String, status: PodStatus },
+    BindPod {
+        name: String,
+        node: String,
+        condition: PodCondition,
+    },
+    UpdatePodStatus {
+        name: String,
+        status: PodStatus,
+    },
     /// Node-local kubelet bookkeeping (not an API object).
-    SetPodRuntime { name: String, runtime: PodRuntime },
+    SetPodRuntime {
+        name: String,
+        runtime: PodRuntime,
+    },
     UpdateNode(Node),
     /// Node-local kubelet bookkeeping shared by a node's pods (the image puller).
-    SetNodeRuntime { name: String, runtime: crate::sim::kubelet::NodeRuntime },
+    SetNodeRuntime {
+        name: String,
+        runtime: crate::sim::kubelet::NodeRuntime,
+    },
 }
 
 /// A unit of pending work in the simulator's queue: which actor looks at which object.
@@ -50,11 +71,23 @@ pub enum Work {
     /// The kubelet looks at a pod: starts pulls and containers, restarts, reports status.
     KubeletSyncPod(String),
     /// An image pull that was started finishes.
-    PullComplete { pod: String, container: usize },
+    PullComplete {
+        pod: String,
+        container: usize,
+    },
     /// A probe worker's period elapses.
-    ProbeTick { pod: String, container: usize, probe: ProbeKind, instance: u32 },
+    ProbeTick {
+        pod: String,
+        container: usize,
+        probe: ProbeKind,
+        instance: u32,
+    },
     /// A container's process exits on its own (`crash_after`).
-    ContainerExit { pod: String, container: usize, instance: u32 },
+    ContainerExit {
+        pod: String,
+        container: usize,
+        instance: u32,
+    },
     /// A terminating pod's containers have stopped; the pod object goes away.
     TerminationComplete(String),
 }
@@ -94,15 +127,22 @@ pub struct Outcome {
 impl Outcome {
     /// Whether the action changed anything anyone can observe.
     pub fn is_noop(&self) -> bool {
-        self.changes
-            .iter()
-            .all(|c| matches!(c, Change::SetPodRuntime { .. } | Change::SetNodeRuntime { .. }))
-            && self.events.is_empty()
+        self.changes.iter().all(|c| {
+            matches!(
+                c,
+                Change::SetPodRuntime { .. } | Change::SetNodeRuntime { .. }
+            )
+        }) && self.events.is_empty()
     }
 
     /// Adds a sentence to the narration.
     pub fn say(&mut self, sentence: impl Into<String>) {
-        self.narration.push(sentence.into());
+        let sentence = sentence.into();
+        // A pass may reach the same decision twice (upstream re-syncs revisions in both the
+        // scaling-event check and the rollout); say it once.
+        if !self.narration.contains(&sentence) {
+            self.narration.push(sentence);
+        }
     }
 
     /// Sets the stage unless one is set already.

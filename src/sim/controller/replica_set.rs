@@ -11,9 +11,7 @@ use crate::sim::api::{
 use crate::sim::rng::Rng;
 use crate::sim::store::{PodCounts, Store};
 use crate::sim::trace::Stage;
-use std::cmp::Ordering;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// The component name upstream records on its events.
 pub const COMPONENT: &str = "replicaset-controller";
@@ -32,7 +30,13 @@ pub struct PodQuota {
 
 /// `syncReplicaSet`: one pass over the named ReplicaSet. `names` stands for the API server's
 /// `generateName`, which gives each new pod its random suffix.
-pub fn sync_replica_set(store: &Store, name: &str, now: Time, names: &mut Rng, quota: &PodQuota) -> Outcome {
+pub fn sync_replica_set(
+    store: &Store,
+    name: &str,
+    now: Time,
+    names: &mut Rng,
+    quota: &PodQuota,
+) -> Outcome {
     let mut out = Outcome::default();
     let Some(rs) = store.replica_sets.get(name) else {
         return out;
@@ -40,12 +44,12 @@ pub fn sync_replica_set(store: &Store, name: &str, now: Time, names: &mut Rng, q
     let counts = store.pod_counts(&rs.metadata.uid);
 
     let manage_err = if rs.metadata.deletion_timestamp.is_none() {
-        manage_replicas(store, rs, &counts, now, names, quota, &mut out)
+        manage_replicas(store, rs, counts, now, names, quota, &mut out)
     } else {
         None
     };
 
-    let mut status = calculate_status(rs, &counts, manage_err.as_deref(), now);
+    let mut status = calculate_status(rs, counts, manage_err.as_deref(), now);
     status.observed_generation = rs.metadata.generation;
     if status != rs.status {
         narrate_status(rs, &status, &mut out);
@@ -56,25 +60,34 @@ pub fn sync_replica_set(store: &Store, name: &str, now: Time, names: &mut Rng, q
     }
 
     // Modern requeue (§14.1): wake up when the next ready pod becomes available.
-    if manage_err.is_none() && rs.spec.min_ready_seconds > 0 && status.ready_replicas != status.available_replicas {
+    if manage_err.is_none()
+        && rs.spec.min_ready_seconds > 0
+        && status.ready_replicas != status.available_replicas
+    {
         let min_ready_ms = u64::try_from(rs.spec.min_ready_seconds).unwrap_or(0) * 1000;
         let next = counts.next_available_at(rs.spec.min_ready_seconds, now);
         // IsPodAvailable compares strictly, so look one millisecond after the boundary.
         let delay = next.map_or(min_ready_ms, |t| t.millis_since(now) + 1);
-        out.requeue.push((delay, Work::SyncReplicaSet(name.to_string())));
+        out.requeue
+            .push((delay, Work::SyncReplicaSet(name.to_string())));
     }
     if manage_err.is_some() {
-        out.requeue.push((1000, Work::SyncReplicaSet(name.to_string())));
+        out.requeue
+            .push((1000, Work::SyncReplicaSet(name.to_string())));
     }
     out
 }
 
 fn narrate_status(rs: &ReplicaSet, new: &ReplicaSetStatus, out: &mut Outcome) {
     let old = &rs.status;
-    if new.ready_replicas != old.ready_replicas || new.available_replicas != old.available_replicas {
+    if new.ready_replicas != old.ready_replicas || new.available_replicas != old.available_replicas
+    {
         out.stage_at_least(Stage::Readiness);
         let min_ready = if rs.spec.min_ready_seconds > 0 {
-            format!(" (available = ready for more than minReadySeconds {}s)", rs.spec.min_ready_seconds)
+            format!(
+                " (available = ready for more than minReadySeconds {}s)",
+                rs.spec.min_ready_seconds
+            )
         } else {
             String::new()
         };
@@ -150,7 +163,11 @@ fn manage_replicas(
             first_err = Some(e);
         }
         out.stage_at_least(Stage::Reconcile);
-        let batch_text = batches.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+        let batch_text = batches
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
         out.say(format!(
             "{} wants {} pods and has {} active, so it creates {} in slow-start batches of {batch_text}{}.",
             rs.metadata.name,
@@ -167,7 +184,10 @@ fn manage_replicas(
     }
     if diff > 0 {
         let diff = usize::try_from(diff).unwrap_or(0).min(BURST_REPLICAS);
-        let active: Vec<&Pod> = store.pods_owned_by(&rs.metadata.uid).filter(|p| p.is_active()).collect();
+        let active: Vec<&Pod> = store
+            .pods_owned_by(&rs.metadata.uid)
+            .filter(|p| p.is_active())
+            .collect();
         let related = related_pods(store, rs);
         let to_delete = get_pods_to_delete(&active, &related, diff, now);
         let grace = |p: &Pod| p.spec.termination_grace_period_seconds.unwrap_or(30);
@@ -220,7 +240,7 @@ fn new_pod(store: &Store, rs: &ReplicaSet, names: &mut Rng) -> Pod {
             }],
             ..Default::default()
         },
-        spec: Arc::new(rs.spec.template.spec.clone()),
+        spec: rs.spec.template.spec.clone(),
         node_name: String::new(),
         status: Default::default(),
     }
@@ -275,7 +295,12 @@ pub fn slow_start_batch<E>(
 
 /// `getPodsToDelete`: ranks the pods (`ActivePodsWithRanks`) and returns the first `diff`. When
 /// every pod goes, the input order is kept.
-pub fn get_pods_to_delete<'a>(pods: &[&'a Pod], related: &[&Pod], diff: usize, now: Time) -> Vec<&'a Pod> {
+pub fn get_pods_to_delete<'a>(
+    pods: &[&'a Pod],
+    related: &[&Pod],
+    diff: usize,
+    now: Time,
+) -> Vec<&'a Pod> {
     if diff >= pods.len() {
         return pods.to_vec();
     }
@@ -283,18 +308,19 @@ pub fn get_pods_to_delete<'a>(pods: &[&'a Pod], related: &[&Pod], diff: usize, n
     for p in related.iter().filter(|p| p.is_active()) {
         *on_node.entry(p.node_name.as_str()).or_default() += 1;
     }
-    let mut ranked: Vec<(RankKey, &Pod)> = pods
+    let keys: Vec<RankKey> = pods
         .iter()
-        .map(|p| (RankKey::of(p, on_node.get(p.node_name.as_str()).copied().unwrap_or(0)), *p))
+        .map(|p| RankKey::of(p, on_node.get(p.node_name.as_str()).copied().unwrap_or(0)))
         .collect();
     let now = Some(now);
-    ranked.sort_by(|a, b| compare_ranked(&a.0, &b.0, now));
-    ranked.into_iter().take(diff).map(|(_, p)| p).collect()
+    let mut order: Vec<usize> = (0..pods.len()).collect();
+    merge_sort_by_less(&mut order, &|a, b| less(&keys[*a], &keys[*b], now));
+    order.into_iter().take(diff).map(|i| pods[i]).collect()
 }
 
 /// What `ActivePodsWithRanks.Less` looks at for one pod. Timestamps are `None` when unset.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RankKey {
+pub struct RankKey<'a> {
     pub assigned: bool,
     pub phase: PodPhase,
     pub ready: bool,
@@ -304,12 +330,12 @@ pub struct RankKey {
     pub max_restarts: i32,
     pub max_sidecar_restarts: i32,
     pub creation: Option<Time>,
-    pub uid: String,
+    pub uid: &'a str,
 }
 
-impl RankKey {
+impl<'a> RankKey<'a> {
     /// The key of a simulated pod with the given rank.
-    pub fn of(p: &Pod, rank: i64) -> RankKey {
+    pub fn of(p: &'a Pod, rank: i64) -> RankKey<'a> {
         RankKey {
             assigned: !p.node_name.is_empty(),
             phase: p.status.phase,
@@ -321,11 +347,13 @@ impl RankKey {
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0),
             rank,
-            ready_time: p.condition(PodConditionType::Ready).map(|c| c.last_transition_time),
+            ready_time: p
+                .condition(PodConditionType::Ready)
+                .map(|c| c.last_transition_time),
             max_restarts: p.max_restarts(),
             max_sidecar_restarts: 0,
             creation: Some(p.metadata.creation_timestamp),
-            uid: p.metadata.uid.clone(),
+            uid: &p.metadata.uid,
         }
     }
 }
@@ -350,12 +378,22 @@ fn after_or_zero(a: Option<Time>, b: Option<Time>) -> bool {
 fn log_rank_diff(a: Time, b: Time, now: Time) -> i64 {
     let bucket = |t: Time| -> i64 {
         let d_ns = (now.as_millis() as i128 - t.as_millis() as i128) * 1_000_000;
-        if d_ns > 0 { (d_ns as f64).log2() as i64 } else { -1 }
+        if d_ns > 0 {
+            (d_ns as f64).log2() as i64
+        } else {
+            -1
+        }
     };
     bucket(a) - bucket(b)
 }
 
-fn compare_times(a: Option<Time>, b: Option<Time>, ua: &str, ub: &str, now: Option<Time>) -> Option<bool> {
+fn compare_times(
+    a: Option<Time>,
+    b: Option<Time>,
+    ua: &str,
+    ub: &str,
+    now: Option<Time>,
+) -> Option<bool> {
     if a == b {
         return None;
     }
@@ -370,7 +408,7 @@ fn compare_times(a: Option<Time>, b: Option<Time>, ua: &str, ub: &str, now: Opti
 
 /// `ActivePodsWithRanks.Less` with `LogarithmicScaleDown` (GA since v1.31) and the sidecar
 /// restart tie-breaker (≈v1.32): whether pod `a` should be deleted before pod `b`.
-pub fn less(a: &RankKey, b: &RankKey, now: Option<Time>) -> bool {
+pub fn less(a: &RankKey<'_>, b: &RankKey<'_>, now: Option<Time>) -> bool {
     if a.assigned != b.assigned {
         return !a.assigned;
     }
@@ -388,7 +426,7 @@ pub fn less(a: &RankKey, b: &RankKey, now: Option<Time>) -> bool {
     }
     if a.ready
         && b.ready
-        && let Some(r) = compare_times(a.ready_time, b.ready_time, &a.uid, &b.uid, now)
+        && let Some(r) = compare_times(a.ready_time, b.ready_time, a.uid, b.uid, now)
     {
         return r;
     }
@@ -398,23 +436,45 @@ pub fn less(a: &RankKey, b: &RankKey, now: Option<Time>) -> bool {
     if a.max_sidecar_restarts != b.max_sidecar_restarts {
         return a.max_sidecar_restarts > b.max_sidecar_restarts;
     }
-    compare_times(a.creation, b.creation, &a.uid, &b.uid, now).unwrap_or(false)
+    compare_times(a.creation, b.creation, a.uid, b.uid, now).unwrap_or(false)
 }
 
-fn compare_ranked(a: &RankKey, b: &RankKey, now: Option<Time>) -> Ordering {
-    if less(a, b, now) {
-        Ordering::Less
-    } else if less(b, a, now) {
-        Ordering::Greater
-    } else {
-        Ordering::Equal
+/// A stable merge sort driven by a `less` function. Upstream's ranking is not a strict weak
+/// order (two pods ready within the same power-of-two age compare by UID, others by age), which
+/// Go's sort tolerates; the standard library's sorts may panic on such orders, so the ranking is
+/// sorted with this one, which never does.
+pub fn merge_sort_by_less<T: Copy>(v: &mut [T], less: &dyn Fn(&T, &T) -> bool) {
+    if v.len() <= 1 {
+        return;
     }
+    let mid = v.len() / 2;
+    merge_sort_by_less(&mut v[..mid], less);
+    merge_sort_by_less(&mut v[mid..], less);
+    let mut merged = Vec::with_capacity(v.len());
+    let (mut i, mut j) = (0, mid);
+    while i < mid && j < v.len() {
+        if less(&v[j], &v[i]) {
+            merged.push(v[j]);
+            j += 1;
+        } else {
+            merged.push(v[i]);
+            i += 1;
+        }
+    }
+    merged.extend_from_slice(&v[i..mid]);
+    merged.extend_from_slice(&v[j..]);
+    v.copy_from_slice(&merged);
 }
 
 /// `calculateStatus` for a ReplicaSet: counts of active, ready and available pods, terminating
 /// pods, and the ReplicaFailure condition from a failed create or delete. Every pod a ReplicaSet
 /// creates carries its template labels, so all active pods are fully labelled.
-pub fn calculate_status(rs: &ReplicaSet, counts: &PodCounts, manage_err: Option<&str>, now: Time) -> ReplicaSetStatus {
+pub fn calculate_status(
+    rs: &ReplicaSet,
+    counts: &PodCounts,
+    manage_err: Option<&str>,
+    now: Time,
+) -> ReplicaSetStatus {
     let mut status = rs.status.clone();
     let has_failure = status
         .conditions

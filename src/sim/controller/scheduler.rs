@@ -87,9 +87,18 @@ fn score_node(pod: &Pod, node: &Node, store: &Store) -> i64 {
     let pods_on_node = used.pods;
     let cpu_req = used.milli_cpu.max(pods_on_node * DEFAULT_MILLI_CPU_REQUEST)
         + non_zero(cpu, DEFAULT_MILLI_CPU_REQUEST);
-    let mem_req = used.memory.max(pods_on_node * DEFAULT_MEMORY_REQUEST) + non_zero(mem, DEFAULT_MEMORY_REQUEST);
-    let free = |req: i64, cap: i64| if cap <= 0 || req > cap { 0 } else { (cap - req) * 100 / cap };
-    (free(cpu_req, node.status.allocatable_milli_cpu) + free(mem_req, node.status.allocatable_memory)) / 2
+    let mem_req = used.memory.max(pods_on_node * DEFAULT_MEMORY_REQUEST)
+        + non_zero(mem, DEFAULT_MEMORY_REQUEST);
+    let free = |req: i64, cap: i64| {
+        if cap <= 0 || req > cap {
+            0
+        } else {
+            (cap - req) * 100 / cap
+        }
+    };
+    (free(cpu_req, node.status.allocatable_milli_cpu)
+        + free(mem_req, node.status.allocatable_memory))
+        / 2
 }
 
 /// The `FailedScheduling` message (§15.1, v1.34–v1.36 form): the filter histogram, then the
@@ -177,7 +186,8 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
         }
         // Backoff 1 s doubling to 10 s is for retries woken by cluster events; without one the
         // pod waits in the unschedulable queue for up to five minutes.
-        out.requeue.push((UNSCHEDULABLE_RETRY_MS, Work::SchedulePod(name.to_string())));
+        out.requeue
+            .push((UNSCHEDULABLE_RETRY_MS, Work::SchedulePod(name.to_string())));
         out.stage = Some(Stage::Retry);
         let (cpu, mem) = pod_requests(pod);
         out.say(format!(
@@ -204,7 +214,10 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
         COMPONENT,
         ObjectRef::new("Pod", name),
         EventReason::Scheduled,
-        format!("Successfully assigned {}/{name} to {node_name}", crate::sim::api::DEFAULT_NAMESPACE),
+        format!(
+            "Successfully assigned {}/{name} to {node_name}",
+            crate::sim::api::DEFAULT_NAMESPACE
+        ),
     ));
     out.stage = Some(Stage::Schedule);
     let used = store.node_usage(&node_name);
@@ -219,13 +232,18 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
         format_mem(node.status.allocatable_memory)
     ));
     let _ = (cpu, mem);
-    out.requeue.push((0, Work::KubeletSyncPod(name.to_string())));
+    out.requeue
+        .push((0, Work::KubeletSyncPod(name.to_string())));
     out
 }
 
 /// Milli-CPU as kubectl shows it (`500m`, `2`).
 pub fn format_cpu(milli: i64) -> String {
-    if milli % 1000 == 0 { format!("{}", milli / 1000) } else { format!("{milli}m") }
+    if milli % 1000 == 0 {
+        format!("{}", milli / 1000)
+    } else {
+        format!("{milli}m")
+    }
 }
 
 /// Bytes as kubectl shows them (`128Mi`, `8Gi`).

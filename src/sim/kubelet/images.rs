@@ -1,7 +1,10 @@
 //! Image pulls (`pkg/kubelet/images/image_manager.go`): pull policies, the serialized puller,
 //! `Pulling` / `Pulled` / `Failed` events, and the ErrImagePull → ImagePullBackOff back-off.
 
-use super::{BACKOFF_INITIAL_MS, BACKOFF_MAX_MS, KubeletContext, POD_WORKER_BACKOFF_MS, pull_policy, start_container};
+use super::{
+    BACKOFF_INITIAL_MS, BACKOFF_MAX_MS, KubeletContext, POD_WORKER_BACKOFF_MS, pull_policy,
+    start_container,
+};
 use crate::sim::api::{ContainerState, EventReason, PullPolicy, Time};
 use crate::sim::controller::{Change, Work};
 use crate::sim::trace::Stage;
@@ -61,9 +64,9 @@ pub fn go_duration(ms: u64) -> String {
 
 /// A plausible image size for an image the scenario does not describe, stable per name.
 pub fn default_size(image: &str) -> u64 {
-    let h = image
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    let h = image.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
     20_000_000 + h % 100_000_000
 }
 
@@ -113,10 +116,24 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     if !present && policy == PullPolicy::Never {
         let msg = format!("Container image {image:?} is not present with pull policy of Never");
         k.container_event(c, true, EventReason::ErrImageNeverPull, msg.clone());
-        k.container_event(c, true, EventReason::Failed, "Error: ErrImageNeverPull".to_string());
-        k.set_state(c, ContainerState::Waiting { reason: "ErrImageNeverPull".to_string(), message: msg });
+        k.container_event(
+            c,
+            true,
+            EventReason::Failed,
+            "Error: ErrImageNeverPull".to_string(),
+        );
+        k.set_state(
+            c,
+            ContainerState::Waiting {
+                reason: "ErrImageNeverPull".to_string(),
+                message: msg,
+            },
+        );
         k.out.stage = Some(Stage::Retry);
-        k.out.say(format!("imagePullPolicy is Never and {image} is not on {}, so container {name} cannot start.", k.pod.node_name));
+        k.out.say(format!(
+            "imagePullPolicy is Never and {image} is not on {}, so container {name} cannot start.",
+            k.pod.node_name
+        ));
         retry_later(k);
         return;
     }
@@ -126,20 +143,38 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
         && k.now.millis_since(b.last_update) < b.delay_ms
     {
         let previous = match &k.pod.status.container_statuses[c].state {
-            ContainerState::Waiting { reason, message } if reason == "ErrImagePull" => format!("ErrImagePull: {message}"),
-            ContainerState::Waiting { reason, message } if reason == "ImagePullBackOff" => {
-                message.split_once(": ").map_or(String::new(), |(_, rest)| rest.to_string())
+            ContainerState::Waiting { reason, message } if reason == "ErrImagePull" => {
+                format!("ErrImagePull: {message}")
             }
+            ContainerState::Waiting { reason, message } if reason == "ImagePullBackOff" => message
+                .split_once(": ")
+                .map_or(String::new(), |(_, rest)| rest.to_string()),
             _ => String::new(),
         };
-        k.container_event(c, false, EventReason::BackOff, format!("Back-off pulling image {image:?}"));
-        k.container_event(c, true, EventReason::Failed, "Error: ImagePullBackOff".to_string());
+        k.container_event(
+            c,
+            false,
+            EventReason::BackOff,
+            format!("Back-off pulling image {image:?}"),
+        );
+        k.container_event(
+            c,
+            true,
+            EventReason::Failed,
+            "Error: ImagePullBackOff".to_string(),
+        );
         let message = if previous.is_empty() {
             format!("Back-off pulling image {image:?}")
         } else {
             format!("Back-off pulling image {image:?}: {previous}")
         };
-        k.set_state(c, ContainerState::Waiting { reason: "ImagePullBackOff".to_string(), message });
+        k.set_state(
+            c,
+            ContainerState::Waiting {
+                reason: "ImagePullBackOff".to_string(),
+                message,
+            },
+        );
         let remaining = b.delay_ms - k.now.millis_since(b.last_update);
         k.out.stage = Some(Stage::Retry);
         k.out.say(format!(
@@ -163,12 +198,32 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     if behavior.pull_ok {
         node_rt.in_flight.insert(image.clone(), done);
     }
-    k.out.changes.push(Change::SetNodeRuntime { name: k.pod.node_name.clone(), runtime: node_rt });
+    k.out.changes.push(Change::SetNodeRuntime {
+        name: k.pod.node_name.clone(),
+        runtime: node_rt,
+    });
     k.runtime.containers[c].pull_started = Some(k.now);
     k.runtime.containers[c].pull_ms = duration;
-    k.container_event(c, false, EventReason::Pulling, format!("Pulling image {image:?}"));
-    k.set_state(c, ContainerState::Waiting { reason: "ContainerCreating".to_string(), message: String::new() });
-    k.after(done.millis_since(k.now), Work::PullComplete { pod: k.pod.metadata.name.clone(), container: c });
+    k.container_event(
+        c,
+        false,
+        EventReason::Pulling,
+        format!("Pulling image {image:?}"),
+    );
+    k.set_state(
+        c,
+        ContainerState::Waiting {
+            reason: "ContainerCreating".to_string(),
+            message: String::new(),
+        },
+    );
+    k.after(
+        done.millis_since(k.now),
+        Work::PullComplete {
+            pod: k.pod.metadata.name.clone(),
+            container: c,
+        },
+    );
     k.out.stage = Some(Stage::Schedule);
     let why = if policy == PullPolicy::Always {
         "imagePullPolicy is Always".to_string()
@@ -192,7 +247,10 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
         let total = k.now.millis_since(started);
         let pull = k.runtime.containers[c].pull_ms.min(total);
         node_rt.in_flight.remove(&image);
-        k.out.changes.push(Change::SetNodeRuntime { name: k.pod.node_name.clone(), runtime: node_rt });
+        k.out.changes.push(Change::SetNodeRuntime {
+            name: k.pod.node_name.clone(),
+            runtime: node_rt,
+        });
         if let Some(node) = k.store.nodes.get(&k.pod.node_name)
             && !node.status.images.contains(&image)
         {
@@ -217,14 +275,33 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
         return;
     }
     node_rt.in_flight.remove(&image);
-    k.out.changes.push(Change::SetNodeRuntime { name: k.pod.node_name.clone(), runtime: node_rt });
+    k.out.changes.push(Change::SetNodeRuntime {
+        name: k.pod.node_name.clone(),
+        runtime: node_rt,
+    });
     let err = pull_error_text(&image, behavior.pull_error.as_deref());
-    k.container_event(c, true, EventReason::Failed, format!("Failed to pull image {image:?}: {err}"));
-    k.container_event(c, true, EventReason::Failed, "Error: ErrImagePull".to_string());
+    k.container_event(
+        c,
+        true,
+        EventReason::Failed,
+        format!("Failed to pull image {image:?}: {err}"),
+    );
+    k.container_event(
+        c,
+        true,
+        EventReason::Failed,
+        "Error: ErrImagePull".to_string(),
+    );
     let prev = k.runtime.pull_backoff.get(&image).copied();
     let next = Backoff::next(prev, k.now);
     k.runtime.pull_backoff.insert(image.clone(), next);
-    k.set_state(c, ContainerState::Waiting { reason: "ErrImagePull".to_string(), message: err.clone() });
+    k.set_state(
+        c,
+        ContainerState::Waiting {
+            reason: "ErrImagePull".to_string(),
+            message: err.clone(),
+        },
+    );
     k.out.stage = Some(Stage::Retry);
     k.out.say(format!(
         "Pulling {image} failed ({err}). STATUS shows ErrImagePull and the kubelet will not pull it again for {} (the back-off doubles after each failure, up to 5m0s).",
@@ -245,6 +322,10 @@ fn retry_later(k: &mut KubeletContext<'_>) {
 
 impl KubeletContext<'_> {
     fn store_node_runtime(&self) -> super::NodeRuntime {
-        self.store.kubelet_nodes.get(&self.pod.node_name).cloned().unwrap_or_default()
+        self.store
+            .kubelet_nodes
+            .get(&self.pod.node_name)
+            .cloned()
+            .unwrap_or_default()
     }
 }

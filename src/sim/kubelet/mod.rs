@@ -86,10 +86,13 @@ pub struct World {
 impl World {
     /// The behaviour of an image; unlisted images pull in 1 s and serve fine.
     pub fn image(&self, image: &str) -> ImageBehavior {
-        self.images.get(image).cloned().unwrap_or_else(|| ImageBehavior {
-            size_bytes: images::default_size(image),
-            ..Default::default()
-        })
+        self.images
+            .get(image)
+            .cloned()
+            .unwrap_or_else(|| ImageBehavior {
+                size_bytes: images::default_size(image),
+                ..Default::default()
+            })
     }
 }
 
@@ -176,14 +179,22 @@ pub struct KubeletContext<'a> {
 }
 
 impl<'a> KubeletContext<'a> {
-    fn new(store: &'a Store, world: &'a World, now: Time, rng: &'a mut Rng, name: &str) -> Option<Self> {
+    fn new(
+        store: &'a Store,
+        world: &'a World,
+        now: Time,
+        rng: &'a mut Rng,
+        name: &str,
+    ) -> Option<Self> {
         let pod = store.pods.get(name)?.clone();
         if pod.node_name.is_empty() {
             return None;
         }
         let mut runtime = store.kubelet.get(name).cloned().unwrap_or_default();
         if runtime.containers.len() != pod.spec.containers.len() {
-            runtime.containers.resize(pod.spec.containers.len(), ContainerRuntime::default());
+            runtime
+                .containers
+                .resize(pod.spec.containers.len(), ContainerRuntime::default());
         }
         if pod.status.container_statuses.len() != pod.spec.containers.len() {
             // Not yet reported: the kubelet fills the statuses in on its first sync.
@@ -200,8 +211,20 @@ impl<'a> KubeletContext<'a> {
     }
 
     /// Records an event on a container of the pod.
-    pub fn container_event(&mut self, c: usize, warning: bool, reason: EventReason, message: String) {
-        let name = self.pod.spec.containers.get(c).map(|c| c.name.clone()).unwrap_or_default();
+    pub fn container_event(
+        &mut self,
+        c: usize,
+        warning: bool,
+        reason: EventReason,
+        message: String,
+    ) {
+        let name = self
+            .pod
+            .spec
+            .containers
+            .get(c)
+            .map(|c| c.name.clone())
+            .unwrap_or_default();
         let obj = ObjectRef::container(&self.pod.metadata.name, &name);
         let source = format!("{COMPONENT}, {}", self.pod.node_name);
         self.out.events.push(if warning {
@@ -235,7 +258,12 @@ impl<'a> KubeletContext<'a> {
     }
 
     fn container_name(&self, c: usize) -> String {
-        self.pod.spec.containers.get(c).map(|c| c.name.clone()).unwrap_or_default()
+        self.pod
+            .spec
+            .containers
+            .get(c)
+            .map(|c| c.name.clone())
+            .unwrap_or_default()
     }
 
     fn set_state(&mut self, c: usize, state: ContainerState) {
@@ -322,19 +350,43 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         started_at: now.truncate_to_secs(),
     };
     cs.image = image.clone();
-    k.container_event(c, false, EventReason::Created, "Container created".to_string());
-    k.container_event(c, false, EventReason::Started, "Container started".to_string());
+    k.container_event(
+        c,
+        false,
+        EventReason::Created,
+        "Container created".to_string(),
+    );
+    k.container_event(
+        c,
+        false,
+        EventReason::Started,
+        "Container started".to_string(),
+    );
     let instance = k.runtime.containers[c].instance;
     let spec = k.pod.spec.containers[c].clone();
     let has_startup = spec.startup_probe.is_some();
     k.runtime.containers[c].started = !has_startup;
     if let Some(crash) = behavior.crash_after_ms {
-        k.after(crash, Work::ContainerExit { pod: k.pod.metadata.name.clone(), container: c, instance });
+        k.after(
+            crash,
+            Work::ContainerExit {
+                pod: k.pod.metadata.name.clone(),
+                container: c,
+                instance,
+            },
+        );
     }
     probes::schedule_initial_probes(k, c, instance);
-    k.out.stage = Some(if restart { Stage::Retry } else { Stage::Schedule });
+    k.out.stage = Some(if restart {
+        Stage::Retry
+    } else {
+        Stage::Schedule
+    });
     let restart_text = if restart {
-        format!(" (restart {} of this container)", k.pod.status.container_statuses[c].restart_count)
+        format!(
+            " (restart {} of this container)",
+            k.pod.status.container_statuses[c].restart_count
+        )
     } else {
         String::new()
     };
@@ -345,7 +397,9 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
             p.initial_delay_seconds(),
             p.period_seconds()
         ),
-        (None, None) => " Without a readiness probe it counts as Ready as soon as it runs.".to_string(),
+        (None, None) => {
+            " Without a readiness probe it counts as Ready as soon as it runs.".to_string()
+        }
     };
     k.out.say(format!(
         "The kubelet on {} created and started container {name} of {}{restart_text}.{probe_text}",
@@ -360,7 +414,9 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
         return;
     }
     k.runtime.terminating = true;
-    let grace_ms = u64::try_from(k.pod.metadata.deletion_grace_period_seconds.unwrap_or(30)).unwrap_or(0) * 1000;
+    let grace_ms = u64::try_from(k.pod.metadata.deletion_grace_period_seconds.unwrap_or(30))
+        .unwrap_or(0)
+        * 1000;
     let mut wait = 0;
     for c in 0..k.pod.spec.containers.len() {
         let rt = &mut k.runtime.containers[c];
@@ -369,7 +425,12 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
             continue;
         }
         let name = k.container_name(c);
-        k.container_event(c, false, EventReason::Killing, format!("Stopping container {name}"));
+        k.container_event(
+            c,
+            false,
+            EventReason::Killing,
+            format!("Stopping container {name}"),
+        );
         let behavior = k.world.image(&k.pod.spec.containers[c].image);
         wait = wait.max(behavior.shutdown_ms.unwrap_or(grace_ms).min(grace_ms));
     }
@@ -403,32 +464,98 @@ pub fn termination_complete(store: &Store, name: &str) -> Outcome {
 }
 
 /// A pull that was started completes.
-pub fn pull_complete(store: &Store, world: &World, name: &str, c: usize, now: Time, rng: &mut Rng) -> Outcome {
-    let Some(mut k) = KubeletContext::new(store, world, now, rng, name) else {
-        return Outcome::default();
-    };
-    if k.runtime.containers.get(c).is_none_or(|r| r.pull_started.is_none()) || k.runtime.terminating {
-        return Outcome::default();
-    }
-    images::finish_pull(&mut k, c);
-    k.finish()
-}
-
-/// A probe worker's tick.
-pub fn probe_tick(
+pub fn pull_complete(
     store: &Store,
     world: &World,
     name: &str,
     c: usize,
-    kind: ProbeKind,
-    instance: u32,
     now: Time,
     rng: &mut Rng,
 ) -> Outcome {
     let Some(mut k) = KubeletContext::new(store, world, now, rng, name) else {
         return Outcome::default();
     };
-    if k.runtime.containers.get(c).is_none_or(|r| r.instance != instance) || k.runtime.terminating {
+    if k.runtime
+        .containers
+        .get(c)
+        .is_none_or(|r| r.pull_started.is_none())
+        || k.runtime.terminating
+    {
+        return Outcome::default();
+    }
+    images::finish_pull(&mut k, c);
+    k.finish()
+}
+
+/// Which probe worker ticks: the pod, the container index, the probe type and the container
+/// instance the worker was started for.
+#[derive(Clone, Copy, Debug)]
+pub struct ProbeTarget<'a> {
+    pub pod: &'a str,
+    pub container: usize,
+    pub kind: ProbeKind,
+    pub instance: u32,
+}
+
+/// A probe worker's tick.
+pub fn probe_tick(
+    store: &Store,
+    world: &World,
+    target: ProbeTarget<'_>,
+    now: Time,
+    rng: &mut Rng,
+) -> Outcome {
+    let ProbeTarget {
+        pod: name,
+        container: c,
+        kind,
+        instance,
+    } = target;
+    // The common case — a steady probe on a healthy container — changes nothing; answer it
+    // without copying the pod.
+    if let (Some(pod), Some(rt)) = (store.pods.get(name), store.kubelet.get(name))
+        && let Some(crt) = rt.containers.get(c)
+        && crt.instance == instance
+        && !rt.terminating
+        && let Some(since) = crt.running_since
+    {
+        let spec = &pod.spec.containers[c];
+        let (w, p) = match kind {
+            ProbeKind::Startup => (&crt.startup, spec.startup_probe.as_ref()),
+            ProbeKind::Readiness => (&crt.readiness, spec.readiness_probe.as_ref()),
+            ProbeKind::Liveness => (&crt.liveness, spec.liveness_probe.as_ref()),
+        };
+        if let Some(p) = p
+            && !w.on_hold
+            && w.result == Some(true)
+            && w.last_run == Some(true)
+            && w.last_observed == Some(true)
+            && w.run_count >= p.success_threshold().max(p.failure_threshold())
+            && probes::passes(world, pod, c, since, kind, p, now)
+        {
+            let period = u64::try_from(p.period_seconds()).unwrap_or(1).max(1) * 1000;
+            let mut out = Outcome::default();
+            out.requeue.push((
+                period,
+                Work::ProbeTick {
+                    pod: name.to_string(),
+                    container: c,
+                    probe: kind,
+                    instance,
+                },
+            ));
+            return out;
+        }
+    }
+    let Some(mut k) = KubeletContext::new(store, world, now, rng, name) else {
+        return Outcome::default();
+    };
+    if k.runtime
+        .containers
+        .get(c)
+        .is_none_or(|r| r.instance != instance)
+        || k.runtime.terminating
+    {
         return Outcome::default();
     }
     probes::run_probe(&mut k, c, kind);
@@ -436,18 +563,34 @@ pub fn probe_tick(
 }
 
 /// A container's process exits on its own.
-pub fn container_exit(store: &Store, world: &World, name: &str, c: usize, instance: u32, now: Time, rng: &mut Rng) -> Outcome {
+pub fn container_exit(
+    store: &Store,
+    world: &World,
+    name: &str,
+    c: usize,
+    instance: u32,
+    now: Time,
+    rng: &mut Rng,
+) -> Outcome {
     let Some(mut k) = KubeletContext::new(store, world, now, rng, name) else {
         return Outcome::default();
     };
-    if k.runtime.containers.get(c).is_none_or(|r| r.instance != instance || r.running_since.is_none())
+    if k.runtime
+        .containers
+        .get(c)
+        .is_none_or(|r| r.instance != instance || r.running_since.is_none())
         || k.runtime.terminating
     {
         return Outcome::default();
     }
     let behavior = k.world.image(&k.pod.spec.containers[c].image);
     let code = behavior.exit_code;
-    probes::container_stopped(&mut k, c, code, if code == 0 { "Completed" } else { "Error" });
+    probes::container_stopped(
+        &mut k,
+        c,
+        code,
+        if code == 0 { "Completed" } else { "Error" },
+    );
     let name_c = k.container_name(c);
     k.out.stage = Some(Stage::Retry);
     k.out.say(format!(

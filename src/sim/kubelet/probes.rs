@@ -2,8 +2,10 @@
 //! readiness and liveness workers with their thresholds, `Unhealthy` events, liveness and startup
 //! kills, and the CrashLoopBackOff restart delay.
 
-use super::{Backoff, KubeletContext, POD_WORKER_RESYNC_MS, ReadyBehavior, format_pod, go_duration};
-use crate::sim::api::{ContainerState, EventReason, IntOrString, Probe};
+use super::{
+    Backoff, KubeletContext, POD_WORKER_RESYNC_MS, ReadyBehavior, World, format_pod, go_duration,
+};
+use crate::sim::api::{ContainerState, EventReason, IntOrString, Pod, Probe, Time};
 use crate::sim::controller::{ProbeKind, Work};
 use crate::sim::trace::Stage;
 
@@ -40,19 +42,60 @@ pub fn schedule_initial_probes(k: &mut KubeletContext<'_>, c: usize, instance: u
     };
     for &kind in kinds {
         if let Some(p) = probe_of(k, c, kind) {
-            k.after(first_run_delay(&p), Work::ProbeTick { pod: pod.clone(), container: c, probe: kind, instance });
+            k.after(
+                first_run_delay(&p),
+                Work::ProbeTick {
+                    pod: pod.clone(),
+                    container: c,
+                    probe: kind,
+                    instance,
+                },
+            );
         }
     }
 }
 
+/// Whether a probe run would pass now: the application listens `listen_after` after its start,
+/// and its readiness endpoint answers according to `ready`. A TCP probe only needs the port.
+pub fn passes(
+    world: &World,
+    pod: &Pod,
+    c: usize,
+    running_since: Time,
+    kind: ProbeKind,
+    p: &Probe,
+    now: Time,
+) -> bool {
+    let Some(spec) = pod.spec.containers.get(c) else {
+        return false;
+    };
+    let b = world.image(&spec.image);
+    let elapsed = now.millis_since(running_since);
+    let listening = elapsed >= b.listen_after_ms;
+    let ready_ok = match b.ready {
+        ReadyBehavior::Always => true,
+        ReadyBehavior::Never => false,
+        ReadyBehavior::AfterMs(t) => elapsed >= t,
+    };
+    listening && (kind != ProbeKind::Readiness || p.tcp_socket.is_some() || ready_ok)
+}
+
 /// What the probe would see right now, and the failure output when it fails.
 fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (bool, String) {
+    let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
+    if passes(k.world, &k.pod, c, since, kind, p, k.now) {
+        return (true, String::new());
+    }
     let image = &k.pod.spec.containers[c].image;
     let b = k.world.image(image);
-    let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
     let elapsed = k.now.millis_since(since);
     let listening = elapsed >= b.listen_after_ms;
-    let ip = k.pod.status.pod_ip.clone().unwrap_or_else(|| "10.244.0.2".to_string());
+    let ip = k
+        .pod
+        .status
+        .pod_ip
+        .clone()
+        .unwrap_or_else(|| "10.244.0.2".to_string());
     let port_of = |port: &IntOrString| -> String {
         match port {
             IntOrString::Int(n) => n.to_string(),
@@ -76,7 +119,9 @@ fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (boo
         if !listening {
             return (
                 false,
-                format!("Get \"{scheme}://{ip}:{port}{path}\": dial tcp {ip}:{port}: connect: connection refused"),
+                format!(
+                    "Get \"{scheme}://{ip}:{port}{path}\": dial tcp {ip}:{port}: connect: connection refused"
+                ),
             );
         }
         if !endpoint_ok {
@@ -88,16 +133,29 @@ fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (boo
         // A TCP probe only checks that the port accepts connections.
         let port = port_of(&t.port);
         if !listening {
-            return (false, format!("dial tcp {ip}:{port}: connect: connection refused"));
+            return (
+                false,
+                format!("dial tcp {ip}:{port}: connect: connection refused"),
+            );
         }
         return (true, String::new());
     }
     if let Some(g) = &p.grpc {
         if !listening {
-            return (false, format!("timeout: failed to connect service \"{ip}:{}\" within {}s", g.port, p.timeout_seconds()));
+            return (
+                false,
+                format!(
+                    "timeout: failed to connect service \"{ip}:{}\" within {}s",
+                    g.port,
+                    p.timeout_seconds()
+                ),
+            );
         }
         if !endpoint_ok {
-            return (false, "service unhealthy (responded with \"NOT_SERVING\")".to_string());
+            return (
+                false,
+                "service unhealthy (responded with \"NOT_SERVING\")".to_string(),
+            );
         }
         return (true, String::new());
     }
@@ -113,27 +171,43 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     let Some(p) = probe_of(k, c, kind) else {
         return;
     };
-    if k.runtime.containers[c].running_since.is_none() || k.runtime.containers[c].worker(kind).on_hold {
+    if k.runtime.containers[c].running_since.is_none()
+        || k.runtime.containers[c].worker(kind).on_hold
+    {
         return;
     }
     let instance = k.runtime.containers[c].instance;
     let (ok, output) = observe(k, c, kind, &p);
     let name = k.pod.spec.containers[c].name.clone();
     if !ok {
-        k.container_event(c, true, EventReason::Unhealthy, format!("{} probe failed: {output}", kind.as_str()));
+        k.container_event(
+            c,
+            true,
+            EventReason::Unhealthy,
+            format!("{} probe failed: {output}", kind.as_str()),
+        );
     }
     let success_threshold = p.success_threshold().max(1);
     let failure_threshold = p.failure_threshold().max(1);
     let w = k.runtime.containers[c].worker(kind);
     w.last_observed = Some(ok);
     if w.last_run == Some(ok) {
-        w.run_count = w.run_count.saturating_add(1);
+        // Counting past the larger threshold changes nothing, so the count stops there and a
+        // steady probe leaves the kubelet's state untouched.
+        w.run_count = w
+            .run_count
+            .saturating_add(1)
+            .min(success_threshold.max(failure_threshold));
     } else {
         w.last_run = Some(ok);
         w.run_count = 1;
     }
     let run_count = w.run_count;
-    let publish = if ok { run_count >= success_threshold } else { run_count >= failure_threshold };
+    let publish = if ok {
+        run_count >= success_threshold
+    } else {
+        run_count >= failure_threshold
+    };
     let previous = w.result;
     if publish {
         w.result = Some(ok);
@@ -174,7 +248,15 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
                 if let Some(op) = probe_of(k, c, other) {
                     let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
                     let due = since.plus_millis(first_run_delay(&op));
-                    k.after(due.millis_since(k.now), Work::ProbeTick { pod: pod.clone(), container: c, probe: other, instance });
+                    k.after(
+                        due.millis_since(k.now),
+                        Work::ProbeTick {
+                            pod: pod.clone(),
+                            container: c,
+                            probe: other,
+                            instance,
+                        },
+                    );
                 }
             }
             return;
@@ -205,12 +287,23 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         }
         _ => {}
     }
-    k.after(period, Work::ProbeTick { pod, container: c, probe: kind, instance });
+    k.after(
+        period,
+        Work::ProbeTick {
+            pod,
+            container: c,
+            probe: kind,
+            instance,
+        },
+    );
 }
 
 /// The container's process has ended: record a terminated state and forget readiness.
 pub fn container_stopped(k: &mut KubeletContext<'_>, c: usize, exit_code: i32, reason: &str) {
-    let started = k.runtime.containers[c].running_since.take().unwrap_or(k.now);
+    let started = k.runtime.containers[c]
+        .running_since
+        .take()
+        .unwrap_or(k.now);
     k.runtime.containers[c].readiness.result = None;
     k.set_state(
         c,
@@ -251,7 +344,10 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         }
         cs.state = ContainerState::Waiting {
             reason: "CrashLoopBackOff".to_string(),
-            message: format!("back-off {} restarting failed container={name} pod={pod_fmt}", go_duration(b.delay_ms)),
+            message: format!(
+                "back-off {} restarting failed container={name} pod={pod_fmt}",
+                go_duration(b.delay_ms)
+            ),
         };
         let remaining = b.delay_ms - k.now.millis_since(finished);
         let wait = k.rng.jitter_ms(remaining.min(POD_WORKER_RESYNC_MS), 0.5);
@@ -267,7 +363,8 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         ));
         return false;
     }
-    let finished_entry = entry.filter(|b| finished.millis_since(b.last_update) <= CRASH_BACKOFF_EXPIRY_MS);
+    let finished_entry =
+        entry.filter(|b| finished.millis_since(b.last_update) <= CRASH_BACKOFF_EXPIRY_MS);
     k.runtime.containers[c].crash_backoff = Some(Backoff::next(finished_entry, finished));
     true
 }

@@ -15,8 +15,13 @@ pub fn generate_pod_status(pod: &Pod, rt: &PodRuntime, now: Time) -> PodStatus {
         let Some(c) = rt.containers.get(i) else {
             continue;
         };
-        let running = matches!(cs.state, ContainerState::Running { .. }) && c.running_since.is_some();
-        let has_readiness = pod.spec.containers.get(i).is_some_and(|s| s.readiness_probe.is_some());
+        let running =
+            matches!(cs.state, ContainerState::Running { .. }) && c.running_since.is_some();
+        let has_readiness = pod
+            .spec
+            .containers
+            .get(i)
+            .is_some_and(|s| s.readiness_probe.is_some());
         cs.started = running && c.started;
         cs.ready = running && c.started && (!has_readiness || c.readiness.result == Some(true));
     }
@@ -30,23 +35,48 @@ pub fn generate_pod_status(pod: &Pod, rt: &PodRuntime, now: Time) -> PodStatus {
     let all_ready = unready.is_empty() && !status.container_statuses.is_empty();
     let cond = |type_, ok: bool, reason: Option<&str>, message: Option<String>| PodCondition {
         type_,
-        status: if ok { ConditionStatus::True } else { ConditionStatus::False },
+        status: if ok {
+            ConditionStatus::True
+        } else {
+            ConditionStatus::False
+        },
         last_transition_time: t,
         reason: if ok { None } else { reason.map(str::to_string) },
         message: if ok { None } else { message },
     };
     if rt.sandbox_ready {
-        set_pod_condition(&mut status.conditions, cond(PodConditionType::PodReadyToStartContainers, true, None, None));
+        set_pod_condition(
+            &mut status.conditions,
+            cond(
+                PodConditionType::PodReadyToStartContainers,
+                true,
+                None,
+                None,
+            ),
+        );
     }
-    set_pod_condition(&mut status.conditions, cond(PodConditionType::Initialized, true, None, None));
+    set_pod_condition(
+        &mut status.conditions,
+        cond(PodConditionType::Initialized, true, None, None),
+    );
     let msg = format!("containers with unready status: [{}]", unready.join(" "));
     set_pod_condition(
         &mut status.conditions,
-        cond(PodConditionType::ContainersReady, all_ready, Some("ContainersNotReady"), Some(msg.clone())),
+        cond(
+            PodConditionType::ContainersReady,
+            all_ready,
+            Some("ContainersNotReady"),
+            Some(msg.clone()),
+        ),
     );
     set_pod_condition(
         &mut status.conditions,
-        cond(PodConditionType::Ready, all_ready, Some("ContainersNotReady"), Some(msg)),
+        cond(
+            PodConditionType::Ready,
+            all_ready,
+            Some("ContainersNotReady"),
+            Some(msg),
+        ),
     );
     status
 }

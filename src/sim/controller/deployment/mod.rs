@@ -55,7 +55,9 @@ impl<'a> SyncContext<'a> {
 
     /// Writes the Deployment through the status subresource.
     pub fn update_status(&mut self, d: &Deployment) {
-        self.out.changes.push(Change::UpdateDeploymentStatus(d.clone()));
+        self.out
+            .changes
+            .push(Change::UpdateDeploymentStatus(d.clone()));
     }
 
     /// Requeues the Deployment after `delay_ms`.
@@ -107,7 +109,10 @@ pub fn sync_deployment(store: &Store, name: &str, now: Time) -> Outcome {
         return ctx.out;
     }
 
-    if d.metadata.annotations.contains_key(util::DEPRECATED_ROLLBACK_TO) {
+    if d.metadata
+        .annotations
+        .contains_key(util::DEPRECATED_ROLLBACK_TO)
+    {
         rollback::rollback(&mut ctx, &mut d, &rs_list);
         return ctx.out;
     }
@@ -122,9 +127,12 @@ pub fn sync_deployment(store: &Store, name: &str, now: Time) -> Outcome {
             let pod_map = get_pod_map_for_deployment(store, &rs_list);
             recreate::rollout_recreate(&mut ctx, &mut d, &rs_list, &pod_map);
         }
-        DeploymentStrategyType::RollingUpdate => rolling::rollout_rolling(&mut ctx, &mut d, &rs_list),
+        DeploymentStrategyType::RollingUpdate => {
+            rolling::rollout_rolling(&mut ctx, &mut d, &rs_list)
+        }
         DeploymentStrategyType::Other(t) => {
-            ctx.out.say(format!("unexpected deployment strategy type: {t}"));
+            ctx.out
+                .say(format!("unexpected deployment strategy type: {t}"));
         }
     }
     ctx.out
@@ -147,7 +155,10 @@ pub fn get_replica_sets_for_deployment(store: &Store, d: &Deployment) -> Vec<Rep
 
 /// `getPodMapForDeployment`: every pod of every ReplicaSet, keyed by the ReplicaSet's UID, with
 /// an entry (possibly empty) for each ReplicaSet. Pods of every phase are included.
-pub fn get_pod_map_for_deployment(store: &Store, rs_list: &[ReplicaSet]) -> BTreeMap<String, Vec<Pod>> {
+pub fn get_pod_map_for_deployment(
+    store: &Store,
+    rs_list: &[ReplicaSet],
+) -> BTreeMap<String, Vec<Pod>> {
     rs_list
         .iter()
         .map(|rs| {

@@ -73,7 +73,9 @@ pub fn sync_rollout_status(
     let failures = get_replica_failures(all_rss, new_rs);
     match failures.into_iter().next() {
         Some(f) => set_deployment_condition(&mut new_status, f),
-        None => remove_deployment_condition(&mut new_status, DeploymentConditionType::ReplicaFailure),
+        None => {
+            remove_deployment_condition(&mut new_status, DeploymentConditionType::ReplicaFailure)
+        }
     }
 
     if new_status == d.status {
@@ -89,7 +91,10 @@ pub fn sync_rollout_status(
 
 /// `getReplicaFailures`: the new ReplicaSet's ReplicaFailure conditions, or else any
 /// ReplicaSet's, converted to Deployment conditions.
-pub fn get_replica_failures(all_rss: &[ReplicaSet], new_rs: Option<&ReplicaSet>) -> Vec<DeploymentCondition> {
+pub fn get_replica_failures(
+    all_rss: &[ReplicaSet],
+    new_rs: Option<&ReplicaSet>,
+) -> Vec<DeploymentCondition> {
     let convert = |rs: &ReplicaSet| -> Vec<DeploymentCondition> {
         rs.status
             .conditions
@@ -117,7 +122,11 @@ pub fn get_replica_failures(all_rss: &[ReplicaSet], new_rs: Option<&ReplicaSet>)
 /// `requeueStuckDeployment`: when nothing changed, how long (in milliseconds) until the progress
 /// deadline should be checked again, or `None`. Upstream returns `after` and enqueues at
 /// `after + 1s`, or requeues at once (rate-limited, 5 ms) when less than a second remains.
-pub fn requeue_stuck_deployment(d: &Deployment, new_status: &DeploymentStatus, now: Time) -> Option<u64> {
+pub fn requeue_stuck_deployment(
+    d: &Deployment,
+    new_status: &DeploymentStatus,
+    now: Time,
+) -> Option<u64> {
     let after = requeue_stuck_deployment_after(d, new_status, now)?;
     if after < 1000 {
         Some(5)
@@ -128,12 +137,17 @@ pub fn requeue_stuck_deployment(d: &Deployment, new_status: &DeploymentStatus, n
 
 /// The duration upstream's `requeueStuckDeployment` returns, in milliseconds: `None` for −1 (no
 /// requeue), otherwise `lastUpdateTime + deadline − now`, and 0 for "requeue now".
-pub fn requeue_stuck_deployment_after(d: &Deployment, new_status: &DeploymentStatus, now: Time) -> Option<i64> {
+pub fn requeue_stuck_deployment_after(
+    d: &Deployment,
+    new_status: &DeploymentStatus,
+    now: Time,
+) -> Option<i64> {
     let cur = d.condition(DeploymentConditionType::Progressing)?;
     if !has_progress_deadline(d) {
         return None;
     }
-    if deployment_complete(d, new_status) || cur.reason == ConditionReason::ProgressDeadlineExceeded {
+    if deployment_complete(d, new_status) || cur.reason == ConditionReason::ProgressDeadlineExceeded
+    {
         return None;
     }
     let deadline_ms = i64::from(d.spec.progress_deadline_seconds.unwrap_or(0)) * 1000;
@@ -188,12 +202,16 @@ pub fn narrate_status_change(ctx: &mut SyncContext<'_>, d: &Deployment, new: &De
         let sentence = match c.reason {
             ConditionReason::NewReplicaSetAvailable => {
                 ctx.out.stage_default(Stage::Readiness);
-                format!("All {desired} replicas are updated and available, so Progressing is True with reason NewReplicaSetAvailable: the rollout is complete.")
+                format!(
+                    "All {desired} replicas are updated and available, so Progressing is True with reason NewReplicaSetAvailable: the rollout is complete."
+                )
             }
             ConditionReason::ProgressDeadlineExceeded => {
                 ctx.out.stage_at_least(Stage::Retry);
                 let secs = d.spec.progress_deadline_seconds.unwrap_or(0);
-                format!("No progress for more than progressDeadlineSeconds ({secs}s), so Progressing is False with reason ProgressDeadlineExceeded. The controller keeps trying; nothing is rolled back automatically.")
+                format!(
+                    "No progress for more than progressDeadlineSeconds ({secs}s), so Progressing is False with reason ProgressDeadlineExceeded. The controller keeps trying; nothing is rolled back automatically."
+                )
             }
             ConditionReason::MinimumReplicasAvailable => {
                 ctx.out.stage_default(Stage::Readiness);

@@ -2,9 +2,9 @@
 //! `deprecated.deployment.rollback.to` annotation that old API versions set. `kubectl rollout
 //! undo` does not use it (it patches the template itself, see `scenario` actions).
 
+use super::SyncContext;
 use super::sync::get_all_replica_sets_and_sync_revision;
 use super::util::*;
-use super::SyncContext;
 use crate::sim::api::{Deployment, EventReason, ReplicaSet};
 use crate::sim::controller::Change;
 use crate::sim::trace::Stage;
@@ -26,8 +26,15 @@ pub fn rollback(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[Replic
     if to_revision == 0 {
         to_revision = last_revision(&all);
         if to_revision == 0 {
-            ctx.event(d, true, EventReason::DeploymentRollbackRevisionNotFound, "Unable to find last revision.".to_string());
-            ctx.out.say("A rollback was requested but there is no earlier revision, so it is dropped.");
+            ctx.event(
+                d,
+                true,
+                EventReason::DeploymentRollbackRevisionNotFound,
+                "Unable to find last revision.".to_string(),
+            );
+            ctx.out.say(
+                "A rollback was requested but there is no earlier revision, so it is dropped.",
+            );
             clear_rollback_to(ctx, d);
             return;
         }
@@ -50,7 +57,10 @@ pub fn rollback(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[Replic
             return;
         }
         let mut template = rs.spec.template.clone();
-        template.metadata.labels.remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
+        template
+            .metadata
+            .labels
+            .remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
         d.spec.template = template;
         for (k, v) in &rs.metadata.annotations {
             if !skip_copy_annotation(k) {
@@ -61,7 +71,10 @@ pub fn rollback(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[Replic
             d,
             false,
             EventReason::DeploymentRollback,
-            format!("Rolled back deployment {:?} to revision {to_revision}", d.metadata.name),
+            format!(
+                "Rolled back deployment {:?} to revision {to_revision}",
+                d.metadata.name
+            ),
         );
         ctx.out.say(format!(
             "The rollback annotation asks for revision {to_revision}, so its template is copied back into the Deployment."

@@ -104,7 +104,17 @@ pub fn reconcile_old_replica_sets(
         return false;
     }
 
-    let (old_after_cleanup, cleanup_count) = cleanup_unhealthy_replicas(ctx, old_rss, d, max_scaled_down);
+    // Upstream swallows a cleanup error and reports "not scaled": the pass scales nothing more.
+    // This is what stops a second scale-down on a ReplicaSet whose status still counts pods it
+    // has already deleted (spec below available).
+    let Ok((old_after_cleanup, cleanup_count)) =
+        cleanup_unhealthy_replicas(ctx, old_rss, d, max_scaled_down)
+    else {
+        ctx.out.say(
+            "An old ReplicaSet reports more available pods than it now wants (its status has not caught up with its last scale-down), so the controller scales nothing down this pass.",
+        );
+        return false;
+    };
     if cleanup_count > 0 {
         ctx.out.say(format!(
             "Old ReplicaSets had {cleanup_count} unavailable pod{} that count against nothing, so they were removed first (up to {max_scaled_down} may go: {all_pods} total − {min_available} minimum available − {new_unavailable} unavailable new).",
@@ -114,7 +124,8 @@ pub fn reconcile_old_replica_sets(
 
     let mut all_after = old_after_cleanup.clone();
     all_after.push(new_rs.clone());
-    let scaled_down = scale_down_old_replica_sets_for_rolling_update(ctx, &all_after, &old_after_cleanup, d);
+    let scaled_down =
+        scale_down_old_replica_sets_for_rolling_update(ctx, &all_after, &old_after_cleanup, d);
     if scaled_down > 0 {
         let available = get_available_replica_count_for_replica_sets(&all_after);
         ctx.out.say(format!(
@@ -130,33 +141,43 @@ pub fn reconcile_old_replica_sets(
 
 /// `cleanupUnhealthyReplicas`: scales old ReplicaSets (oldest first) down by their unavailable
 /// pods, at most `max_cleanup_count` in total. Returns the updated ReplicaSets and the count.
+///
+/// # Errors
+/// An old ReplicaSet whose spec is below its available count (a stale status) would have to
+/// scale *up* to "clean up"; upstream refuses with "got invalid request to scale down".
 pub fn cleanup_unhealthy_replicas(
     ctx: &mut SyncContext<'_>,
     old_rss: &[ReplicaSet],
     d: &Deployment,
     max_cleanup_count: i32,
-) -> (Vec<ReplicaSet>, i32) {
+) -> Result<(Vec<ReplicaSet>, i32), String> {
     let mut olds = old_rss.to_vec();
     olds.sort_by(by_creation_timestamp);
     let mut total = 0;
-    for i in 0..olds.len() {
+    for slot in olds.iter_mut() {
         if total >= max_cleanup_count {
             break;
         }
-        let target = &olds[i];
+        let target = &*slot;
         if target.spec.replicas == 0 || target.spec.replicas == target.status.available_replicas {
             continue;
         }
-        let count = (max_cleanup_count - total).min(target.spec.replicas - target.status.available_replicas);
+        let count = (max_cleanup_count - total)
+            .min(target.spec.replicas - target.status.available_replicas);
         let new_count = target.spec.replicas - count;
         if new_count > target.spec.replicas {
-            return (olds, total);
+            return Err(format!(
+                "when cleaning up unhealthy replicas, got invalid request to scale down {}/{} {} -> {new_count}",
+                crate::sim::api::DEFAULT_NAMESPACE,
+                target.metadata.name,
+                target.spec.replicas
+            ));
         }
         let (_, updated) = scale_replica_set_and_record_event(ctx, target, new_count, d);
         total += count;
-        olds[i] = updated;
+        *slot = updated;
     }
-    (olds, total)
+    Ok((olds, total))
 }
 
 /// `scaleDownOldReplicaSetsForRollingUpdate`: scales old ReplicaSets (oldest first) down by as

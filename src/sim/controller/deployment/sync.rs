@@ -28,7 +28,10 @@ impl ReplicaSets {
 
 /// `FilterActiveReplicaSets`: those with `spec.replicas > 0`.
 pub fn filter_active(rss: &[ReplicaSet]) -> Vec<ReplicaSet> {
-    rss.iter().filter(|rs| rs.spec.replicas > 0).cloned().collect()
+    rss.iter()
+        .filter(|rs| rs.spec.replicas > 0)
+        .cloned()
+        .collect()
 }
 
 /// `getAllReplicaSetsAndSyncRevision`: splits the ReplicaSets into new and old, syncs the new
@@ -85,13 +88,19 @@ fn get_new_replica_set(
                         .unwrap_or_default()
                 ));
             }
-            ctx.out.changes.push(Change::UpdateReplicaSet(rs_copy.clone()));
+            ctx.out
+                .changes
+                .push(Change::UpdateReplicaSet(rs_copy.clone()));
             return Ok(Some(rs_copy));
         }
 
         let mut needs_update = false;
         if let Some(rev) = rs_copy.annotation(REVISION_ANNOTATION)
-            && d.metadata.annotations.get(REVISION_ANNOTATION).map(String::as_str) != Some(rev)
+            && d.metadata
+                .annotations
+                .get(REVISION_ANNOTATION)
+                .map(String::as_str)
+                != Some(rev)
         {
             d.metadata
                 .annotations
@@ -122,10 +131,10 @@ fn get_new_replica_set(
     // A new ReplicaSet named after the template hash.
     let hash = compute_hash(&d.spec.template, d.status.collision_count);
     let mut template = d.spec.template.clone();
-    template
-        .metadata
-        .labels
-        .insert(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY.to_string(), hash.clone());
+    template.metadata.labels.insert(
+        DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY.to_string(),
+        hash.clone(),
+    );
     let selector = d
         .spec
         .selector
@@ -160,7 +169,13 @@ fn get_new_replica_set(
     all_with_new.push(new_rs.clone());
     let new_replicas = new_rs_new_replicas(d, &all_with_new, 0)?;
     new_rs.spec.replicas = new_replicas;
-    set_new_replica_set_annotations(d, &mut new_rs, &new_revision, false, MAX_REV_HISTORY_LENGTH_IN_CHARS);
+    set_new_replica_set_annotations(
+        d,
+        &mut new_rs,
+        &new_revision,
+        false,
+        MAX_REV_HISTORY_LENGTH_IN_CHARS,
+    );
 
     // A name that is taken by a ReplicaSet with another template is a hash collision: count it
     // so the next hash differs, and retry.
@@ -179,7 +194,9 @@ fn get_new_replica_set(
     }
 
     // The UID is given by the API server; the simulator fills it in when it applies the create.
-    ctx.out.changes.push(Change::CreateReplicaSet(new_rs.clone()));
+    ctx.out
+        .changes
+        .push(Change::CreateReplicaSet(new_rs.clone()));
     if new_replicas > 0 {
         ctx.event(
             d,
@@ -189,7 +206,13 @@ fn get_new_replica_set(
         );
     }
     ctx.out.stage_at_least(Stage::Reconcile);
-    ctx.out.say(explain_new_replica_set(d, &name, &new_revision, new_replicas, old_rss));
+    ctx.out.say(explain_new_replica_set(
+        d,
+        &name,
+        &new_revision,
+        new_replicas,
+        old_rss,
+    ));
 
     d.metadata
         .annotations
@@ -221,14 +244,18 @@ fn explain_new_replica_set(
     );
     match d.strategy_type() {
         DeploymentStrategyType::Recreate => {
-            format!("{head} at the full {replicas} replicas, because Recreate starts new pods only after every old pod is gone.")
+            format!(
+                "{head} at the full {replicas} replicas, because Recreate starts new pods only after every old pod is gone."
+            )
         }
         _ => {
             let surge = max_surge(d);
             let current = get_replica_count_for_replica_sets(old_rss);
             let surge_text = surge_phrase(d);
             if current == 0 {
-                format!("{head} with {replicas} replicas: there are no old pods, so it starts at the full {desired}.")
+                format!(
+                    "{head} with {replicas} replicas: there are no old pods, so it starts at the full {desired}."
+                )
             } else {
                 format!(
                     "{head} with {replicas} replicas: {surge_text}, so the total may reach {desired} + {surge} = {}; the old ReplicaSets hold {current}, leaving room for {replicas}.",
@@ -292,7 +319,11 @@ pub fn unavailable_phrase(d: &Deployment) -> String {
 }
 
 /// `isScalingEvent`: an active ReplicaSet was last sized for a different `spec.replicas`.
-pub fn is_scaling_event(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[ReplicaSet]) -> bool {
+pub fn is_scaling_event(
+    ctx: &mut SyncContext<'_>,
+    d: &mut Deployment,
+    rs_list: &[ReplicaSet],
+) -> bool {
     let Ok(rss) = get_all_replica_sets_and_sync_revision(ctx, d, rs_list, false) else {
         return false;
     };
@@ -401,7 +432,10 @@ pub fn scale(
             sizes[0] = (sizes[0] + to_add - added).max(0);
         }
         if sizes[i] != rs.spec.replicas {
-            parts.push(format!("{} {}→{}", rs.metadata.name, rs.spec.replicas, sizes[i]));
+            parts.push(format!(
+                "{} {}→{}",
+                rs.metadata.name, rs.spec.replicas, sizes[i]
+            ));
         }
         scale_replica_set(ctx, rs, sizes[i], d);
     }
@@ -419,7 +453,10 @@ pub fn scale(
 
 /// `FindActiveOrLatest`: the one active ReplicaSet, or when none is active the new one (or the
 /// newest old one); `None` when several are active.
-pub fn find_active_or_latest(new_rs: Option<&ReplicaSet>, old_rss: &[ReplicaSet]) -> Option<ReplicaSet> {
+pub fn find_active_or_latest(
+    new_rs: Option<&ReplicaSet>,
+    old_rss: &[ReplicaSet],
+) -> Option<ReplicaSet> {
     if new_rs.is_none() && old_rss.is_empty() {
         return None;
     }
@@ -488,7 +525,11 @@ pub fn scale_replica_set(
 
 /// `cleanupDeployment`: deletes the oldest old ReplicaSets beyond `revisionHistoryLimit`, but
 /// only those fully scaled down and synced; a skipped one still uses up a slot.
-pub fn cleanup_deployment(ctx: &mut SyncContext<'_>, old_rss: &[ReplicaSet], d: &Deployment) -> Vec<String> {
+pub fn cleanup_deployment(
+    ctx: &mut SyncContext<'_>,
+    old_rss: &[ReplicaSet],
+    d: &Deployment,
+) -> Vec<String> {
     let mut deleted = Vec::new();
     if !has_revision_history_limit(d) {
         return deleted;
@@ -511,7 +552,9 @@ pub fn cleanup_deployment(ctx: &mut SyncContext<'_>, old_rss: &[ReplicaSet], d: 
         {
             continue;
         }
-        ctx.out.changes.push(Change::DeleteReplicaSet(rs.metadata.name.clone()));
+        ctx.out
+            .changes
+            .push(Change::DeleteReplicaSet(rs.metadata.name.clone()));
         deleted.push(rs.metadata.name.clone());
     }
     if !deleted.is_empty() {
@@ -527,7 +570,12 @@ pub fn cleanup_deployment(ctx: &mut SyncContext<'_>, old_rss: &[ReplicaSet], d: 
 
 /// `calculateStatus`: the Deployment status implied by its ReplicaSets, with the Available
 /// condition set from `availableReplicas ≥ replicas − maxUnavailable`.
-pub fn calculate_status(all_rss: &[ReplicaSet], new_rs: Option<&ReplicaSet>, d: &Deployment, now: crate::sim::api::Time) -> DeploymentStatus {
+pub fn calculate_status(
+    all_rss: &[ReplicaSet],
+    new_rs: Option<&ReplicaSet>,
+    d: &Deployment,
+    now: crate::sim::api::Time,
+) -> DeploymentStatus {
     let available = get_available_replica_count_for_replica_sets(all_rss);
     let total = get_replica_count_for_replica_sets(all_rss);
     let mut status = DeploymentStatus {
@@ -564,7 +612,12 @@ pub fn calculate_status(all_rss: &[ReplicaSet], new_rs: Option<&ReplicaSet>, d: 
 
 /// `syncDeploymentStatus`: writes the calculated status when it differs. It leaves Progressing
 /// alone.
-pub fn sync_deployment_status(ctx: &mut SyncContext<'_>, d: &mut Deployment, all_rss: &[ReplicaSet], new_rs: Option<&ReplicaSet>) {
+pub fn sync_deployment_status(
+    ctx: &mut SyncContext<'_>,
+    d: &mut Deployment,
+    all_rss: &[ReplicaSet],
+    new_rs: Option<&ReplicaSet>,
+) {
     let new_status = calculate_status(all_rss, new_rs, d, ctx.now);
     if new_status == d.status {
         return;

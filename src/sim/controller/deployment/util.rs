@@ -43,7 +43,9 @@ pub fn resolve_fenceposts(
 ) -> Result<(i32, i32), String> {
     let zero = IntOrString::Int(0);
     let surge = max_surge.unwrap_or(&zero).scaled_value(desired, true)?;
-    let mut unavailable = max_unavailable.unwrap_or(&zero).scaled_value(desired, false)?;
+    let mut unavailable = max_unavailable
+        .unwrap_or(&zero)
+        .scaled_value(desired, false)?;
     if surge == 0 && unavailable == 0 {
         // Validation rejects 0/0 as written, but percentages can both round to 0 ("1%" of 10).
         unavailable = 1;
@@ -91,29 +93,39 @@ pub fn max_surge(d: &Deployment) -> i32 {
 }
 
 /// `GetReplicaCountForReplicaSets`: the sum of `spec.replicas`.
-pub fn get_replica_count_for_replica_sets<'a>(rss: impl IntoIterator<Item = &'a ReplicaSet>) -> i32 {
-    rss.into_iter().map(|rs| rs.spec.replicas).fold(0, i32::saturating_add)
+pub fn get_replica_count_for_replica_sets<'a>(
+    rss: impl IntoIterator<Item = &'a ReplicaSet>,
+) -> i32 {
+    rss.into_iter()
+        .map(|rs| rs.spec.replicas)
+        .fold(0, i32::saturating_add)
 }
 
 /// `GetActualReplicaCountForReplicaSets`: the sum of `status.replicas`.
 pub fn get_actual_replica_count_for_replica_sets<'a>(
     rss: impl IntoIterator<Item = &'a ReplicaSet>,
 ) -> i32 {
-    rss.into_iter().map(|rs| rs.status.replicas).fold(0, i32::saturating_add)
+    rss.into_iter()
+        .map(|rs| rs.status.replicas)
+        .fold(0, i32::saturating_add)
 }
 
 /// `GetReadyReplicaCountForReplicaSets`.
 pub fn get_ready_replica_count_for_replica_sets<'a>(
     rss: impl IntoIterator<Item = &'a ReplicaSet>,
 ) -> i32 {
-    rss.into_iter().map(|rs| rs.status.ready_replicas).fold(0, i32::saturating_add)
+    rss.into_iter()
+        .map(|rs| rs.status.ready_replicas)
+        .fold(0, i32::saturating_add)
 }
 
 /// `GetAvailableReplicaCountForReplicaSets`.
 pub fn get_available_replica_count_for_replica_sets<'a>(
     rss: impl IntoIterator<Item = &'a ReplicaSet>,
 ) -> i32 {
-    rss.into_iter().map(|rs| rs.status.available_replicas).fold(0, i32::saturating_add)
+    rss.into_iter()
+        .map(|rs| rs.status.available_replicas)
+        .fold(0, i32::saturating_add)
 }
 
 /// `GetTerminatingReplicaCountForReplicaSets` (v1.33+): ReplicaSets that were never synced
@@ -192,12 +204,16 @@ pub fn deployment_progressing(d: &Deployment, new: &DeploymentStatus) -> bool {
 
 /// `HasProgressDeadline`: set and not MaxInt32.
 pub fn has_progress_deadline(d: &Deployment) -> bool {
-    d.spec.progress_deadline_seconds.is_some_and(|s| s != MAX_INT32)
+    d.spec
+        .progress_deadline_seconds
+        .is_some_and(|s| s != MAX_INT32)
 }
 
 /// `HasRevisionHistoryLimit`: set and not MaxInt32.
 pub fn has_revision_history_limit(d: &Deployment) -> bool {
-    d.spec.revision_history_limit.is_some_and(|s| s != MAX_INT32)
+    d.spec
+        .revision_history_limit
+        .is_some_and(|s| s != MAX_INT32)
 }
 
 /// `DeploymentTimedOut`: the Progressing condition has not moved for longer than the deadline
@@ -274,7 +290,11 @@ pub fn revision(rs: &ReplicaSet) -> Result<i64, String> {
 
 /// `MaxRevision`: the largest parsable revision (unparsable ones are skipped).
 pub fn max_revision<'a>(rss: impl IntoIterator<Item = &'a ReplicaSet>) -> i64 {
-    rss.into_iter().filter_map(|rs| revision(rs).ok()).max().unwrap_or(0).max(0)
+    rss.into_iter()
+        .filter_map(|rs| revision(rs).ok())
+        .max()
+        .unwrap_or(0)
+        .max(0)
 }
 
 /// `LastRevision`: the second-largest revision, the one a rollback returns to.
@@ -302,15 +322,29 @@ pub fn get_non_negative_int32_from_annotation(rs: &ReplicaSet, key: &str) -> (i3
             // strconv.ParseInt distinguishes syntax from range errors for over-long digit runs.
             let digits = v.strip_prefix(['-', '+']).unwrap_or(v);
             if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                (0, false, format!("strconv.ParseInt: parsing {v:?}: value out of range"))
+                (
+                    0,
+                    false,
+                    format!("strconv.ParseInt: parsing {v:?}: value out of range"),
+                )
             } else {
-                (0, false, format!("strconv.ParseInt: parsing {v:?}: invalid syntax"))
+                (
+                    0,
+                    false,
+                    format!("strconv.ParseInt: parsing {v:?}: invalid syntax"),
+                )
             }
         }
-        Ok(n) if n < 0 => (0, false, format!("strconv.ParseUint: parsing {v:?}: invalid syntax")),
-        Ok(n) if n > i64::from(i32::MAX) => {
-            (0, false, format!("strconv.ParseInt: parsing {v:?}: value out of range"))
-        }
+        Ok(n) if n < 0 => (
+            0,
+            false,
+            format!("strconv.ParseUint: parsing {v:?}: invalid syntax"),
+        ),
+        Ok(n) if n > i64::from(i32::MAX) => (
+            0,
+            false,
+            format!("strconv.ParseInt: parsing {v:?}: value out of range"),
+        ),
         Ok(n) => (n as i32, true, String::new()),
     }
 }
@@ -336,7 +370,10 @@ pub fn replicas_annotations_need_update(rs: &ReplicaSet, desired: i32, max: i32)
 /// `SetReplicasAnnotations`: writes both annotations; returns whether anything changed.
 pub fn set_replicas_annotations(rs: &mut ReplicaSet, desired: i32, max: i32) -> bool {
     let mut changed = false;
-    for (k, v) in [(DESIRED_REPLICAS_ANNOTATION, desired), (MAX_REPLICAS_ANNOTATION, max)] {
+    for (k, v) in [
+        (DESIRED_REPLICAS_ANNOTATION, desired),
+        (MAX_REPLICAS_ANNOTATION, max),
+    ] {
         let v = v.to_string();
         if rs.annotation(k) != Some(v.as_str()) {
             rs.metadata.annotations.insert(k.to_string(), v);
@@ -407,7 +444,10 @@ pub fn set_new_replica_set_annotations(
         changed = true;
     }
     if let Some(old) = old_revision.filter(|_| old_revision_int < new_revision_int) {
-        let history = rs.annotation(REVISION_HISTORY_ANNOTATION).unwrap_or("").to_string();
+        let history = rs
+            .annotation(REVISION_HISTORY_ANNOTATION)
+            .unwrap_or("")
+            .to_string();
         let old_revisions: Vec<&str> = history.split(',').collect();
         if old_revisions[0].is_empty() {
             rs.metadata
@@ -456,7 +496,9 @@ pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
 /// the safe alphabet, so names look like upstream's (`web-66b6c48dd5`).
 pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) -> String {
     let mut t = template.clone();
-    t.metadata.labels.remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
+    t.metadata
+        .labels
+        .remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
     let bytes = serde_json::to_vec(&t).unwrap_or_default();
     let mut h: u32 = 0x811c_9dc5;
     let mut feed = |b: u8| {
@@ -465,7 +507,11 @@ pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) ->
     };
     bytes.iter().for_each(|b| feed(*b));
     if let Some(c) = collision_count {
-        (c as u32).to_le_bytes().into_iter().chain([0u8; 4]).for_each(&mut feed);
+        (c as u32)
+            .to_le_bytes()
+            .into_iter()
+            .chain([0u8; 4])
+            .for_each(&mut feed);
     }
     h.to_string()
         .bytes()
@@ -483,12 +529,18 @@ pub fn by_creation_timestamp(a: &ReplicaSet, b: &ReplicaSet) -> Ordering {
 
 /// `ReplicaSetsBySizeOlder`: larger first; equal sizes oldest first.
 pub fn by_size_older(a: &ReplicaSet, b: &ReplicaSet) -> Ordering {
-    b.spec.replicas.cmp(&a.spec.replicas).then_with(|| by_creation_timestamp(a, b))
+    b.spec
+        .replicas
+        .cmp(&a.spec.replicas)
+        .then_with(|| by_creation_timestamp(a, b))
 }
 
 /// `ReplicaSetsBySizeNewer`: larger first; equal sizes newest first.
 pub fn by_size_newer(a: &ReplicaSet, b: &ReplicaSet) -> Ordering {
-    b.spec.replicas.cmp(&a.spec.replicas).then_with(|| by_creation_timestamp(b, a))
+    b.spec
+        .replicas
+        .cmp(&a.spec.replicas)
+        .then_with(|| by_creation_timestamp(b, a))
 }
 
 /// `ReplicaSetsByRevision`: by revision; ties or unparsable revisions by creation time.
@@ -555,5 +607,9 @@ pub fn get_replica_set_proportion(rs: &ReplicaSet, d: &Deployment, to_add: i32, 
     }
     let fraction = get_replica_set_fraction(rs, d);
     let allowed = to_add - added;
-    if to_add > 0 { fraction.min(allowed) } else { fraction.max(allowed) }
+    if to_add > 0 {
+        fraction.min(allowed)
+    } else {
+        fraction.max(allowed)
+    }
 }

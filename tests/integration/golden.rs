@@ -1,0 +1,88 @@
+//! Golden traces: every bundled scenario's readable trace is compared, byte for byte, with the
+//! text file under `tests/golden/`. Run with `UPDATE_GOLDEN=1` to rewrite the files after an
+//! intended change, and read the diff before committing it.
+
+use rolloutscope::sim::scenario::BUNDLED;
+use rolloutscope::sim::trace_text;
+use std::path::PathBuf;
+
+fn golden_path(file: &str) -> PathBuf {
+    let stem = file.trim_end_matches(".yaml");
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(format!("{stem}.txt"))
+}
+
+/// The first line where two texts differ, with both versions, for a readable failure.
+fn first_difference(expected: &str, actual: &str) -> String {
+    for (i, (e, a)) in expected.lines().zip(actual.lines()).enumerate() {
+        if e != a {
+            return format!("line {}:\n  expected: {e}\n  actual:   {a}", i + 1);
+        }
+    }
+    format!(
+        "one text is a prefix of the other ({} vs {} lines)",
+        expected.lines().count(),
+        actual.lines().count()
+    )
+}
+
+#[test]
+fn bundled_scenarios_match_their_golden_traces() {
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let mut failures = Vec::new();
+    for (file, yaml) in BUNDLED {
+        let actual = match trace_text(yaml) {
+            Ok(t) => t,
+            Err(e) => {
+                failures.push(format!("{file}: does not load:\n{e}"));
+                continue;
+            }
+        };
+        let path = golden_path(file);
+        if update {
+            std::fs::write(&path, &actual).expect("write golden file");
+            continue;
+        }
+        match std::fs::read_to_string(&path) {
+            Ok(expected) if expected == actual => {}
+            Ok(expected) => failures.push(format!(
+                "{file}: trace differs from {} ({})",
+                path.display(),
+                first_difference(&expected, &actual)
+            )),
+            Err(e) => failures.push(format!(
+                "{file}: no golden file {} ({e}); run with UPDATE_GOLDEN=1",
+                path.display()
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn every_bundled_scenario_has_a_golden_file_and_completes() {
+    assert!(
+        BUNDLED.len() >= 6,
+        "the issue asks for at least six scenarios"
+    );
+    for (file, yaml) in BUNDLED {
+        let text = trace_text(yaml).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let last = text.lines().last().unwrap_or_default();
+        assert!(
+            last.ends_with("the rollout is complete"),
+            "{file} should run to completion, but ended with {last:?}"
+        );
+    }
+}
+
+#[test]
+fn a_trace_is_byte_identical_across_runs() {
+    for (file, yaml) in BUNDLED {
+        assert_eq!(
+            trace_text(yaml),
+            trace_text(yaml),
+            "{file} is not deterministic"
+        );
+    }
+}
