@@ -101,7 +101,7 @@ fn main() {
     if quick || std::env::var_os("BENCH_NO_SEEK").is_some() {
         return;
     }
-    println!("seek back in the 1,000-replica run (timeline, snapshot every 16 steps):");
+    println!("seek back in the 1,000-replica run (timeline, snapshot every 8 steps):");
     let sc = Scenario::parse(&scenario_yaml(1_000)).expect("bench scenario is valid");
     let mut tl = Timeline::new(sc.sim(), sc.time_limit());
     while tl.forward().is_some() {

@@ -1,17 +1,34 @@
 //! `rolloutscope`: the command-line trace runner. It loads a scenario file and prints the trace
 //! the simulator produces — the same core the browser runs — as readable text or JSON lines.
 
+use rolloutscope::sim::api::Time;
+use rolloutscope::sim::diagnosis;
+use rolloutscope::sim::engine::Sim;
+use rolloutscope::sim::kubectl::{self, Moment, Resource};
 use rolloutscope::sim::scenario::{self, Scenario};
+use rolloutscope::sim::trace::Step;
 use rolloutscope::sim::view::{ClusterView, StepRecord};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: rolloutscope run FILE [--json]
+       rolloutscope diagnose FILE [--at TIME] [--json]
+       rolloutscope kubectl FILE [--at TIME] -- KUBECTL-ARGS
 
-  run FILE     run a scenario file and print one line per step (with the narration and events)
-  --json       print one JSON object per step instead (step, time_ms, stage, actor, narration,
-               deployment, replica_sets, pods, events)";
+  run FILE       run a scenario file and print one line per step (with the narration and events)
+    --json       print one JSON object per step instead (step, time_ms, stage, actor, narration,
+                 deployment, replica_sets, pods, events)
+  diagnose FILE  explain why the Deployment has fewer ready replicas than it wants: the kubectl
+                 commands an engineer would run, what each shows, and a verdict
+    --json       print the diagnosis as one JSON object
+  kubectl FILE   print what kubectl would print, for these KUBECTL-ARGS:
+                   get deploy,rs,pods [-o wide]     (any of deploy, rs, pods, events)
+                   get events [--field-selector type=Warning]
+                   rollout status deploy/NAME
+                   describe pod NAME
+  --at TIME      run the scenario until this simulated time (30s, 2m, 1m30s) first; without it,
+                 until the scenario's run_until";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -43,11 +60,201 @@ fn run(args: &[String]) -> Result<(), String> {
             let scenario = load(&file)?;
             print_run(&scenario, json).map_err(|e| format!("error writing output: {e}"))
         }
+        "diagnose" => {
+            let opts = Options::parse(&args[1..])?;
+            if !opts.rest.is_empty() {
+                return Err(format!("unexpected arguments {:?}\n\n{USAGE}", opts.rest));
+            }
+            let scenario = load(&opts.file)?;
+            let (sim, steps, now) = run_to(&scenario, opts.at);
+            let d = diagnosis::diagnose_at(&sim, &steps, &scenario.deployment.metadata.name, now);
+            if opts.json {
+                let line = serde_json::to_string(&d).map_err(|e| format!("error: {e}"))?;
+                emit(&format!("{line}\n"))
+            } else {
+                emit(&d.to_string())
+            }
+        }
+        "kubectl" => {
+            let opts = Options::parse(&args[1..])?;
+            if opts.json {
+                return Err(format!("--json is not a kubectl option here\n\n{USAGE}"));
+            }
+            let scenario = load(&opts.file)?;
+            let (sim, steps, now) = run_to(&scenario, opts.at);
+            let m = Moment::new(&sim, &steps).at(now);
+            emit(&kubectl_command(&m, &opts.rest)?)
+        }
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())
         }
         other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
+    }
+}
+
+/// Writes to stdout; a closed pipe (`| head`) ends the output quietly instead of panicking.
+fn emit(text: &str) -> Result<(), String> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(format!("error writing output: {e}"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The flags `diagnose` and `kubectl` share: the file, `--at`, `--json`, and what follows `--`.
+struct Options {
+    file: String,
+    at: Option<Time>,
+    json: bool,
+    rest: Vec<String>,
+}
+
+impl Options {
+    fn parse(args: &[String]) -> Result<Options, String> {
+        let mut file = None;
+        let mut at = None;
+        let mut json = false;
+        let mut rest = Vec::new();
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            match a.as_str() {
+                "--" => {
+                    rest.extend(it.by_ref().cloned());
+                }
+                "--json" => json = true,
+                "--at" => {
+                    let v = it
+                        .next()
+                        .ok_or_else(|| format!("--at needs a time, e.g. --at 2m\n\n{USAGE}"))?;
+                    at = Some(parse_at(v)?);
+                }
+                s if s.starts_with("--at=") => at = Some(parse_at(&s[5..])?),
+                s if s.starts_with('-') => return Err(format!("unknown flag {s}\n\n{USAGE}")),
+                s if file.is_none() => file = Some(s.to_string()),
+                s => rest.push(s.to_string()),
+            }
+        }
+        let file = file.ok_or_else(|| USAGE.to_string())?;
+        Ok(Options {
+            file,
+            at,
+            json,
+            rest,
+        })
+    }
+}
+
+fn parse_at(v: &str) -> Result<Time, String> {
+    let ms = scenario::parse_duration(&serde_json::Value::String(v.to_string()))
+        .map_err(|e| format!("--at: {e}"))?;
+    if ms > scenario::MAX_RUN_MS {
+        return Err(format!(
+            "--at: {v} is longer than RolloutScope simulates (at most 24h)"
+        ));
+    }
+    Ok(Time(ms))
+}
+
+/// Runs the scenario to `at` (or to its `run_until`), returning the simulator, the steps taken
+/// and the moment to look at.
+fn run_to(scenario: &Scenario, at: Option<Time>) -> (Sim, Vec<Step>, Time) {
+    match at {
+        None => {
+            let run = scenario::run_with(scenario, |_, _| {});
+            let now = match scenario.run_until {
+                scenario::RunUntil::At(t) => t.max(run.sim.now()),
+                scenario::RunUntil::Complete => run.sim.now(),
+            };
+            (run.sim, run.steps, now)
+        }
+        Some(at) => {
+            let mut sim = scenario.sim();
+            let mut steps = Vec::new();
+            while let Some(step) = sim.step_until(at) {
+                steps.push(step);
+            }
+            (sim, steps, at)
+        }
+    }
+}
+
+/// The kubectl subset RolloutScope answers, at one moment.
+fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let usage = || {
+        format!(
+            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events] [-o wide], get events [--field-selector type=Warning], rollout status deploy/NAME, describe pod NAME",
+            words.join(" ")
+        )
+    };
+    match words.as_slice() {
+        ["get", kinds, flags @ ..] => {
+            let mut wide = false;
+            let mut warnings_only = false;
+            let mut flags = flags.iter();
+            while let Some(f) = flags.next() {
+                match *f {
+                    "-o" => match flags.next() {
+                        Some(&"wide") => wide = true,
+                        other => {
+                            return Err(format!(
+                                "error: unsupported output format {:?} (only -o wide)",
+                                other.unwrap_or(&"")
+                            ));
+                        }
+                    },
+                    "-owide" | "-o=wide" | "--output=wide" => wide = true,
+                    "--field-selector" => match flags.next() {
+                        Some(&"type=Warning") => warnings_only = true,
+                        other => {
+                            return Err(format!(
+                                "error: unsupported field selector {:?} (only type=Warning)",
+                                other.unwrap_or(&"")
+                            ));
+                        }
+                    },
+                    "--field-selector=type=Warning" => warnings_only = true,
+                    _ => return Err(usage()),
+                }
+            }
+            let mut resources = Vec::new();
+            for k in kinds.split(',') {
+                let r = Resource::parse(k).ok_or_else(|| {
+                    format!(
+                        "error: the server doesn't have a resource type {k:?} (RolloutScope knows deploy, rs, pods, events)"
+                    )
+                })?;
+                resources.push(r);
+            }
+            if warnings_only {
+                if resources != [Resource::Events] {
+                    return Err(
+                        "error: --field-selector type=Warning is supported for events only"
+                            .to_string(),
+                    );
+                }
+                return Ok(kubectl::get_warning_events(m));
+            }
+            Ok(kubectl::get(m, &resources, wide))
+        }
+        ["rollout", "status", target] => {
+            let name = target
+                .strip_prefix("deploy/")
+                .or_else(|| target.strip_prefix("deployment/"))
+                .or_else(|| target.strip_prefix("deployments/"))
+                .ok_or_else(|| {
+                    format!("error: rollout status supports deploy/NAME, not {target:?}")
+                })?;
+            Ok(kubectl::rollout_status_now(m.sim, name))
+        }
+        ["rollout", "status", "deploy" | "deployment", name] => {
+            Ok(kubectl::rollout_status_now(m.sim, name))
+        }
+        ["describe", "pod" | "pods" | "po", name] => kubectl::describe_pod(m, name),
+        _ => Err(usage()),
     }
 }
 

@@ -10,7 +10,8 @@ use super::kubelet::{self, World};
 use super::rng::Rng;
 use super::store::{Store, Touched};
 use super::trace::{Stage, Step};
-use std::collections::{BTreeMap, BTreeSet};
+use imbl::{OrdMap, OrdSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Fixed facts about a run: the world outside the control plane and the limits.
@@ -29,10 +30,12 @@ pub struct TimedCommand {
 
 /// The queue of pending work, ordered by due time and then by the order it was added, with a
 /// workqueue's de-duplication: adding an item that is already pending no later is a no-op.
+///
+/// Persistent (structure-sharing) collections keep a snapshot of the queue cheap to take.
 #[derive(Clone, Debug, Default)]
 struct WorkQueue {
-    items: BTreeSet<(Time, u64, Work)>,
-    pending: BTreeMap<Work, Time>,
+    items: OrdSet<(Time, u64, Work)>,
+    pending: OrdMap<Work, Time>,
     seq: u64,
 }
 
@@ -49,11 +52,11 @@ impl WorkQueue {
     }
 
     fn peek_due(&self) -> Option<Time> {
-        self.items.first().map(|(t, _, _)| *t)
+        self.items.get_min().map(|(t, _, _)| *t)
     }
 
     fn pop(&mut self) -> Option<(Time, Work)> {
-        let (due, _, work) = self.items.pop_first()?;
+        let (due, _, work) = self.items.remove_min()?;
         if self.pending.get(&work) == Some(&due) {
             self.pending.remove(&work);
         }
@@ -78,7 +81,7 @@ pub struct Sim {
     /// How many scheduled commands have run.
     actions_run: usize,
     /// Pods the scheduler could not place, retried when the cluster changes.
-    unschedulable: BTreeSet<String>,
+    unschedulable: OrdSet<String>,
 }
 
 /// The most silent (no-op) work items one call to `step` will process before giving up, so that
@@ -112,7 +115,7 @@ impl Sim {
             actions: Arc::new(actions),
             steps: 0,
             actions_run: 0,
-            unschedulable: BTreeSet::new(),
+            unschedulable: OrdSet::new(),
         }
     }
 
@@ -198,10 +201,17 @@ impl Sim {
         limit: Time,
         stop: &mut dyn FnMut(&Sim) -> bool,
     ) -> Option<Step> {
+        // Silent work changes nothing observable, so whether the run is over can only change
+        // with a recorded step: asking once per call, at the first moment time would move on,
+        // is enough.
+        let mut asked = false;
         for _ in 0..MAX_SILENT_WORK {
             let due = self.queue.peek_due()?;
-            if due > self.clock && stop(self) {
-                return None;
+            if due > self.clock && !asked {
+                asked = true;
+                if stop(self) {
+                    return None;
+                }
             }
             if due > limit {
                 return None;

@@ -1,10 +1,24 @@
-//! kubectl's verdicts on a Deployment: the rollout status line that `kubectl rollout status`
-//! prints each time it sees the Deployment change (`DeploymentStatusViewer.Status` in
+//! kubectl's view of the simulated cluster: what `kubectl` would print at the current moment of
+//! a [`Sim`] — the rollout status line (`DeploymentStatusViewer.Status` in
 //! `staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go`, unchanged from
-//! kubectl 1.28 to 2026; spec §17).
+//! kubectl 1.28 to 2026; spec §17), the `kubectl get` tables for Deployments, ReplicaSets, Pods
+//! and Events in kubectl's column layout (`pkg/printers/internalversion/printers.go`, spec
+//! §15.8), and `kubectl describe pod`.
+//!
+//! Every function here is pure: it reads the store (and, for events, the trace's steps — events
+//! live in the steps, not in the store) and returns text. Timestamps are the simulator's logical
+//! clock: ages are `now − creationTimestamp` in kubectl's human-duration form (`45s`, `2m10s`).
 
-use super::api::{ConditionReason, Deployment, DeploymentConditionType};
+use super::api::{
+    ConditionReason, ContainerState, Deployment, DeploymentConditionType, Event, EventType, Pod,
+    PodPhase, Probe, Time,
+};
 use super::controller::deployment::util::REVISION_ANNOTATION;
+use super::controller::scheduler::{format_cpu, format_mem};
+use super::engine::Sim;
+use super::store::pod_requests;
+use super::trace::Step;
+use std::collections::BTreeMap;
 
 /// `DeploymentStatusViewer.Status`: the message kubectl prints for one observed state of the
 /// Deployment, and whether the rollout is done. Every message ends with a newline, as kubectl
@@ -111,4 +125,784 @@ fn deployment_revision(d: &Deployment) -> Result<i64, String> {
         };
         format!("strconv.ParseInt: parsing {v:?}: {why}")
     })
+}
+
+/// `duration.HumanDuration` (`k8s.io/apimachinery/pkg/util/duration`), the AGE and LAST SEEN
+/// form: exact seconds below 2 minutes, minutes and seconds below 10 minutes, then coarser.
+///
+/// Example: 45 s → `45s`, 130 s → `2m10s`, 300 s → `5m`, 11 min → `11m`, 3 h 5 min → `3h5m`.
+pub fn human_duration(ms: u64) -> String {
+    let seconds = ms / 1000;
+    if seconds < 120 {
+        return format!("{seconds}s");
+    }
+    let minutes = seconds / 60;
+    if minutes < 10 {
+        let s = seconds % 60;
+        return if s == 0 {
+            format!("{minutes}m")
+        } else {
+            format!("{minutes}m{s}s")
+        };
+    }
+    if minutes < 60 * 3 {
+        return format!("{minutes}m");
+    }
+    let hours = minutes / 60;
+    if hours < 8 {
+        let m = minutes % 60;
+        return if m == 0 {
+            format!("{hours}h")
+        } else {
+            format!("{hours}h{m}m")
+        };
+    }
+    if hours < 48 {
+        return format!("{hours}h");
+    }
+    if hours < 24 * 8 {
+        let h = hours % 24;
+        return if h == 0 {
+            format!("{}d", hours / 24)
+        } else {
+            format!("{}d{h}h", hours / 24)
+        };
+    }
+    format!("{}d", hours / 24)
+}
+
+/// `translateTimestampSince`: the age of `t` at `now`.
+fn since(now: Time, t: Time) -> String {
+    human_duration(now.millis_since(t))
+}
+
+/// Go's `text/tabwriter` as kubectl configures it: cells end with `\t`, the text after a line's
+/// last tab is not aligned, and a column's width is the widest cell of the consecutive lines
+/// that have that column, plus `padding`, at least `min_width`.
+///
+/// `kubectl get` uses `min_width` 10 and `padding` 3 (`printers.GetNewTabWriter`); `kubectl
+/// describe` uses 0 and 2.
+pub fn tabwrite(text: &str, min_width: usize, padding: usize) -> String {
+    let lines: Vec<Vec<&str>> = text
+        .strip_suffix('\n')
+        .unwrap_or(text)
+        .split('\n')
+        .map(|l| l.split('\t').collect())
+        .collect();
+    let mut widths: Vec<Vec<usize>> = vec![Vec::new(); lines.len()];
+    format_block(
+        &lines,
+        &mut widths,
+        &mut Vec::new(),
+        0,
+        lines.len(),
+        min_width,
+        padding,
+    );
+    let mut out = String::new();
+    for (line, w) in lines.iter().zip(&widths) {
+        for (j, cell) in line.iter().enumerate() {
+            out.push_str(cell);
+            if let Some(width) = w.get(j)
+                && j + 1 < line.len()
+            {
+                let n = cell.chars().count();
+                out.extend(std::iter::repeat_n(' ', width.saturating_sub(n)));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The recursion of `tabwriter.Writer.format`: finds the blocks of consecutive lines that have
+/// a cell in the next column and sizes that column per block.
+fn format_block(
+    lines: &[Vec<&str>],
+    out: &mut [Vec<usize>],
+    stack: &mut Vec<usize>,
+    mut line0: usize,
+    line1: usize,
+    min_width: usize,
+    padding: usize,
+) {
+    let column = stack.len();
+    let mut this = line0;
+    while this < line1 {
+        if column + 1 >= lines[this].len() {
+            this += 1;
+            continue;
+        }
+        for o in &mut out[line0..this] {
+            o.clone_from(stack);
+        }
+        line0 = this;
+        let mut width = min_width;
+        while this < line1 && column + 1 < lines[this].len() {
+            width = width.max(lines[this][column].chars().count() + padding);
+            this += 1;
+        }
+        stack.push(width);
+        format_block(lines, out, stack, line0, this, min_width, padding);
+        stack.pop();
+        line0 = this;
+    }
+    for o in &mut out[line0..line1] {
+        o.clone_from(stack);
+    }
+}
+
+/// One moment of a simulation as kubectl sees it: the cluster state, the trace so far (events
+/// live in the steps, not in the store), and the time kubectl runs at. The time may be later
+/// than the last step (`--at 3m` when the last step was at 2m50s): nothing changes in between,
+/// but ages grow.
+#[derive(Clone, Copy)]
+pub struct Moment<'a> {
+    pub sim: &'a Sim,
+    pub steps: &'a [Step],
+    pub now: Time,
+}
+
+impl<'a> Moment<'a> {
+    /// The simulator's current moment.
+    pub fn new(sim: &'a Sim, steps: &'a [Step]) -> Moment<'a> {
+        Moment {
+            sim,
+            steps,
+            now: sim.now(),
+        }
+    }
+
+    /// The same state seen at a later time (never earlier than the simulator's clock).
+    pub fn at(self, now: Time) -> Moment<'a> {
+        Moment {
+            now: now.max(self.sim.now()),
+            ..self
+        }
+    }
+}
+
+/// The kinds `kubectl get` prints here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resource {
+    Deployments,
+    ReplicaSets,
+    Pods,
+    Events,
+}
+
+impl Resource {
+    /// Parses a kubectl resource word (`deploy`, `deployments`, `rs`, `po`, `pods`, `ev`, …).
+    pub fn parse(word: &str) -> Option<Resource> {
+        match word {
+            "deploy" | "deployment" | "deployments" | "deployment.apps" | "deployments.apps" => {
+                Some(Resource::Deployments)
+            }
+            "rs" | "replicaset" | "replicasets" | "replicaset.apps" | "replicasets.apps" => {
+                Some(Resource::ReplicaSets)
+            }
+            "po" | "pod" | "pods" => Some(Resource::Pods),
+            "ev" | "event" | "events" => Some(Resource::Events),
+            _ => None,
+        }
+    }
+
+    /// The `kind.group/` prefix kubectl puts on names when several kinds are listed.
+    fn prefix(self) -> &'static str {
+        match self {
+            Resource::Deployments => "deployment.apps/",
+            Resource::ReplicaSets => "replicaset.apps/",
+            Resource::Pods => "pod/",
+            Resource::Events => "event/",
+        }
+    }
+}
+
+/// `kubectl get <kinds> [-o wide]` at the simulator's current moment: one table per kind,
+/// separated by a blank line, names prefixed with the kind when more than one kind is asked
+/// for. `steps` supplies the events.
+pub fn get(m: &Moment<'_>, kinds: &[Resource], wide: bool) -> String {
+    let prefixed = kinds.len() > 1;
+    let mut tables = Vec::new();
+    for &kind in kinds {
+        let prefix = if prefixed { kind.prefix() } else { "" };
+        let table = match kind {
+            Resource::Deployments => get_deployments(m, prefix, wide),
+            Resource::ReplicaSets => get_replica_sets(m, prefix, wide),
+            Resource::Pods => get_pods(m, prefix, wide),
+            Resource::Events => get_events(m),
+        };
+        tables.push(table);
+    }
+    let nonempty: Vec<String> = tables.into_iter().filter(|t| !t.is_empty()).collect();
+    if nonempty.is_empty() {
+        return "No resources found in default namespace.\n".to_string();
+    }
+    nonempty.join("\n")
+}
+
+fn selector_text(labels: &BTreeMap<String, String>) -> String {
+    labels
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// `kubectl get deploy`: `NAME READY UP-TO-DATE AVAILABLE AGE`, READY being
+/// `readyReplicas/spec.replicas`; `-o wide` adds `CONTAINERS IMAGES SELECTOR`.
+pub fn get_deployments(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
+    let (sim, now) = (m.sim, m.now);
+    let mut t = String::new();
+    if sim.store().deployments.is_empty() {
+        return t;
+    }
+    t.push_str("NAME\tREADY\tUP-TO-DATE\tAVAILABLE\tAGE");
+    if wide {
+        t.push_str("\tCONTAINERS\tIMAGES\tSELECTOR");
+    }
+    t.push('\n');
+    for d in sim.store().deployments.values() {
+        let s = &d.status;
+        t.push_str(&format!(
+            "{prefix}{}\t{}/{}\t{}\t{}\t{}",
+            d.metadata.name,
+            s.ready_replicas,
+            d.replicas(),
+            s.updated_replicas,
+            s.available_replicas,
+            since(now, d.metadata.creation_timestamp)
+        ));
+        if wide {
+            let spec = &d.spec.template.spec;
+            t.push_str(&format!(
+                "\t{}\t{}\t{}",
+                join_containers(spec.containers.iter().map(|c| c.name.as_str())),
+                join_containers(spec.containers.iter().map(|c| c.image.as_str())),
+                d.spec
+                    .selector
+                    .as_ref()
+                    .map(|sel| selector_text(&sel.match_labels))
+                    .unwrap_or_default()
+            ));
+        }
+        t.push('\n');
+    }
+    tabwrite(&t, 10, 3)
+}
+
+fn join_containers<'a>(it: impl Iterator<Item = &'a str>) -> String {
+    it.collect::<Vec<_>>().join(",")
+}
+
+/// `kubectl get rs`: `NAME DESIRED CURRENT READY AGE` (spec.replicas, status.replicas,
+/// status.readyReplicas); `-o wide` adds `CONTAINERS IMAGES SELECTOR`.
+pub fn get_replica_sets(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
+    let (sim, now) = (m.sim, m.now);
+    let mut t = String::new();
+    if sim.store().replica_sets.is_empty() {
+        return t;
+    }
+    t.push_str("NAME\tDESIRED\tCURRENT\tREADY\tAGE");
+    if wide {
+        t.push_str("\tCONTAINERS\tIMAGES\tSELECTOR");
+    }
+    t.push('\n');
+    for rs in sim.store().replica_sets.values() {
+        t.push_str(&format!(
+            "{prefix}{}\t{}\t{}\t{}\t{}",
+            rs.metadata.name,
+            rs.spec.replicas,
+            rs.status.replicas,
+            rs.status.ready_replicas,
+            since(now, rs.metadata.creation_timestamp)
+        ));
+        if wide {
+            let spec = &rs.spec.template.spec;
+            t.push_str(&format!(
+                "\t{}\t{}\t{}",
+                join_containers(spec.containers.iter().map(|c| c.name.as_str())),
+                join_containers(spec.containers.iter().map(|c| c.image.as_str())),
+                selector_text(&rs.spec.selector.match_labels)
+            ));
+        }
+        t.push('\n');
+    }
+    tabwrite(&t, 10, 3)
+}
+
+/// The RESTARTS cell of `printPod`: the restart count summed over containers, with
+/// `(<age> ago)` of the latest `lastState.terminated.finishedAt` once it is above zero.
+///
+/// Example: three restarts, the last exit 45 s ago → `3 (45s ago)`.
+pub fn restarts_cell(pod: &Pod, now: Time) -> String {
+    let restarts: i32 = pod
+        .status
+        .container_statuses
+        .iter()
+        .map(|c| c.restart_count)
+        .sum();
+    let last = pod
+        .status
+        .container_statuses
+        .iter()
+        .filter_map(|c| match &c.last_state {
+            Some(ContainerState::Terminated { finished_at, .. }) => Some(*finished_at),
+            _ => None,
+        })
+        .max();
+    match last {
+        Some(t) if restarts > 0 => format!("{restarts} ({} ago)", since(now, t)),
+        _ => restarts.to_string(),
+    }
+}
+
+/// The READY cell of `printPod`: ready containers over containers.
+pub fn ready_cell(pod: &Pod) -> String {
+    let ready = pod
+        .status
+        .container_statuses
+        .iter()
+        .filter(|c| c.ready)
+        .count();
+    format!("{ready}/{}", pod.spec.containers.len())
+}
+
+/// `kubectl get pods`: `NAME READY STATUS RESTARTS AGE`; `-o wide` adds `IP NODE NOMINATED NODE
+/// READINESS GATES`. STATUS is [`Pod::kubectl_status`].
+pub fn get_pods(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
+    let (sim, now) = (m.sim, m.now);
+    let mut t = String::new();
+    if sim.store().pods.is_empty() {
+        return t;
+    }
+    t.push_str("NAME\tREADY\tSTATUS\tRESTARTS\tAGE");
+    if wide {
+        t.push_str("\tIP\tNODE\tNOMINATED NODE\tREADINESS GATES");
+    }
+    t.push('\n');
+    for pod in sim.store().pods.values() {
+        t.push_str(&format!(
+            "{prefix}{}\t{}\t{}\t{}\t{}",
+            pod.metadata.name,
+            ready_cell(pod),
+            pod.kubectl_status(),
+            restarts_cell(pod, now),
+            since(now, pod.metadata.creation_timestamp)
+        ));
+        if wide {
+            let node = if pod.node_name.is_empty() {
+                "<none>"
+            } else {
+                pod.node_name.as_str()
+            };
+            t.push_str(&format!(
+                "\t{}\t{node}\t<none>\t<none>",
+                pod.status.pod_ip.as_deref().unwrap_or("<none>")
+            ));
+        }
+        t.push('\n');
+    }
+    tabwrite(&t, 10, 3)
+}
+
+/// One event as the API server holds it after the recorder's aggregation: identical events
+/// (same source, object, type, reason and message) are one object with a count and first and
+/// last timestamps (the event correlator's `EventAggregator`/`eventLogger`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventRecord {
+    pub event: Event,
+    pub first_timestamp: Time,
+    pub last_timestamp: Time,
+    pub count: u32,
+}
+
+/// The events of a trace, folded the way the event recorder folds repeats, in the order they
+/// were first emitted. Timestamps are truncated to whole seconds, as on the wire.
+pub fn event_records(steps: &[Step]) -> Vec<EventRecord> {
+    let mut records: Vec<EventRecord> = Vec::new();
+    let mut index: BTreeMap<(String, String, String, String, String, String), usize> =
+        BTreeMap::new();
+    for step in steps {
+        let t = step.time.truncate_to_secs();
+        for e in &step.events {
+            let key = (
+                e.source.clone(),
+                e.involved_object.kubectl_object(),
+                e.involved_object.field_path.clone().unwrap_or_default(),
+                e.type_.as_str().to_string(),
+                e.reason.as_str().to_string(),
+                e.message.clone(),
+            );
+            if let Some(&i) = index.get(&key) {
+                let r = &mut records[i];
+                r.count += 1;
+                r.last_timestamp = t;
+            } else {
+                index.insert(key, records.len());
+                records.push(EventRecord {
+                    event: e.clone(),
+                    first_timestamp: t,
+                    last_timestamp: t,
+                    count: 1,
+                });
+            }
+        }
+    }
+    records
+}
+
+/// `kubectl get events`: `LAST SEEN TYPE REASON OBJECT MESSAGE`. The API server lists events
+/// by name, `<object name>.<timestamp hex>`, so they come grouped by object, in time order
+/// within an object. Events without a field-path prefix: `kubectl get events` shows the bare
+/// message (only `describe` adds `spec.containers{web}: `).
+pub fn get_events(m: &Moment<'_>) -> String {
+    let now = m.now;
+    let mut records = event_records(m.steps);
+    if records.is_empty() {
+        return String::new();
+    }
+    records.sort_by(|a, b| {
+        let ka = format!("{}.", a.event.involved_object.name);
+        let kb = format!("{}.", b.event.involved_object.name);
+        ka.cmp(&kb).then(a.first_timestamp.cmp(&b.first_timestamp))
+    });
+    let mut t = String::from("LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n");
+    for r in &records {
+        let e = &r.event;
+        t.push_str(&format!(
+            "{}\t{}\t{}\t{}\t{}\n",
+            since(now, r.last_timestamp),
+            e.type_.as_str(),
+            e.reason.as_str(),
+            e.involved_object.kubectl_object(),
+            e.message
+        ));
+    }
+    tabwrite(&t, 10, 3)
+}
+
+/// `kubectl get events --field-selector type=Warning`: the same table, warnings only.
+pub fn get_warning_events(m: &Moment<'_>) -> String {
+    let warnings: Vec<Step> = m
+        .steps
+        .iter()
+        .map(|s| Step {
+            events: s
+                .events
+                .iter()
+                .filter(|e| e.type_ == EventType::Warning)
+                .cloned()
+                .collect(),
+            ..s.clone()
+        })
+        .collect();
+    let t = get_events(&Moment {
+        steps: &warnings,
+        ..*m
+    });
+    if t.is_empty() {
+        "No resources found in default namespace.\n".to_string()
+    } else {
+        t
+    }
+}
+
+/// The message as `kubectl describe` ≥ v1.35 shows it: `<fieldPath>: <message>` for events
+/// about one container (spec §16), the bare message otherwise.
+pub fn describe_message(e: &Event) -> String {
+    match &e.involved_object.field_path {
+        Some(fp) => format!("{fp}: {}", e.message.trim()),
+        None => e.message.trim().to_string(),
+    }
+}
+
+/// `source.component` of an event: `kubelet` for `kubelet, node-1` (describe's From column
+/// shows the component only).
+fn source_component(e: &Event) -> &str {
+    e.source.split(", ").next().unwrap_or(&e.source)
+}
+
+fn probe_text(p: &Probe) -> String {
+    let how = if let Some(h) = &p.http_get {
+        let scheme = h.scheme.as_deref().unwrap_or("HTTP").to_lowercase();
+        format!(
+            "http-get {scheme}://{}:{}{}",
+            h.host.as_deref().unwrap_or(""),
+            h.port,
+            h.path.as_deref().unwrap_or("")
+        )
+    } else if let Some(t) = &p.tcp_socket {
+        format!("tcp-socket :{}", t.port)
+    } else if let Some(e) = &p.exec {
+        format!("exec [{}]", e.command.join(" "))
+    } else if let Some(g) = &p.grpc {
+        format!(
+            "grpc <pod>:{} {}",
+            g.port,
+            g.service.as_deref().unwrap_or("")
+        )
+    } else {
+        "unknown".to_string()
+    };
+    format!(
+        "{how} delay={}s timeout={}s period={}s #success={} #failure={}",
+        p.initial_delay_seconds(),
+        p.timeout_seconds(),
+        p.period_seconds(),
+        p.success_threshold(),
+        p.failure_threshold()
+    )
+}
+
+fn describe_state(out: &mut String, label: &str, state: &ContainerState, now: Time) {
+    match state {
+        ContainerState::Waiting { reason, message } => {
+            out.push_str(&format!("    {label}:\tWaiting\n"));
+            out.push_str(&format!("      Reason:\t{reason}\n"));
+            if !message.is_empty() {
+                out.push_str(&format!("      Message:\t{message}\n"));
+            }
+        }
+        ContainerState::Running { started_at } => {
+            out.push_str(&format!("    {label}:\tRunning\n"));
+            out.push_str(&format!("      Started:\t{}\n", sim_time(*started_at, now)));
+        }
+        ContainerState::Terminated {
+            exit_code,
+            reason,
+            started_at,
+            finished_at,
+        } => {
+            out.push_str(&format!("    {label}:\tTerminated\n"));
+            out.push_str(&format!("      Reason:\t{reason}\n"));
+            out.push_str(&format!("      Exit Code:\t{exit_code}\n"));
+            out.push_str(&format!("      Started:\t{}\n", sim_time(*started_at, now)));
+            out.push_str(&format!(
+                "      Finished:\t{}\n",
+                sim_time(*finished_at, now)
+            ));
+        }
+    }
+}
+
+/// A timestamp on the logical clock, where kubectl would print a wall-clock date.
+fn sim_time(t: Time, now: Time) -> String {
+    format!("{t} after the scenario started ({} ago)", since(now, t))
+}
+
+/// `kubectl describe pod NAME` at the simulator's current moment: status, the container's
+/// State / Last State / Ready / Restart Count and probes, the conditions in describe's order,
+/// and the pod's events with the v1.35 `spec.containers{<c>}: ` prefix. Wall-clock dates are
+/// shown as simulated times.
+///
+/// # Errors
+/// `Error from server (NotFound): pods "<name>" not found` when there is no such pod.
+pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
+    let (sim, steps, now) = (m.sim, m.steps, m.now);
+    let Some(pod) = sim.store().pods.get(name) else {
+        return Err(format!(
+            "Error from server (NotFound): pods {name:?} not found"
+        ));
+    };
+    let mut o = String::new();
+    o.push_str(&format!("Name:\t{}\n", pod.metadata.name));
+    o.push_str("Namespace:\tdefault\n");
+    o.push_str("Priority:\t0\n");
+    o.push_str("Service Account:\tdefault\n");
+    if pod.node_name.is_empty() {
+        o.push_str("Node:\t<none>\n");
+    } else {
+        o.push_str(&format!(
+            "Node:\t{}/{}\n",
+            pod.node_name,
+            pod.status.host_ip.as_deref().unwrap_or("")
+        ));
+    }
+    if let Some(t) = pod.status.start_time {
+        o.push_str(&format!("Start Time:\t{}\n", sim_time(t, now)));
+    }
+    let mut labels = pod.metadata.labels.iter();
+    match labels.next() {
+        None => o.push_str("Labels:\t<none>\n"),
+        Some((k, v)) => {
+            o.push_str(&format!("Labels:\t{k}={v}\n"));
+            for (k, v) in labels {
+                o.push_str(&format!("\t{k}={v}\n"));
+            }
+        }
+    }
+    o.push_str("Annotations:\t<none>\n");
+    match pod.metadata.deletion_timestamp {
+        Some(t) if !pod.is_terminal() => {
+            o.push_str(&format!("Status:\tTerminating (lasts {})\n", since(now, t)));
+            o.push_str(&format!(
+                "Termination Grace Period:\t{}s\n",
+                pod.metadata.deletion_grace_period_seconds.unwrap_or(30)
+            ));
+        }
+        _ => o.push_str(&format!("Status:\t{}\n", pod.status.phase.as_str())),
+    }
+    match &pod.status.pod_ip {
+        Some(ip) => {
+            o.push_str(&format!("IP:\t{ip}\n"));
+            o.push_str("IPs:\n");
+            o.push_str(&format!("  IP:\t{ip}\n"));
+        }
+        None => {
+            o.push_str("IP:\t\n");
+            o.push_str("IPs:\t<none>\n");
+        }
+    }
+    if let Some(r) = pod.metadata.controller_ref() {
+        o.push_str(&format!("Controlled By:\t{}/{}\n", r.kind, r.name));
+    }
+    o.push_str("Containers:\n");
+    for (i, c) in pod.spec.containers.iter().enumerate() {
+        o.push_str(&format!("  {}:\n", c.name));
+        o.push_str(&format!("    Image:\t{}\n", c.image));
+        match c.ports.first() {
+            Some(p) => {
+                let proto = p.protocol.as_deref().unwrap_or("TCP");
+                o.push_str(&format!("    Port:\t{}/{proto}\n", p.container_port));
+                o.push_str(&format!("    Host Port:\t0/{proto}\n"));
+            }
+            None => {
+                o.push_str("    Port:\t<none>\n");
+                o.push_str("    Host Port:\t<none>\n");
+            }
+        }
+        let cs = pod.status.container_statuses.get(i);
+        match cs {
+            Some(cs) => {
+                describe_state(&mut o, "State", &cs.state, now);
+                if let Some(last) = &cs.last_state {
+                    describe_state(&mut o, "Last State", last, now);
+                }
+                o.push_str(&format!(
+                    "    Ready:\t{}\n",
+                    if cs.ready { "True" } else { "False" }
+                ));
+                o.push_str(&format!("    Restart Count:\t{}\n", cs.restart_count));
+            }
+            None => {
+                o.push_str("    State:\tWaiting\n");
+                o.push_str("      Reason:\tPending\n");
+                o.push_str("    Ready:\tFalse\n");
+                o.push_str("    Restart Count:\t0\n");
+            }
+        }
+        let (cpu, mem) = pod_requests(pod);
+        if cpu > 0 || mem > 0 {
+            o.push_str("    Requests:\n");
+            if cpu > 0 {
+                o.push_str(&format!("      cpu:\t{}\n", format_cpu(cpu)));
+            }
+            if mem > 0 {
+                o.push_str(&format!("      memory:\t{}\n", format_mem(mem)));
+            }
+        }
+        if let Some(p) = &c.liveness_probe {
+            o.push_str(&format!("    Liveness:\t{}\n", probe_text(p)));
+        }
+        if let Some(p) = &c.readiness_probe {
+            o.push_str(&format!("    Readiness:\t{}\n", probe_text(p)));
+        }
+        if let Some(p) = &c.startup_probe {
+            o.push_str(&format!("    Startup:\t{}\n", probe_text(p)));
+        }
+    }
+    if !pod.status.conditions.is_empty() {
+        o.push_str("Conditions:\n");
+        o.push_str("  Type\tStatus\n");
+        let mut conds: Vec<_> = pod.status.conditions.iter().collect();
+        conds.sort_by_key(|c| c.type_);
+        for c in conds {
+            o.push_str(&format!("  {}\t{} \n", c.type_.as_str(), c.status.as_str()));
+        }
+    }
+    let mut events: Vec<EventRecord> = event_records(steps)
+        .into_iter()
+        .filter(|r| r.event.involved_object.kind == "Pod" && r.event.involved_object.name == name)
+        .collect();
+    events.sort_by_key(|r| r.last_timestamp);
+    if events.is_empty() {
+        o.push_str("Events:\t<none>\n");
+    } else {
+        o.push_str("Events:\n");
+        o.push_str("  Type\tReason\tAge\tFrom\tMessage\n");
+        o.push_str("  ----\t------\t----\t----\t-------\n");
+        for r in &events {
+            let first = since(now, r.first_timestamp);
+            let age = if r.count > 1 {
+                format!(
+                    "{} (x{} over {first})",
+                    since(now, r.last_timestamp),
+                    r.count
+                )
+            } else {
+                first
+            };
+            o.push_str(&format!(
+                "  {}\t{}\t{age}\t{}\t{}\n",
+                r.event.type_.as_str(),
+                r.event.reason.as_str(),
+                source_component(&r.event),
+                describe_message(&r.event)
+            ));
+        }
+    }
+    Ok(tabwrite(&o, 0, 2))
+}
+
+/// `kubectl rollout status deploy/<name> --watch=false` at the simulator's current moment: the
+/// one line kubectl prints, `error: …` when it fails.
+pub fn rollout_status_now(sim: &Sim, name: &str) -> String {
+    match sim.deployment(name) {
+        None => format!("Error from server (NotFound): deployments.apps {name:?} not found\n"),
+        Some(d) => match rollout_status(d, None) {
+            Ok((line, _)) => line,
+            Err(e) => format!("error: {e}\n"),
+        },
+    }
+}
+
+/// Whether the pod is Running but a container waits to be restarted (kubectl shows
+/// `CrashLoopBackOff` while the phase stays Running).
+pub fn is_crash_looping(pod: &Pod) -> bool {
+    pod.status.phase == PodPhase::Running
+        && pod.status.container_statuses.iter().any(|c| {
+            matches!(&c.state, ContainerState::Waiting { reason, .. } if reason == "CrashLoopBackOff")
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_duration_matches_kubectl() {
+        for (secs, want) in [
+            (0, "0s"),
+            (45, "45s"),
+            (119, "119s"),
+            (130, "2m10s"),
+            (300, "5m"),
+            (660, "11m"),
+            (3 * 3600 + 300, "3h5m"),
+            (9 * 3600, "9h"),
+            (50 * 3600, "2d2h"),
+        ] {
+            assert_eq!(human_duration(secs * 1000), want, "{secs}s");
+        }
+    }
+
+    #[test]
+    fn tabwriter_pads_columns_but_not_the_last_cell() {
+        let t = tabwrite("NAME\tREADY\tAGE\nweb-1234567890\t1/1\t5s\n", 10, 3);
+        assert_eq!(
+            t,
+            "NAME             READY     AGE\nweb-1234567890   1/1       5s\n"
+        );
+    }
 }

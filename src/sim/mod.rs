@@ -8,6 +8,7 @@
 pub mod api;
 pub mod commands;
 pub mod controller;
+pub mod diagnosis;
 pub mod engine;
 pub mod kubectl;
 pub mod kubelet;

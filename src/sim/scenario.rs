@@ -51,6 +51,30 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "rollout-undo.yaml",
         include_str!("../../scenarios/rollout-undo.yaml"),
     ),
+    (
+        "six-want-four-ready.yaml",
+        include_str!("../../scenarios/six-want-four-ready.yaml"),
+    ),
+    (
+        "image-typo.yaml",
+        include_str!("../../scenarios/image-typo.yaml"),
+    ),
+    (
+        "readiness-never-passes.yaml",
+        include_str!("../../scenarios/readiness-never-passes.yaml"),
+    ),
+    (
+        "aggressive-liveness.yaml",
+        include_str!("../../scenarios/aggressive-liveness.yaml"),
+    ),
+    (
+        "startup-probe-recovers.yaml",
+        include_str!("../../scenarios/startup-probe-recovers.yaml"),
+    ),
+    (
+        "crash-loop.yaml",
+        include_str!("../../scenarios/crash-loop.yaml"),
+    ),
 ];
 
 /// One problem in a scenario file, with where it is.

@@ -97,6 +97,8 @@ pub struct Store {
     next_ip: OrdMap<String, u32>,
     /// Pod counts by owner UID.
     counts: OrdMap<String, PodCounts>,
+    /// Active pods by (owner UID, node): the co-location rank of the deletion ranking.
+    on_node: OrdMap<(String, String), i32>,
     /// Node-local kubelet state shared by a node's pods.
     pub kubelet_nodes: OrdMap<String, crate::sim::kubelet::NodeRuntime>,
 }
@@ -156,6 +158,14 @@ impl Store {
         self.counts.values().map(|c| i64::from(c.terminating)).sum()
     }
 
+    /// Active pods of the owner with this UID on `node`.
+    pub fn active_on_node(&self, owner_uid: &str, node: &str) -> i32 {
+        self.on_node
+            .get(&(owner_uid.to_string(), node.to_string()))
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// The counts of the pods controlled by the owner with this UID.
     pub fn pod_counts(&self, owner_uid: &str) -> &PodCounts {
         static EMPTY: PodCounts = PodCounts {
@@ -194,6 +204,14 @@ impl Store {
         let Some(r) = pod.metadata.controller_ref() else {
             return;
         };
+        if pod.is_active() {
+            let key = (r.uid.clone(), pod.node_name.clone());
+            let n = self.on_node.entry(key.clone()).or_default();
+            *n += sign;
+            if *n == 0 {
+                self.on_node.remove(&key);
+            }
+        }
         let c = self.counts.entry(r.uid.clone()).or_default();
         if pod.is_active() {
             c.active += sign;
@@ -385,11 +403,14 @@ impl Store {
                 let Some(pod) = self.pods.get_mut(&name) else {
                     return vec![];
                 };
+                let before = pod.clone();
                 pod.node_name = node.clone();
                 pod.status.pod_ip = Some(format!("10.244.{cidr}.{ip}"));
                 pod.status.host_ip = Some(format!("192.168.49.{}", cidr + 2));
                 set_pod_condition(&mut pod.status.conditions, condition);
                 let pod = pod.clone();
+                self.account(&before, -1);
+                self.account(&pod, 1);
                 self.charge_node(&node, &pod, 1);
                 let owner_uid = pod.metadata.controller_ref().map(|r| r.uid.clone());
                 vec![Touched::Pod {

@@ -9,7 +9,7 @@ use super::trace::Step;
 use std::collections::BTreeMap;
 
 /// Steps between snapshots: a seek replays at most this many steps.
-pub const CHECKPOINT_INTERVAL: usize = 16;
+pub const CHECKPOINT_INTERVAL: usize = 8;
 
 /// A run that can move forward, back and to any step.
 #[derive(Clone, Debug)]

@@ -3,5 +3,6 @@
 
 mod golden;
 mod house_rules;
+mod node_side;
 mod properties;
 mod vectors;

@@ -33,6 +33,24 @@ const GOLDEN: &[(&str, &str)] = &[
         "scale-during-rollout.yaml",
         include_str!("../golden/scale-during-rollout.txt"),
     ),
+    (
+        "six-want-four-ready.yaml",
+        include_str!("../golden/six-want-four-ready.txt"),
+    ),
+    ("image-typo.yaml", include_str!("../golden/image-typo.txt")),
+    (
+        "readiness-never-passes.yaml",
+        include_str!("../golden/readiness-never-passes.txt"),
+    ),
+    (
+        "aggressive-liveness.yaml",
+        include_str!("../golden/aggressive-liveness.txt"),
+    ),
+    (
+        "startup-probe-recovers.yaml",
+        include_str!("../golden/startup-probe-recovers.txt"),
+    ),
+    ("crash-loop.yaml", include_str!("../golden/crash-loop.txt")),
 ];
 
 /// Same seed and same inputs give the same trace on wasm as natively: every bundled scenario's

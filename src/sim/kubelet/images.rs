@@ -210,13 +210,22 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
         EventReason::Pulling,
         format!("Pulling image {image:?}"),
     );
-    k.set_state(
-        c,
-        ContainerState::Waiting {
-            reason: "ContainerCreating".to_string(),
-            message: String::new(),
-        },
+    // The kubelet computes the pod's status before it pulls, from the reason the last sync
+    // left (its `reasonCache`): a retry after a failed pull keeps showing ErrImagePull or
+    // ImagePullBackOff while it pulls; only a first pull shows ContainerCreating.
+    let retry = matches!(
+        &k.pod.status.container_statuses[c].state,
+        ContainerState::Waiting { reason, .. } if reason == "ErrImagePull" || reason == "ImagePullBackOff"
     );
+    if !retry {
+        k.set_state(
+            c,
+            ContainerState::Waiting {
+                reason: "ContainerCreating".to_string(),
+                message: String::new(),
+            },
+        );
+    }
     k.after(
         done.millis_since(k.now),
         Work::PullComplete {
@@ -230,10 +239,19 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     } else {
         format!("{image} is not on {} yet", k.pod.node_name)
     };
-    k.out.say(format!(
-        "{} is bound to {}; {why}, so the kubelet pulls it (the pod stays Pending with ContainerCreating meanwhile).",
-        k.pod.metadata.name, k.pod.node_name
-    ));
+    if retry {
+        k.out.stage = Some(Stage::Retry);
+        k.out.say(format!(
+            "The pull back-off for {image} has passed, so the kubelet on {} pulls it again; STATUS keeps the last reason, {}, while it pulls.",
+            k.pod.node_name,
+            k.pod.kubectl_status()
+        ));
+    } else {
+        k.out.say(format!(
+            "{} is bound to {}; {why}, so the kubelet pulls it (the pod stays Pending with ContainerCreating meanwhile).",
+            k.pod.metadata.name, k.pod.node_name
+        ));
+    }
 }
 
 /// A pull finished: success starts the container; failure records ErrImagePull and the back-off.

@@ -242,7 +242,14 @@ impl<'a> KubeletContext<'a> {
     /// Finishes the action: recomputes the pod status and records the writes.
     fn finish(mut self) -> Outcome {
         let status = status::generate_pod_status(&self.pod, &self.runtime, self.now);
-        if status != self.pod.status {
+        // Compare with the stored status, not `self.pod.status`: the kubelet functions edit
+        // `self.pod` in place (`set_state`), and those edits must be written too.
+        let stored = self
+            .store
+            .pods
+            .get(&self.pod.metadata.name)
+            .map(|p| &p.status);
+        if stored != Some(&status) {
             self.out.changes.push(Change::UpdatePodStatus {
                 name: self.pod.metadata.name.clone(),
                 status,

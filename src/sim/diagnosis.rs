@@ -1,0 +1,566 @@
+//! A diagnosis: why a Deployment has fewer ready replicas than it asks for, told the way a
+//! Kubernetes engineer finds out — each signal is a `kubectl` command and what it shows at this
+//! moment of the simulation — ending with a verdict: the likely cause, and whether raising
+//! `replicas` would help.
+//!
+//! Signals are split into **cluster** signals (the control plane and the nodes: rollout status,
+//! conditions, scheduling, node capacity, warning events) and **application** signals (what the
+//! containers do: image pulls, restarts, probe failures). [`diagnose`] is pure: it reads the
+//! simulator and the trace's steps (events live in the steps) and changes nothing.
+
+use super::api::{
+    ConditionStatus, ContainerState, Deployment, EventReason, Pod, PodConditionType, Time,
+};
+use super::controller::scheduler::{format_cpu, format_mem};
+use super::engine::Sim;
+use super::kubectl::{self, EventRecord};
+use super::store::pod_requests;
+use super::trace::Step;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One thing an engineer would look at: the command and what it shows now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Signal {
+    /// The `kubectl` command to run, e.g. `kubectl get pods -o wide`.
+    pub command: String,
+    /// What RolloutScope sees now, in kubectl's words where kubectl has them.
+    pub sees: String,
+    /// Whether this signal points at a problem.
+    pub concern: bool,
+}
+
+/// The likely cause of `ready < desired`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Cause {
+    /// Every wanted replica is ready.
+    Healthy,
+    /// No Deployment of that name.
+    NotFound,
+    /// The rollout is paused (`kubectl rollout pause`).
+    Paused,
+    /// Pods stay Pending because no node has room for their requests.
+    InsufficientCapacity,
+    /// Pods stay Pending for another scheduling reason (cordoned nodes, node selectors, …).
+    Unschedulable,
+    /// The image cannot be pulled (`ErrImagePull`, `ImagePullBackOff`).
+    ImagePull,
+    /// Containers keep exiting or being killed and restart under back-off (`CrashLoopBackOff`).
+    CrashLoop,
+    /// Containers run but their readiness probe fails.
+    ReadinessFailing,
+    /// Pods are still being created, pulled or started; the rollout is moving.
+    Starting,
+}
+
+/// The conclusion.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    pub cause: Cause,
+    /// One paragraph: the cause, with the numbers and messages that show it.
+    pub summary: String,
+    /// Whether raising `spec.replicas` would raise the number of ready pods.
+    pub raising_replicas_helps: bool,
+    /// Why (or why not), and what would help instead.
+    pub advice: String,
+}
+
+/// The whole diagnosis of one Deployment at one moment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnosis {
+    pub deployment: String,
+    /// The simulated time of the diagnosis, in milliseconds.
+    pub time_ms: u64,
+    pub desired: i32,
+    pub ready: i32,
+    pub available: i32,
+    pub updated: i32,
+    pub cluster_signals: Vec<Signal>,
+    pub application_signals: Vec<Signal>,
+    pub verdict: Verdict,
+}
+
+fn signal(command: impl Into<String>, sees: impl Into<String>, concern: bool) -> Signal {
+    Signal {
+        command: command.into(),
+        sees: sees.into(),
+        concern,
+    }
+}
+
+/// The Deployment's pods (through its ReplicaSets), in name order.
+fn deployment_pods<'a>(sim: &'a Sim, d: &Deployment) -> Vec<&'a Pod> {
+    let store = sim.store();
+    let mut pods: Vec<&Pod> = store
+        .replica_sets_owned_by(&d.metadata.uid)
+        .flat_map(|rs| store.pods_owned_by(&rs.metadata.uid))
+        .collect();
+    pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    pods
+}
+
+fn waiting_reason(pod: &Pod) -> Option<(&str, &str)> {
+    pod.status
+        .container_statuses
+        .iter()
+        .find_map(|c| match &c.state {
+            ContainerState::Waiting { reason, message } => {
+                Some((reason.as_str(), message.as_str()))
+            }
+            _ => None,
+        })
+}
+
+fn unschedulable_message(pod: &Pod) -> Option<&str> {
+    pod.condition(PodConditionType::PodScheduled)
+        .filter(|c| c.status == ConditionStatus::False)
+        .and_then(|c| c.message.as_deref())
+}
+
+/// Explains why `deployment` has fewer ready replicas than it wants, at the simulator's current
+/// moment. `steps` is the trace so far (for events).
+///
+/// The verdict checks, in order: unschedulable pods (capacity first), image pulls, restarts,
+/// failing readiness, pods still starting. Raising replicas helps in none of these: more pods
+/// from the same template meet the same full nodes, the same missing image, the same probes.
+pub fn diagnose(sim: &Sim, steps: &[Step], deployment: &str) -> Diagnosis {
+    diagnose_at(sim, steps, deployment, sim.now())
+}
+
+/// [`diagnose`] with the time the engineer looks, which may be later than the last step (the
+/// state is the same; only ages and the reported time differ).
+pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Diagnosis {
+    let now = now.max(sim.now());
+    let Some(d) = sim.deployment(deployment) else {
+        return Diagnosis {
+            deployment: deployment.to_string(),
+            time_ms: now.as_millis(),
+            desired: 0,
+            ready: 0,
+            available: 0,
+            updated: 0,
+            cluster_signals: vec![signal(
+                format!("kubectl get deploy {deployment}"),
+                format!("Error from server (NotFound): deployments.apps {deployment:?} not found"),
+                true,
+            )],
+            application_signals: Vec::new(),
+            verdict: Verdict {
+                cause: Cause::NotFound,
+                summary: format!("There is no Deployment named {deployment}."),
+                raising_replicas_helps: false,
+                advice: "Check the name with kubectl get deploy.".to_string(),
+            },
+        };
+    };
+    let name = &d.metadata.name;
+    let s = &d.status;
+    let desired = d.replicas();
+    let pods = deployment_pods(sim, d);
+    let records = kubectl::event_records(steps);
+    let pod_events = |pod: &str| -> Vec<&EventRecord> {
+        records
+            .iter()
+            .filter(|r| {
+                r.event.involved_object.kind == "Pod" && r.event.involved_object.name == pod
+            })
+            .collect()
+    };
+
+    // ---- cluster signals
+    let mut cluster = Vec::new();
+    cluster.push(signal(
+        format!("kubectl get deploy {name}"),
+        format!(
+            "READY {}/{desired}, UP-TO-DATE {}, AVAILABLE {}",
+            s.ready_replicas, s.updated_replicas, s.available_replicas
+        ),
+        s.ready_replicas < desired,
+    ));
+    let status_line = kubectl::rollout_status_now(sim, name);
+    cluster.push(signal(
+        format!("kubectl rollout status deploy/{name}"),
+        status_line.trim_end(),
+        !status_line.contains("successfully rolled out"),
+    ));
+    let conds: Vec<String> = s
+        .conditions
+        .iter()
+        .map(|c| {
+            format!(
+                "{}={} ({}): {}",
+                c.type_.as_str(),
+                c.status.as_str(),
+                c.reason.as_str(),
+                c.message
+            )
+        })
+        .collect();
+    cluster.push(signal(
+        format!("kubectl describe deploy {name}"),
+        if conds.is_empty() {
+            "Conditions: <none>".to_string()
+        } else {
+            format!("Conditions: {}", conds.join("; "))
+        },
+        s.conditions
+            .iter()
+            .any(|c| c.status != ConditionStatus::True),
+    ));
+    let mut by_status: BTreeMap<String, usize> = BTreeMap::new();
+    for p in &pods {
+        *by_status.entry(p.kubectl_status()).or_default() += 1;
+    }
+    let n_ready = pods.iter().filter(|p| p.is_ready()).count();
+    let status_text = by_status
+        .iter()
+        .map(|(st, n)| format!("{n} {st}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let unscheduled: Vec<&&Pod> = pods
+        .iter()
+        .filter(|p| p.node_name.is_empty() && p.metadata.deletion_timestamp.is_none())
+        .collect();
+    cluster.push(signal(
+        "kubectl get pods -o wide",
+        format!(
+            "{} pods: {status_text}; {n_ready} ready; {} without a NODE",
+            pods.len(),
+            unscheduled.len()
+        ),
+        n_ready < pods.len() || !unscheduled.is_empty(),
+    ));
+    let failed_scheduling = unscheduled
+        .iter()
+        .find_map(|p| unschedulable_message(p).map(|m| (p.metadata.name.clone(), m.to_string())));
+    if let Some((pod, msg)) = &failed_scheduling {
+        cluster.push(signal(
+            format!("kubectl describe pod {pod}"),
+            format!("Warning FailedScheduling: {msg}"),
+            true,
+        ));
+    }
+    let mut node_lines = Vec::new();
+    let mut total_alloc = 0i64;
+    let mut total_req = 0i64;
+    for n in sim.store().nodes.values() {
+        let u = sim.store().node_usage(&n.metadata.name);
+        let alloc = n.status.allocatable_milli_cpu;
+        total_alloc += alloc;
+        total_req += u.milli_cpu;
+        let pct = |used: i64, of: i64| if of > 0 { used * 100 / of } else { 0 };
+        node_lines.push(format!(
+            "{}: cpu {} of {} requested ({}%), memory {} of {} ({}%), {} pods{}",
+            n.metadata.name,
+            format_cpu(u.milli_cpu),
+            format_cpu(alloc),
+            pct(u.milli_cpu, alloc),
+            format_mem(u.memory),
+            format_mem(n.status.allocatable_memory),
+            pct(u.memory, n.status.allocatable_memory),
+            u.pods,
+            if n.spec.unschedulable {
+                " (SchedulingDisabled)"
+            } else {
+                ""
+            }
+        ));
+    }
+    let pod_req = pods.first().map(|p| pod_requests(p));
+    let req_text = pod_req.map_or(String::new(), |(cpu, mem)| {
+        format!(
+            "; each pod requests cpu {}, memory {}",
+            format_cpu(cpu),
+            format_mem(mem)
+        )
+    });
+    cluster.push(signal(
+        "kubectl describe nodes   (Allocated resources)",
+        format!("{}{req_text}", node_lines.join("; ")),
+        failed_scheduling.is_some(),
+    ));
+    let warnings: Vec<&EventRecord> = records
+        .iter()
+        .filter(|r| r.event.type_ == super::api::EventType::Warning)
+        .collect();
+    let mut by_reason: BTreeMap<&str, u32> = BTreeMap::new();
+    for w in &warnings {
+        *by_reason.entry(w.event.reason.as_str()).or_default() += w.count;
+    }
+    cluster.push(signal(
+        "kubectl get events --field-selector type=Warning",
+        if by_reason.is_empty() {
+            "No resources found in default namespace.".to_string()
+        } else {
+            by_reason
+                .iter()
+                .map(|(r, n)| format!("{r} ×{n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        },
+        !by_reason.is_empty(),
+    ));
+
+    // ---- application signals
+    let mut app = Vec::new();
+    let scheduled: Vec<&&Pod> = pods
+        .iter()
+        .filter(|p| !p.node_name.is_empty() && p.metadata.deletion_timestamp.is_none())
+        .collect();
+    let pulling: Vec<&&&Pod> = scheduled
+        .iter()
+        .filter(|p| {
+            matches!(waiting_reason(p), Some((r, _)) if r == "ErrImagePull" || r == "ImagePullBackOff")
+        })
+        .collect();
+    let restarts: i32 = scheduled
+        .iter()
+        .map(|p| p.max_restarts())
+        .max()
+        .unwrap_or(0);
+    let crash_looping = scheduled
+        .iter()
+        .filter(|p| kubectl::is_crash_looping(p) || p.max_restarts() > 0)
+        .count();
+    let not_ready_running: Vec<&&&Pod> = scheduled
+        .iter()
+        .filter(|p| !p.is_ready() && super::kubelet::is_running(p))
+        .collect();
+    if let Some(p) = pulling.first() {
+        let (reason, message) = waiting_reason(p).unwrap_or_default();
+        app.push(signal(
+            format!("kubectl describe pod {}", p.metadata.name),
+            format!(
+                "{} pods cannot pull their image; State: Waiting, Reason: {reason}, Message: {message}",
+                pulling.len()
+            ),
+            true,
+        ));
+    }
+    app.push(signal(
+        "kubectl get pods   (RESTARTS)",
+        if restarts == 0 {
+            "no container has restarted".to_string()
+        } else {
+            format!("{crash_looping} pods have restarted, up to {restarts} times")
+        },
+        restarts > 0,
+    ));
+    // The most telling pod: one that restarts, else one that is running but not ready.
+    let suspect = scheduled
+        .iter()
+        .filter(|p| p.max_restarts() > 0)
+        .max_by_key(|p| p.max_restarts())
+        .or_else(|| not_ready_running.first().copied())
+        .or_else(|| pulling.first().copied());
+    let mut last_kubelet_warning = None;
+    if let Some(p) = suspect {
+        let evs = pod_events(&p.metadata.name);
+        let warn: Vec<&&EventRecord> = evs
+            .iter()
+            .filter(|r| r.event.type_ == super::api::EventType::Warning)
+            .collect();
+        let last = warn
+            .iter()
+            .filter(|r| r.event.reason != EventReason::Failed || pulling.is_empty())
+            .max_by_key(|r| r.last_timestamp)
+            .or_else(|| warn.iter().max_by_key(|r| r.last_timestamp));
+        if let Some(r) = last {
+            let text = format!(
+                "{} {} ({}): {}",
+                r.event.type_.as_str(),
+                r.event.reason.as_str(),
+                if r.count > 1 {
+                    format!("x{}", r.count)
+                } else {
+                    "once".to_string()
+                },
+                kubectl::describe_message(&r.event)
+            );
+            last_kubelet_warning = Some(text.clone());
+            app.push(signal(
+                format!("kubectl describe pod {}   (Events)", p.metadata.name),
+                text,
+                true,
+            ));
+        }
+        if p.max_restarts() > 0 {
+            let last_state = p
+                .status
+                .container_statuses
+                .iter()
+                .find_map(|c| match &c.last_state {
+                    Some(ContainerState::Terminated {
+                        exit_code, reason, ..
+                    }) => Some(format!(
+                        "container {} last terminated with exit code {exit_code} ({reason})",
+                        c.name
+                    )),
+                    _ => None,
+                });
+            app.push(signal(
+                format!("kubectl logs {} --previous", p.metadata.name),
+                format!(
+                    "{} — RolloutScope does not simulate log lines; read the previous container's output there",
+                    last_state.unwrap_or_else(|| "no terminated container yet".to_string())
+                ),
+                true,
+            ));
+        }
+    }
+    if !not_ready_running.is_empty() {
+        app.push(signal(
+            "kubectl get pods   (READY)",
+            format!(
+                "{} running pods are not Ready (READY 0/1): their readiness probe does not pass",
+                not_ready_running.len()
+            ),
+            true,
+        ));
+    }
+
+    // ---- verdict
+    let ready = s.ready_replicas;
+    let verdict = if ready >= desired && s.updated_replicas >= desired {
+        Verdict {
+            cause: Cause::Healthy,
+            summary: format!("All {desired} wanted replicas are ready ({ready}/{desired})."),
+            raising_replicas_helps: true,
+            advice: "Nothing is stuck; raising replicas would add pods if the nodes have room."
+                .to_string(),
+        }
+    } else if d.spec.paused {
+        Verdict {
+            cause: Cause::Paused,
+            summary: format!(
+                "The rollout is paused: the controller does not move the ReplicaSets ({ready}/{desired} ready)."
+            ),
+            raising_replicas_helps: false,
+            advice: format!("kubectl rollout resume deploy/{name}."),
+        }
+    } else if let Some((pod, msg)) = &failed_scheduling {
+        let n = unscheduled.len();
+        let capacity = msg.contains("Insufficient");
+        let (cpu, mem) = pod_req.unwrap_or((0, 0));
+        Verdict {
+            cause: if capacity {
+                Cause::InsufficientCapacity
+            } else {
+                Cause::Unschedulable
+            },
+            summary: format!(
+                "{n} of {} pods cannot be scheduled and stay Pending ({pod}: FailedScheduling `{msg}`). READY is {ready}/{desired}. The nodes have {} CPU allocatable in total and {} requested; each pod requests cpu {} and memory {}.",
+                pods.len(),
+                format_cpu(total_alloc),
+                format_cpu(total_req),
+                format_cpu(cpu),
+                format_mem(mem)
+            ),
+            raising_replicas_helps: false,
+            advice: if capacity {
+                "Raising replicas will not help: every extra pod asks the same full nodes and stays Pending too. Add nodes or capacity, lower the pods' requests, or lower replicas to what fits.".to_string()
+            } else {
+                "Raising replicas will not help: every extra pod fails the same scheduling filters. Fix the reason in the message (uncordon a node, correct a nodeSelector or toleration).".to_string()
+            },
+        }
+    } else if let Some(p) = pulling.first() {
+        let (reason, message) = waiting_reason(p).unwrap_or_default();
+        Verdict {
+            cause: Cause::ImagePull,
+            summary: format!(
+                "{} new pods cannot pull image {}: STATUS {reason} ({message}). The old ReplicaSet keeps serving; READY is {ready}/{desired}.",
+                pulling.len(),
+                p.spec.containers.first().map_or("", |c| c.image.as_str())
+            ),
+            raising_replicas_helps: false,
+            advice: format!(
+                "Raising replicas will not help: new pods use the same image. Fix the image tag (kubectl set image) or roll back (kubectl rollout undo deploy/{name})."
+            ),
+        }
+    } else if restarts > 0 {
+        // A liveness (or startup) probe kill tells a slow starter from a crashing process.
+        let probe_kill = records.iter().find(|r| {
+            r.event.reason == EventReason::Killing
+                && r.event.message.contains("probe, will be restarted")
+                && pods
+                    .iter()
+                    .any(|p| p.metadata.name == r.event.involved_object.name)
+        });
+        let why = match probe_kill {
+            Some(r) => format!("the kubelet kills them: {}", r.event.message),
+            None => "the process exits on its own".to_string(),
+        };
+        Verdict {
+            cause: Cause::CrashLoop,
+            summary: format!(
+                "Containers keep stopping and restarting under back-off, {why} (up to {restarts} restarts; {}). READY is {ready}/{desired}.",
+                last_kubelet_warning.unwrap_or_else(|| "see kubectl describe pod".to_string())
+            ),
+            raising_replicas_helps: false,
+            advice: "Raising replicas will not help: every new pod runs the same code with the same probes. Read kubectl logs --previous; if a liveness probe kills a slow starter, add a startupProbe or raise its thresholds.".to_string(),
+        }
+    } else if !not_ready_running.is_empty() {
+        Verdict {
+            cause: Cause::ReadinessFailing,
+            summary: format!(
+                "{} pods run but never pass their readiness probe ({}). The rollout stops where maxSurge and maxUnavailable allow; READY is {ready}/{desired}.",
+                not_ready_running.len(),
+                last_kubelet_warning.unwrap_or_else(|| "see kubectl describe pod".to_string())
+            ),
+            raising_replicas_helps: false,
+            advice: format!(
+                "Raising replicas will not help: new pods fail the same readiness check. Fix the readiness endpoint or roll back (kubectl rollout undo deploy/{name})."
+            ),
+        }
+    } else {
+        Verdict {
+            cause: Cause::Starting,
+            summary: format!(
+                "Pods are still being created, pulled or started; the rollout is moving ({ready}/{desired} ready)."
+            ),
+            raising_replicas_helps: false,
+            advice: "Wait: raising replicas would not make the current pods ready sooner."
+                .to_string(),
+        }
+    };
+    Diagnosis {
+        deployment: name.clone(),
+        time_ms: now.as_millis(),
+        desired,
+        ready,
+        available: s.available_replicas,
+        updated: s.updated_replicas,
+        cluster_signals: cluster,
+        application_signals: app,
+        verdict,
+    }
+}
+
+impl std::fmt::Display for Diagnosis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "Diagnosis of deployment/{} at {}: {}/{} ready, {} up to date, {} available",
+            self.deployment,
+            super::api::Time(self.time_ms),
+            self.ready,
+            self.desired,
+            self.updated,
+            self.available
+        )?;
+        for (title, signals) in [
+            ("Cluster signals", &self.cluster_signals),
+            ("Application signals", &self.application_signals),
+        ] {
+            writeln!(f, "\n{title}:")?;
+            for s in signals {
+                let mark = if s.concern { "!" } else { " " };
+                writeln!(f, "  {mark} $ {}", s.command)?;
+                writeln!(f, "      {}", s.sees)?;
+            }
+        }
+        writeln!(f, "\nVerdict ({:?}):", self.verdict.cause)?;
+        writeln!(f, "  {}", self.verdict.summary)?;
+        writeln!(f, "  {}", self.verdict.advice)
+    }
+}

@@ -1,0 +1,412 @@
+//! Node-side realism: the stall scenarios' back-off timings, kubectl STATUS transitions, the
+//! kubectl tables, and the diagnosis of a Deployment that wants more replicas than are ready.
+//! Expectations come from the spec (§15.3 image pull back-off, §15.5 CrashLoopBackOff, §15.8
+//! columns) and are written as data.
+
+use rolloutscope::sim::api::{EventReason, PodPhase, Time};
+use rolloutscope::sim::diagnosis::{Cause, diagnose};
+use rolloutscope::sim::engine::Sim;
+use rolloutscope::sim::kubectl::{self, Moment, Resource};
+use rolloutscope::sim::scenario::{BUNDLED, Scenario};
+use rolloutscope::sim::trace::Step;
+
+fn scenario(file: &str) -> Scenario {
+    let yaml = BUNDLED
+        .iter()
+        .find(|(f, _)| *f == file)
+        .map(|(_, y)| *y)
+        .unwrap_or_else(|| panic!("{file} is not bundled"));
+    Scenario::parse(yaml).unwrap_or_else(|e| panic!("{file}: {e:?}"))
+}
+
+/// Runs a bundled scenario until `at` (simulated seconds).
+fn run_until(file: &str, at_secs: u64) -> (Sim, Vec<Step>) {
+    let mut sim = scenario(file).sim();
+    let mut steps = Vec::new();
+    while let Some(step) = sim.step_until(Time::from_secs(at_secs)) {
+        steps.push(step);
+    }
+    (sim, steps)
+}
+
+/// Times (ms) of the events of one pod with this reason whose message starts with `prefix`.
+fn event_times(steps: &[Step], pod: &str, reason: EventReason, prefix: &str) -> Vec<u64> {
+    steps
+        .iter()
+        .flat_map(|s| s.events.iter().map(move |e| (s.time, e)))
+        .filter(|(_, e)| {
+            e.involved_object.name == pod && e.reason == reason && e.message.starts_with(prefix)
+        })
+        .map(|(t, _)| t.as_millis())
+        .collect()
+}
+
+fn first_pod_with_prefix(steps: &[Step], prefix: &str) -> String {
+    steps
+        .iter()
+        .flat_map(|s| &s.events)
+        .find(|e| e.involved_object.kind == "Pod" && e.involved_object.name.starts_with(prefix))
+        .map(|e| e.involved_object.name.clone())
+        .unwrap_or_else(|| panic!("no pod named {prefix}…"))
+}
+
+/// Checks each gap (seconds) against its back-off `b`: the kubelet restarts or re-pulls no
+/// earlier than the back-off, and by the next pod-worker look after it (at most `slack(b)`
+/// later).
+fn check_gaps(what: &str, gaps_ms: &[u64], backoffs: &[u64], slack: impl Fn(u64) -> u64) {
+    assert!(
+        gaps_ms.len() >= backoffs.len(),
+        "{what}: expected at least {} gaps, saw {gaps_ms:?}",
+        backoffs.len()
+    );
+    for (i, (&gap, &b)) in gaps_ms.iter().zip(backoffs).enumerate() {
+        let lo = b * 1000;
+        let hi = lo + slack(b) * 1000;
+        assert!(
+            (lo..=hi).contains(&gap),
+            "{what}: gap {} is {gap} ms, expected between {lo} and {hi} ms (back-off {b}s); all gaps {gaps_ms:?}",
+            i + 1
+        );
+    }
+}
+
+#[test]
+fn image_pull_back_off_doubles_from_ten_seconds() {
+    let (_, steps) = run_until("image-typo.yaml", 180);
+    let new_rs_pod = first_pod_with_prefix(
+        &steps
+            .iter()
+            .filter(|s| s.events.iter().any(|e| e.message.contains("web:2.0-typo")))
+            .cloned()
+            .collect::<Vec<_>>(),
+        "web-",
+    );
+    let failed = event_times(
+        &steps,
+        &new_rs_pod,
+        EventReason::Failed,
+        "Failed to pull image",
+    );
+    let pulling = event_times(&steps, &new_rs_pod, EventReason::Pulling, "Pulling image");
+    // Each pull after a failure comes after the back-off, at the kubelet's next retry
+    // (10 s × U[1, 1.5) after the last look), so at most 15 s late.
+    let gaps: Vec<u64> = failed
+        .iter()
+        .zip(pulling.iter().skip(1))
+        .map(|(f, p)| p - f)
+        .collect();
+    check_gaps(&new_rs_pod, &gaps, &[10, 20, 40], |_| 15);
+    // Every failed pull is followed by `Error: ErrImagePull`; every wait by a BackOff pair.
+    let err_pull = event_times(
+        &steps,
+        &new_rs_pod,
+        EventReason::Failed,
+        "Error: ErrImagePull",
+    );
+    assert_eq!(
+        err_pull, failed,
+        "{new_rs_pod}: one Error: ErrImagePull per failed pull"
+    );
+    let backoff = event_times(
+        &steps,
+        &new_rs_pod,
+        EventReason::BackOff,
+        "Back-off pulling image \"web:2.0-typo\"",
+    );
+    let err_backoff = event_times(
+        &steps,
+        &new_rs_pod,
+        EventReason::Failed,
+        "Error: ImagePullBackOff",
+    );
+    assert!(!backoff.is_empty());
+    assert_eq!(backoff, err_backoff);
+}
+
+#[test]
+fn crash_loop_back_off_is_0_10_20_40_80_160_300_seconds() {
+    let (_, steps) = run_until("crash-loop.yaml", 900);
+    let pod = first_pod_with_prefix(&steps, "web-");
+    let started = event_times(&steps, &pod, EventReason::Started, "Container started");
+    // The app exits 5 s after each start; the next start is the restart.
+    let gaps: Vec<u64> = started.windows(2).map(|w| w[1] - (w[0] + 5000)).collect();
+    // Up to 60 s the pod worker looks again after the remaining back-off × U[1, 1.5); beyond
+    // that every 60–90 s until it expires (§15.5, v1.35).
+    check_gaps(&pod, &gaps, &[0, 10, 20, 40, 80, 160, 300], |b| {
+        if b <= 60 { b / 2 + 1 } else { 90 }
+    });
+    let backoff_msg = format!("Back-off restarting failed container web in pod {pod}_default(");
+    assert!(
+        !event_times(&steps, &pod, EventReason::BackOff, &backoff_msg).is_empty(),
+        "{pod}: no BackOff event"
+    );
+}
+
+#[test]
+fn aggressive_liveness_kills_after_three_failures_and_backs_off() {
+    let (_, steps) = run_until("aggressive-liveness.yaml", 360);
+    let pod = first_pod_with_prefix(&steps, "web-");
+    let killed = event_times(
+        &steps,
+        &pod,
+        EventReason::Killing,
+        "Container web failed liveness probe, will be restarted",
+    );
+    let started = event_times(&steps, &pod, EventReason::Started, "Container started");
+    let unhealthy = event_times(
+        &steps,
+        &pod,
+        EventReason::Unhealthy,
+        "Liveness probe failed:",
+    );
+    // One Unhealthy event per failed run: three runs (failureThreshold 3) per container.
+    assert!(unhealthy.len() >= 3 * killed.len());
+    // In event order: each container instance sees exactly three failed runs, then the kill.
+    let mut failures_since_start = 0;
+    for e in steps.iter().flat_map(|s| &s.events) {
+        if e.involved_object.name != pod {
+            continue;
+        }
+        match e.reason {
+            EventReason::Started => failures_since_start = 0,
+            EventReason::Unhealthy if e.message.starts_with("Liveness probe failed:") => {
+                failures_since_start += 1;
+            }
+            EventReason::Killing => assert_eq!(
+                failures_since_start, 3,
+                "{pod}: liveness failures before the kill"
+            ),
+            _ => {}
+        }
+    }
+    let gaps: Vec<u64> = killed
+        .iter()
+        .zip(started.iter().skip(1))
+        .map(|(k, s)| s - k)
+        .collect();
+    check_gaps(&pod, &gaps, &[0, 10, 20, 40], |b| b / 2 + 1);
+}
+
+/// The STATUS column of one pod after every step, with repeats folded.
+fn status_transitions(file: &str, pod_prefix: &str, limit_secs: u64) -> Vec<String> {
+    let mut sim = scenario(file).sim();
+    let mut seen: Vec<String> = Vec::new();
+    let mut pod_name: Option<String> = None;
+    while sim.step_until(Time::from_secs(limit_secs)).is_some() {
+        if pod_name.is_none() {
+            pod_name = sim
+                .store()
+                .pods
+                .keys()
+                .find(|n| n.starts_with(pod_prefix))
+                .cloned();
+        }
+        let Some(name) = &pod_name else { continue };
+        let status = match sim.store().pods.get(name) {
+            Some(p) => {
+                if p.kubectl_status() == "CrashLoopBackOff" {
+                    assert_eq!(
+                        p.status.phase,
+                        PodPhase::Running,
+                        "CrashLoopBackOff keeps Running"
+                    );
+                }
+                p.kubectl_status()
+            }
+            None => "(gone)".to_string(),
+        };
+        if seen.last() != Some(&status) {
+            seen.push(status);
+        }
+    }
+    seen
+}
+
+#[test]
+fn kubectl_status_transitions_follow_the_kubelet() {
+    let crash = status_transitions("crash-loop.yaml", "web-", 130);
+    assert_eq!(
+        crash,
+        [
+            "Pending",
+            "ContainerCreating",
+            "Running",
+            "Error",
+            "Running",
+            "Error",
+            "CrashLoopBackOff",
+            "Running",
+            "Error",
+            "CrashLoopBackOff",
+            "Running",
+            "Error",
+            "CrashLoopBackOff",
+            "Running",
+            "Error",
+            "CrashLoopBackOff",
+        ],
+        "crash-loop.yaml"
+    );
+    let new_hash = {
+        let (sim, _) = run_until("image-typo.yaml", 31);
+        sim.store()
+            .replica_sets
+            .values()
+            .find(|rs| rs.spec.template.spec.containers[0].image == "web:2.0-typo")
+            .map(|rs| rs.metadata.name.clone())
+            .expect("the typo ReplicaSet")
+    };
+    let pulls = status_transitions("image-typo.yaml", &new_hash, 190);
+    assert_eq!(
+        pulls,
+        [
+            "Pending",
+            "ContainerCreating",
+            "ErrImagePull",
+            "ImagePullBackOff",
+            "ErrImagePull",
+            "ImagePullBackOff",
+            "ErrImagePull",
+            "ImagePullBackOff",
+            "ErrImagePull",
+            "ImagePullBackOff",
+            "Terminating",
+            "(gone)",
+        ],
+        "image-typo.yaml"
+    );
+}
+
+#[test]
+fn six_want_four_ready_is_diagnosed_as_no_capacity() {
+    let (sim, steps) = run_until("six-want-four-ready.yaml", 180);
+    let d = diagnose(&sim, &steps, "web");
+    assert_eq!((d.desired, d.ready), (6, 4));
+    assert_eq!(d.verdict.cause, Cause::InsufficientCapacity);
+    assert!(!d.verdict.raising_replicas_helps);
+    let msg = "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.";
+    assert!(d.verdict.summary.contains(msg), "{}", d.verdict.summary);
+    assert!(
+        d.verdict.summary.contains("2 of 6 pods"),
+        "{}",
+        d.verdict.summary
+    );
+    assert!(
+        d.verdict.advice.contains("Raising replicas will not help"),
+        "{}",
+        d.verdict.advice
+    );
+    let commands: Vec<&str> = d
+        .cluster_signals
+        .iter()
+        .map(|s| s.command.as_str())
+        .collect();
+    for c in [
+        "kubectl get deploy web",
+        "kubectl rollout status deploy/web",
+        "kubectl describe deploy web",
+        "kubectl get pods -o wide",
+        "kubectl get events --field-selector type=Warning",
+    ] {
+        assert!(commands.contains(&c), "missing {c} in {commands:?}");
+    }
+    assert!(
+        d.cluster_signals
+            .iter()
+            .any(|s| s.sees.contains("cpu 2 of 2 requested (100%)"))
+    );
+    // The JSON form serializes.
+    let json = serde_json::to_string(&d).expect("serialize");
+    assert!(
+        json.contains("\"cause\":\"InsufficientCapacity\""),
+        "{json}"
+    );
+}
+
+#[test]
+fn each_stall_scenario_gets_its_cause() {
+    for (file, at, cause) in [
+        ("image-typo.yaml", 120, Cause::ImagePull),
+        ("readiness-never-passes.yaml", 200, Cause::ReadinessFailing),
+        ("aggressive-liveness.yaml", 200, Cause::CrashLoop),
+        ("crash-loop.yaml", 300, Cause::CrashLoop),
+        ("rolling-update.yaml", 600, Cause::Healthy),
+    ] {
+        let (sim, steps) = run_until(file, at);
+        let d = diagnose(&sim, &steps, "web");
+        assert_eq!(d.verdict.cause, cause, "{file} at {at}s: {d}");
+        if cause != Cause::Healthy {
+            assert!(!d.verdict.raising_replicas_helps, "{file}");
+        }
+    }
+}
+
+#[test]
+fn kubectl_get_prints_kubectl_columns() {
+    let (sim, steps) = run_until("six-want-four-ready.yaml", 180);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(180));
+    let deploy = kubectl::get(&m, &[Resource::Deployments], false);
+    assert_eq!(
+        deploy,
+        "NAME      READY     UP-TO-DATE   AVAILABLE   AGE\nweb       4/6       6            4           3m\n"
+    );
+    let pods = kubectl::get(&m, &[Resource::Pods], true);
+    let mut lines = pods.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "NAME                   READY     STATUS    RESTARTS   AGE       IP           NODE      NOMINATED NODE   READINESS GATES"
+        )
+    );
+    let pending: Vec<&str> = pods.lines().filter(|l| l.contains("Pending")).collect();
+    assert_eq!(pending.len(), 2, "{pods}");
+    for l in pending {
+        assert!(
+            l.ends_with("0/1       Pending   0          3m        <none>       <none>    <none>           <none>"),
+            "{l:?}"
+        );
+    }
+    let all = kubectl::get(
+        &m,
+        &[Resource::Deployments, Resource::ReplicaSets, Resource::Pods],
+        false,
+    );
+    assert!(all.starts_with("NAME                  READY"), "{all}");
+    assert!(all.contains("\ndeployment.apps/web   4/6 "), "{all}");
+    assert!(all.contains("\n\nNAME                             DESIRED   CURRENT   READY     AGE\nreplicaset.apps/web-"), "{all}");
+    assert!(all.contains("\npod/web-"), "{all}");
+
+    let (sim, steps) = run_until("crash-loop.yaml", 240);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(240));
+    let pods = kubectl::get(&m, &[Resource::Pods], false);
+    let row = pods.lines().nth(1).unwrap_or_default();
+    assert!(
+        row.contains("0/1       CrashLoopBackOff   5 (28s ago)   4m"),
+        "{pods}"
+    );
+    let pod = sim.store().pods.keys().next().cloned().unwrap_or_default();
+    let describe = kubectl::describe_pod(&m, &pod).expect("pod exists");
+    for want in [
+        "    State:          Waiting\n      Reason:       CrashLoopBackOff\n",
+        "    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    1\n",
+        "    Restart Count:  5\n",
+        "  Type                       Status\n  PodReadyToStartContainers  True \n",
+        "kubelet            spec.containers{web}: Back-off restarting failed container web in pod ",
+        "  Normal   Scheduled  4m                   default-scheduler  Successfully assigned default/",
+    ] {
+        assert!(describe.contains(want), "missing {want:?} in\n{describe}");
+    }
+    let events = kubectl::get_events(&m);
+    assert!(
+        events.starts_with("LAST SEEN   TYPE      REASON              OBJECT"),
+        "{events}"
+    );
+    assert!(
+        events.contains("   Warning   BackOff             pod/web-"),
+        "{events}"
+    );
+    assert_eq!(
+        kubectl::rollout_status_now(&sim, "web"),
+        "Waiting for deployment \"web\" rollout to finish: 0 of 1 updated replicas are available...\n"
+    );
+}
