@@ -63,7 +63,11 @@ fn main() {
         std::env::args().any(|a| a == "--test") || std::env::var_os("BENCH_QUICK").is_some();
     println!("rolling update to completion (25%/25%, all healthy), median of runs:");
     let mut per_replica = Vec::new();
-    for &n in &[10usize, 100, 1_000, 10_000] {
+    let sizes: Vec<usize> = std::env::var("BENCH_SIZES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![10, 100, 1_000, 10_000]);
+    for &n in &sizes {
         if (quick && n > 100)
             || std::env::var("BENCH_MAX")
                 .ok()

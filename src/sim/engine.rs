@@ -176,11 +176,7 @@ impl Sim {
 
     /// Whether every scheduled command has run.
     pub fn actions_done(&self) -> bool {
-        !self
-            .queue
-            .items
-            .iter()
-            .any(|(_, _, w)| matches!(w, Work::Action(_)))
+        self.actions_run >= self.actions.len()
     }
 
     /// Takes the next step, or `None` when nothing is left to do.

@@ -393,20 +393,13 @@ pub fn rollout_settled(sim: &Sim, name: &str) -> bool {
         return false;
     }
     let store = sim.store();
-    if store
-        .pods
-        .values()
-        .any(|p| p.metadata.deletion_timestamp.is_some())
-    {
-        return false;
-    }
     if store.replica_sets.values().any(|rs| {
         rs.status.replicas != rs.spec.replicas || rs.status.terminating_replicas.unwrap_or(0) != 0
     }) || d.status.terminating_replicas.unwrap_or(0) != 0
     {
         return false;
     }
-    true
+    store.terminating_pods() == 0
 }
 
 fn load_cluster(l: &mut Loader<'_>, v: Option<&Value>) -> (Vec<Node>, PodQuota) {
