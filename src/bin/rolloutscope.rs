@@ -289,7 +289,7 @@ fn print_run(scenario: &Scenario, json: bool) -> io::Result<()> {
                 .and_then(|line| writeln!(out, "{line}"))
         } else {
             write!(out, "{step}")
-                .and_then(|()| writeln!(out, "      = {}", ClusterView::of(sim).summary_line()))
+                .and_then(|()| writeln!(out, "      = {}", ClusterView::summary_of(sim)))
         };
     });
     result?;

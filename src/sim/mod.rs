@@ -37,7 +37,7 @@ pub fn trace_text(scenario_yaml: &str) -> Result<String, String> {
     let run = scenario::run_with(&scenario, |step, sim| {
         out.push_str(&step.to_string());
         out.push_str("      = ");
-        out.push_str(&view::ClusterView::of(sim).summary_line());
+        out.push_str(&view::ClusterView::summary_of(sim));
         out.push('\n');
     });
     out.push_str(&format!(

@@ -186,7 +186,10 @@ fn replica_set_view(rs: &ReplicaSet, d: Option<&Deployment>) -> ReplicaSetView {
 }
 
 fn pod_view(p: &Pod, rs_name: &str, rt: Option<&PodRuntime>) -> PodView {
-    let first = rt.and_then(|r| r.containers.first());
+    // Probe glyphs describe the running container; an exited one has no current results.
+    let first = rt
+        .and_then(|r| r.containers.first())
+        .filter(|c| c.running_since.is_some());
     PodView {
         name: p.metadata.name.clone(),
         uid: p.metadata.uid.clone(),
@@ -254,6 +257,31 @@ impl ClusterView {
                 .collect(),
             nodes,
         }
+    }
+
+    /// The summary line of the simulator's current state, without building pod rows (the
+    /// runner prints it after every step, so it must not cost a walk over every pod).
+    pub fn summary_of(sim: &Sim) -> String {
+        let store = sim.store();
+        let d = store.deployments.values().next();
+        let mut rss: Vec<&ReplicaSet> = store.replica_sets.values().collect();
+        rss.sort_by(|a, b| {
+            let rev = |r: &ReplicaSet| {
+                r.annotation(REVISION_ANNOTATION)
+                    .and_then(|v| v.parse::<i64>().ok())
+                    .unwrap_or(0)
+            };
+            rev(b)
+                .cmp(&rev(a))
+                .then_with(|| a.metadata.name.cmp(&b.metadata.name))
+        });
+        ClusterView {
+            deployment: d.map(deployment_view),
+            replica_sets: rss.iter().map(|rs| replica_set_view(rs, d)).collect(),
+            pods: Vec::new(),
+            nodes: Vec::new(),
+        }
+        .summary_line()
     }
 
     /// One line summing the state up, as the readable trace prints it after a step.

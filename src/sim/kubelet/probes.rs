@@ -42,8 +42,16 @@ pub fn schedule_initial_probes(k: &mut KubeletContext<'_>, c: usize, instance: u
     };
     for &kind in kinds {
         if let Some(p) = probe_of(k, c, kind) {
+            // Readiness also runs whenever the kubelet computes pod status, so it runs at once
+            // when the delay allows; liveness and startup wait for their own ticker, whose phase
+            // relative to the container start is arbitrary (drawn from the seeded generator).
+            let phase = if kind == ProbeKind::Readiness {
+                0
+            } else {
+                k.rng.below(period_ms(&p))
+            };
             k.after(
-                first_run_delay(&p),
+                first_run_delay(&p) + phase,
                 Work::ProbeTick {
                     pod: pod.clone(),
                     container: c,
@@ -355,7 +363,7 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         k.after(wait, Work::KubeletSyncPod(pod));
         k.out.stage = Some(Stage::Retry);
         k.out.say(format!(
-            "Container {name} has crashed {} time{}; the restart back-off is now {}, so STATUS shows CrashLoopBackOff and the kubelet waits {} more before restarting it.",
+            "Container {name} has stopped {} time{} (exited or killed); the restart back-off is now {}, so STATUS shows CrashLoopBackOff and the kubelet waits {} more before restarting it.",
             k.pod.status.container_statuses[c].restart_count + 1,
             if k.pod.status.container_statuses[c].restart_count == 0 { "" } else { "s" },
             go_duration(b.delay_ms),
