@@ -180,7 +180,7 @@ fn since(now: Time, t: Time) -> String {
 /// last tab is not aligned, and a column's width is the widest cell of the consecutive lines
 /// that have that column, plus `padding`, at least `min_width`.
 ///
-/// `kubectl get` uses `min_width` 10 and `padding` 3 (`printers.GetNewTabWriter`); `kubectl
+/// `kubectl get` uses `min_width` 6 and `padding` 3 (`printers.GetNewTabWriter`); `kubectl
 /// describe` uses 0 and 2.
 pub fn tabwrite(text: &str, min_width: usize, padding: usize) -> String {
     let lines: Vec<Vec<&str>> = text
@@ -388,7 +388,7 @@ pub fn get_deployments(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
         }
         t.push('\n');
     }
-    tabwrite(&t, 10, 3)
+    tabwrite(&t, 6, 3)
 }
 
 fn join_containers<'a>(it: impl Iterator<Item = &'a str>) -> String {
@@ -428,7 +428,7 @@ pub fn get_replica_sets(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
         }
         t.push('\n');
     }
-    tabwrite(&t, 10, 3)
+    tabwrite(&t, 6, 3)
 }
 
 /// The RESTARTS cell of `printPod`: the restart count summed over containers, with
@@ -503,7 +503,7 @@ pub fn get_pods(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
         }
         t.push('\n');
     }
-    tabwrite(&t, 10, 3)
+    tabwrite(&t, 6, 3)
 }
 
 /// One event as the API server holds it after the recorder's aggregation: identical events
@@ -579,7 +579,7 @@ pub fn get_events(m: &Moment<'_>) -> String {
             e.message
         ));
     }
-    tabwrite(&t, 10, 3)
+    tabwrite(&t, 6, 3)
 }
 
 /// `kubectl get events --field-selector type=Warning`: the same table, warnings only.
@@ -899,10 +899,12 @@ mod tests {
 
     #[test]
     fn tabwriter_pads_columns_but_not_the_last_cell() {
-        let t = tabwrite("NAME\tREADY\tAGE\nweb-1234567890\t1/1\t5s\n", 10, 3);
+        // kubectl's printers: minwidth 6, padding 3 (`READY` + 3 spaces, as a real cluster
+        // prints `NAME    READY   STATUS    RESTARTS   AGE`).
+        let t = tabwrite("NAME\tREADY\tAGE\nweb-1234567890\t1/1\t5s\n", 6, 3);
         assert_eq!(
             t,
-            "NAME             READY     AGE\nweb-1234567890   1/1       5s\n"
+            "NAME             READY   AGE\nweb-1234567890   1/1     5s\n"
         );
     }
 }

@@ -462,8 +462,22 @@ impl Store {
             }
             Change::UpdateNode(node) => {
                 let name = node.metadata.name.clone();
+                // Only changes that can make a pod fit wake the scheduler (upstream's queueing
+                // hints skip, for instance, a node that only learned about a new image).
+                let schedulable_changed = self.nodes.get(&name).is_none_or(|old| {
+                    old.spec != node.spec
+                        || old.metadata.labels != node.metadata.labels
+                        || old.status.ready != node.status.ready
+                        || old.status.allocatable_milli_cpu != node.status.allocatable_milli_cpu
+                        || old.status.allocatable_memory != node.status.allocatable_memory
+                        || old.status.allocatable_pods != node.status.allocatable_pods
+                });
                 self.nodes.insert(name.clone(), node);
-                vec![Touched::Node(name)]
+                if schedulable_changed {
+                    vec![Touched::Node(name)]
+                } else {
+                    vec![]
+                }
             }
         }
     }

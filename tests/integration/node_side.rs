@@ -348,21 +348,23 @@ fn kubectl_get_prints_kubectl_columns() {
     let deploy = kubectl::get(&m, &[Resource::Deployments], false);
     assert_eq!(
         deploy,
-        "NAME      READY     UP-TO-DATE   AVAILABLE   AGE\nweb       4/6       6            4           3m\n"
+        "NAME   READY   UP-TO-DATE   AVAILABLE   AGE\nweb    4/6     6            4           3m\n"
     );
     let pods = kubectl::get(&m, &[Resource::Pods], true);
     let mut lines = pods.lines();
     assert_eq!(
         lines.next(),
         Some(
-            "NAME                   READY     STATUS    RESTARTS   AGE       IP           NODE      NOMINATED NODE   READINESS GATES"
+            "NAME                   READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES"
         )
     );
     let pending: Vec<&str> = pods.lines().filter(|l| l.contains("Pending")).collect();
     assert_eq!(pending.len(), 2, "{pods}");
     for l in pending {
         assert!(
-            l.ends_with("0/1       Pending   0          3m        <none>       <none>    <none>           <none>"),
+            l.ends_with(
+                "0/1     Pending   0          3m    <none>       <none>   <none>           <none>"
+            ),
             "{l:?}"
         );
     }
@@ -373,7 +375,7 @@ fn kubectl_get_prints_kubectl_columns() {
     );
     assert!(all.starts_with("NAME                  READY"), "{all}");
     assert!(all.contains("\ndeployment.apps/web   4/6 "), "{all}");
-    assert!(all.contains("\n\nNAME                             DESIRED   CURRENT   READY     AGE\nreplicaset.apps/web-"), "{all}");
+    assert!(all.contains("\n\nNAME                             DESIRED   CURRENT   READY   AGE\nreplicaset.apps/web-"), "{all}");
     assert!(all.contains("\npod/web-"), "{all}");
 
     let (sim, steps) = run_until("crash-loop.yaml", 240);
@@ -381,7 +383,7 @@ fn kubectl_get_prints_kubectl_columns() {
     let pods = kubectl::get(&m, &[Resource::Pods], false);
     let row = pods.lines().nth(1).unwrap_or_default();
     assert!(
-        row.contains("0/1       CrashLoopBackOff   5 (28s ago)   4m"),
+        row.contains("0/1     CrashLoopBackOff   5 (28s ago)   4m"),
         "{pods}"
     );
     let pod = sim.store().pods.keys().next().cloned().unwrap_or_default();
