@@ -189,12 +189,21 @@ fn manage_replicas(
             .filter(|p| p.is_active())
             .collect();
         let owners = related_owner_uids(store, rs);
-        let rank_of = |node: &str| -> i64 {
-            owners
-                .iter()
-                .map(|uid| i64::from(store.active_on_node(uid, node)))
-                .sum()
-        };
+        // The co-location count per node, from the index, once per node rather than per pod.
+        let per_node: BTreeMap<&str, i64> = store
+            .nodes
+            .keys()
+            .map(String::as_str)
+            .chain(std::iter::once(""))
+            .map(|node| {
+                let n = owners
+                    .iter()
+                    .map(|uid| i64::from(store.active_on_node(uid, node)))
+                    .sum();
+                (node, n)
+            })
+            .collect();
+        let rank_of = |node: &str| -> i64 { per_node.get(node).copied().unwrap_or(0) };
         let to_delete = rank_pods_to_delete(&active, &rank_of, diff, now);
         let grace = |p: &Pod| p.spec.termination_grace_period_seconds.unwrap_or(30);
         for p in &to_delete {
