@@ -41,6 +41,8 @@ pub enum Command {
     Cordon(String),
     /// `kubectl uncordon <node>`.
     Uncordon(String),
+    /// A fault: the node's kubelet stops (power loss, network partition). Not a kubectl command.
+    FailNode(String),
     /// `kubectl delete pod <name>`; a prefix deletes the first pod (by name) that starts with it.
     DeletePod(String),
 }
@@ -111,6 +113,7 @@ impl Command {
             Command::Cordon(n) => format!("kubectl cordon {n}"),
             Command::Uncordon(n) => format!("kubectl uncordon {n}"),
             Command::DeletePod(p) => format!("kubectl delete pod {p}"),
+            Command::FailNode(n) => format!("(fault) the kubelet on {n} stops"),
         }
     }
 
@@ -124,7 +127,7 @@ impl Command {
             | Command::Pause { deployment }
             | Command::Resume { deployment }
             | Command::RolloutRestart { deployment } => format!("deployment/{deployment}"),
-            Command::Cordon(n) | Command::Uncordon(n) => format!("node/{n}"),
+            Command::Cordon(n) | Command::Uncordon(n) | Command::FailNode(n) => format!("node/{n}"),
             Command::DeletePod(p) => {
                 format!("pod/{}", resolve_pod(store, p).unwrap_or_else(|| p.clone()))
             }
@@ -428,6 +431,31 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             } else {
                 format!("node/{n} uncordoned: the scheduler may place pods there again, and pending pods are retried.")
             });
+        }
+        Command::FailNode(n) => {
+            if !store.nodes.contains_key(n) {
+                return Err(refuse(format!(
+                    "Error from server (NotFound): nodes {n:?} not found"
+                )));
+            }
+            let mut rt = store.kubelet_nodes.get(n).cloned().unwrap_or_default();
+            if rt.kubelet_down {
+                out.say(format!("The kubelet on {n} is already down."));
+                return Ok(out);
+            }
+            rt.kubelet_down = true;
+            out.changes.push(Change::SetNodeRuntime {
+                name: n.clone(),
+                runtime: rt,
+            });
+            out.requeue.push((
+                super::controller::node_lifecycle::NODE_MONITOR_GRACE_MS,
+                super::controller::Work::NodeMonitor(n.clone()),
+            ));
+            out.stage = Some(Stage::Retry);
+            out.say(format!(
+                "Fault: the kubelet on {n} stops (the machine lost power or its network). Nothing changes yet: the node controller only notices after the node-monitor grace period of 40s without a status update. Meanwhile the pods there keep their last status."
+            ));
         }
         Command::DeletePod(p) => {
             let Some(name) = resolve_pod(store, p) else {

@@ -5,7 +5,7 @@
 use super::api::{Deployment, Node, NodeSpec, NodeStatus, ObjectMeta, Time};
 use super::commands::{self, Command, CommandError};
 use super::controller::replica_set::{self, PodQuota};
-use super::controller::{Change, Outcome, Work, deployment, scheduler};
+use super::controller::{Change, Outcome, Work, deployment, node_lifecycle, scheduler};
 use super::kubelet::{self, World};
 use super::rng::Rng;
 use super::store::{Store, Touched};
@@ -326,6 +326,18 @@ impl Sim {
             } => self.kubelet_work(pod, |s, w, r| {
                 kubelet::container_exit(s, w, pod, *container, *instance, now, r)
             }),
+            Work::NodeMonitor(node) => (
+                node_lifecycle::COMPONENT.to_string(),
+                format!("node/{node}"),
+                node_lifecycle::monitor_node_health(&self.store, node, now),
+                Stage::Retry,
+            ),
+            Work::TaintEviction(node) => (
+                "taint-eviction-controller".to_string(),
+                format!("node/{node}"),
+                node_lifecycle::taint_eviction(&self.store, node),
+                Stage::Retry,
+            ),
             Work::TerminationComplete(name) => {
                 self.kubelet_work(name, |s, _, _| kubelet::termination_complete(s, name))
             }
@@ -363,7 +375,8 @@ impl Sim {
         default_stage: Stage,
     ) -> Option<Step> {
         let now = self.clock;
-        let noop = outcome.is_noop();
+        // A user command is always a step, even one that only changes node-local state (a fault).
+        let noop = outcome.is_noop() && actor != "kubectl";
         for (delay, w) in outcome.requeue {
             self.queue.push(now.plus_millis(delay), w);
         }

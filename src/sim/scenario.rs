@@ -75,6 +75,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "crash-loop.yaml",
         include_str!("../../scenarios/crash-loop.yaml"),
     ),
+    (
+        "node-failure.yaml",
+        include_str!("../../scenarios/node-failure.yaml"),
+    ),
 ];
 
 /// One problem in a scenario file, with where it is.
@@ -685,6 +689,7 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
         "cordon",
         "uncordon",
         "delete_pod",
+        "fail_node",
     ];
     for (i, a) in list.iter().enumerate() {
         let path = format!("actions[{i}]");
@@ -801,10 +806,11 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
             "pause" => Some(Command::Pause { deployment: d }),
             "resume" => Some(Command::Resume { deployment: d }),
             "rollout_restart" => Some(Command::RolloutRestart { deployment: d }),
-            "cordon" | "uncordon" | "delete_pod" => match arg.as_str() {
+            "cordon" | "uncordon" | "delete_pod" | "fail_node" => match arg.as_str() {
                 Some(s) if !s.is_empty() => Some(match verb {
                     "cordon" => Command::Cordon(s.to_string()),
                     "uncordon" => Command::Uncordon(s.to_string()),
+                    "fail_node" => Command::FailNode(s.to_string()),
                     _ => Command::DeletePod(s.to_string()),
                 }),
                 _ => {

@@ -412,3 +412,75 @@ fn kubectl_get_prints_kubectl_columns() {
         "Waiting for deployment \"web\" rollout to finish: 0 of 1 updated replicas are available...\n"
     );
 }
+
+/// A node whose kubelet stops is marked NotReady after the 40 s grace period, its pods stop
+/// counting as available, and after the 300 s toleration they are evicted and replaced
+/// elsewhere while they stay Terminating.
+#[test]
+fn a_failed_node_goes_not_ready_then_its_pods_are_evicted_and_replaced() {
+    // Just before the grace period ends: node-2 still looks Ready.
+    let (sim, _) = run_until("node-failure.yaml", 119);
+    assert!(
+        sim.store()
+            .nodes
+            .get("node-2")
+            .is_some_and(|n| n.status.ready)
+    );
+
+    let (sim, steps) = run_until("node-failure.yaml", 121);
+    let node = sim.store().nodes.get("node-2").expect("node-2 exists");
+    assert!(
+        !node.status.ready,
+        "node-2 is NotReady 40s after its kubelet stopped"
+    );
+    let on_node: Vec<_> = sim
+        .store()
+        .pods
+        .values()
+        .filter(|p| p.node_name == "node-2")
+        .collect();
+    assert!(!on_node.is_empty());
+    assert!(
+        on_node.iter().all(|p| !p.is_ready()),
+        "pods on a NotReady node are not Ready"
+    );
+    assert!(steps.iter().any(|s| {
+        s.time == Time::from_secs(120)
+            && s.events
+                .iter()
+                .any(|e| e.message == "Node node-2 status is now: NodeNotReady")
+    }));
+
+    let (sim, steps) = run_until("node-failure.yaml", 480);
+    let evicted: Vec<_> = steps
+        .iter()
+        .flat_map(|s| &s.events)
+        .filter(|e| e.reason == EventReason::TaintManagerEviction)
+        .collect();
+    assert!(
+        !evicted.is_empty(),
+        "pods are evicted after their 300s toleration"
+    );
+    let store = sim.store();
+    assert!(
+        store
+            .pods
+            .values()
+            .filter(|p| p.node_name == "node-2")
+            .all(|p| p.metadata.deletion_timestamp.is_some()),
+        "every pod left on node-2 is Terminating"
+    );
+    let d = store.deployments.get("web").expect("web exists");
+    assert_eq!(
+        d.status.available_replicas, 10,
+        "replacements run on the healthy nodes"
+    );
+    assert!(
+        store
+            .pods
+            .values()
+            .filter(|p| p.metadata.deletion_timestamp.is_none())
+            .all(|p| p.node_name != "node-2"),
+        "nothing new is scheduled on the NotReady node"
+    );
+}

@@ -50,6 +50,10 @@ const GOLDEN: &[(&str, &str)] = &[
         "startup-probe-recovers.yaml",
         include_str!("../golden/startup-probe-recovers.txt"),
     ),
+    (
+        "node-failure.yaml",
+        include_str!("../golden/node-failure.txt"),
+    ),
     ("crash-loop.yaml", include_str!("../golden/crash-loop.txt")),
 ];
 

@@ -48,6 +48,7 @@ pub enum EventReason {
     NodeNotSchedulable,
     NodeSchedulable,
     NodeReady,
+    TaintManagerEviction,
 }
 
 impl EventReason {
@@ -79,6 +80,7 @@ impl EventReason {
             Self::NodeNotSchedulable => "NodeNotSchedulable",
             Self::NodeSchedulable => "NodeSchedulable",
             Self::NodeReady => "NodeReady",
+            Self::TaintManagerEviction => "TaintManagerEviction",
         }
     }
 }

@@ -3,6 +3,7 @@
 //! to record, work to schedule later, and a sentence saying why — and never mutates the store.
 
 pub mod deployment;
+pub mod node_lifecycle;
 pub mod replica_set;
 pub mod scheduler;
 
@@ -90,6 +91,10 @@ pub enum Work {
     },
     /// A terminating pod's containers have stopped; the pod object goes away.
     TerminationComplete(String),
+    /// The node lifecycle controller checks a node's health after the grace period.
+    NodeMonitor(String),
+    /// Pods on an unreachable node have outlived their toleration.
+    TaintEviction(String),
 }
 
 /// The three probe types.

@@ -155,6 +155,16 @@ pub struct NodeRuntime {
     pub puller_busy_until: Time,
     /// Images being pulled, with the time each pull completes.
     pub in_flight: BTreeMap<String, Time>,
+    /// The kubelet has stopped (the `fail_node` fault): it acts on nothing and posts no status.
+    pub kubelet_down: bool,
+}
+
+/// Whether the kubelet of `node` has stopped.
+pub fn node_down(store: &Store, node: &str) -> bool {
+    store
+        .kubelet_nodes
+        .get(node)
+        .is_some_and(|r| r.kubelet_down)
 }
 
 /// The pod's name as upstream's `format.Pod` writes it: `name_namespace(uid)`.
@@ -187,7 +197,7 @@ impl<'a> KubeletContext<'a> {
         name: &str,
     ) -> Option<Self> {
         let pod = store.pods.get(name)?.clone();
-        if pod.node_name.is_empty() {
+        if pod.node_name.is_empty() || node_down(store, &pod.node_name) {
             return None;
         }
         let mut runtime = store.kubelet.get(name).cloned().unwrap_or_default();
@@ -458,7 +468,7 @@ pub fn termination_complete(store: &Store, name: &str) -> Outcome {
     let Some(pod) = store.pods.get(name) else {
         return out;
     };
-    if pod.metadata.deletion_timestamp.is_none() {
+    if pod.metadata.deletion_timestamp.is_none() || node_down(store, &pod.node_name) {
         return out;
     }
     out.changes.push(Change::RemovePod(name.to_string()));
@@ -520,6 +530,13 @@ pub fn probe_tick(
     } = target;
     // The common case — a steady probe on a healthy container — changes nothing; answer it
     // without copying the pod.
+    if store
+        .pods
+        .get(name)
+        .is_some_and(|p| node_down(store, &p.node_name))
+    {
+        return Outcome::default();
+    }
     if let (Some(pod), Some(rt)) = (store.pods.get(name), store.kubelet.get(name))
         && let Some(crt) = rt.containers.get(c)
         && crt.instance == instance

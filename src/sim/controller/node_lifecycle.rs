@@ -1,0 +1,122 @@
+//! The node lifecycle controller (`pkg/controller/nodelifecycle`): notices a node whose kubelet
+//! stopped posting status, marks it NotReady and its pods not ready, and after the pods'
+//! default `tolerationSeconds` evicts them so their ReplicaSets replace them elsewhere.
+
+use super::{Change, Outcome, Work};
+use crate::sim::api::{
+    ConditionStatus, Event, EventReason, ObjectRef, PodCondition, PodConditionType, Time,
+};
+use crate::sim::store::{Store, set_pod_condition};
+use crate::sim::trace::Stage;
+
+/// The component name upstream records on its events.
+pub const COMPONENT: &str = "node-controller";
+/// `--node-monitor-grace-period`: how long a silent node stays Ready.
+pub const NODE_MONITOR_GRACE_MS: u64 = 40_000;
+/// The `tolerationSeconds` (300) every pod gets for `node.kubernetes.io/unreachable:NoExecute`.
+pub const DEFAULT_TOLERATION_MS: u64 = 300_000;
+
+/// `monitorNodeHealth` for one node: if its kubelet is silent, mark the node NotReady and every
+/// pod on it not Ready (`MarkPodsNotReady`), then schedule the taint-based eviction.
+pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
+    let mut out = Outcome::default();
+    let Some(n) = store.nodes.get(node) else {
+        return out;
+    };
+    let silent = store
+        .kubelet_nodes
+        .get(node)
+        .is_some_and(|r| r.kubelet_down);
+    if !silent || !n.status.ready {
+        return out;
+    }
+    let mut updated = n.clone();
+    updated.status.ready = false;
+    out.changes.push(Change::UpdateNode(updated));
+    out.events.push(Event::normal(
+        COMPONENT,
+        ObjectRef::new("Node", node),
+        EventReason::NodeNotReady,
+        format!("Node {node} status is now: NodeNotReady"),
+    ));
+    let mut marked = 0;
+    for pod in store
+        .pods
+        .values()
+        .filter(|p| p.node_name == node && !p.is_terminal())
+    {
+        let mut status = pod.status.clone();
+        let cond = |t| PodCondition {
+            type_: t,
+            status: ConditionStatus::False,
+            last_transition_time: now.truncate_to_secs(),
+            reason: None,
+            message: None,
+        };
+        set_pod_condition(&mut status.conditions, cond(PodConditionType::Ready));
+        for cs in &mut status.container_statuses {
+            cs.ready = false;
+        }
+        if status != pod.status {
+            marked += 1;
+            out.changes.push(Change::UpdatePodStatus {
+                name: pod.metadata.name.clone(),
+                status,
+            });
+            out.events.push(Event::warning(
+                COMPONENT,
+                ObjectRef::new("Pod", &pod.metadata.name),
+                EventReason::NodeNotReady,
+                "Node is not ready".to_string(),
+            ));
+        }
+    }
+    out.requeue
+        .push((DEFAULT_TOLERATION_MS, Work::TaintEviction(node.to_string())));
+    out.stage = Some(Stage::Retry);
+    out.say(format!(
+        "The kubelet on {node} has not posted status for the node-monitor grace period (40s), so the node controller marks {node} NotReady (Ready=Unknown, tainted unreachable) and its {marked} pod{} not Ready: they stop counting as available. Pods tolerate the unreachable taint for 300s before they are evicted.",
+        if marked == 1 { "" } else { "s" }
+    ));
+    out
+}
+
+/// Taint-based eviction: pods still on an unreachable node after their toleration are deleted.
+/// Their kubelet is gone, so they stay Terminating, but their ReplicaSets replace them at once.
+pub fn taint_eviction(store: &Store, node: &str) -> Outcome {
+    let mut out = Outcome::default();
+    let silent = store
+        .kubelet_nodes
+        .get(node)
+        .is_some_and(|r| r.kubelet_down);
+    if !silent {
+        return out;
+    }
+    let victims: Vec<_> = store
+        .pods
+        .values()
+        .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_none())
+        .collect();
+    for p in &victims {
+        out.changes.push(Change::DeletePod {
+            name: p.metadata.name.clone(),
+            grace_seconds: p.spec.termination_grace_period_seconds.unwrap_or(30),
+        });
+        out.events.push(Event::normal(
+            "taint-eviction-controller",
+            ObjectRef::new("Pod", &p.metadata.name),
+            EventReason::TaintManagerEviction,
+            format!("Marking for deletion Pod default/{}", p.metadata.name),
+        ));
+    }
+    if !victims.is_empty() {
+        out.stage = Some(Stage::Retry);
+        out.say(format!(
+            "{node} has been unreachable for longer than the pods' 300s toleration, so the {} pod{} on it {} evicted (deleted). With the kubelet gone they stay Terminating, but their ReplicaSets no longer count them and create replacements on healthy nodes.",
+            victims.len(),
+            if victims.len() == 1 { "" } else { "s" },
+            if victims.len() == 1 { "is" } else { "are" }
+        ));
+    }
+    out
+}
