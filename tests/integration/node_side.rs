@@ -383,7 +383,7 @@ fn kubectl_get_prints_kubectl_columns() {
     let pods = kubectl::get(&m, &[Resource::Pods], false);
     let row = pods.lines().nth(1).unwrap_or_default();
     assert!(
-        row.contains("0/1     CrashLoopBackOff   5 (28s ago)   4m"),
+        row.contains("0/1     CrashLoopBackOff   5 (26s ago)   4m"),
         "{pods}"
     );
     let pod = sim.store().pods.keys().next().cloned().unwrap_or_default();

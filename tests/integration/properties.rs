@@ -184,3 +184,48 @@ fn stale_old_replica_set_status_does_not_break_max_unavailable_zero() {
         "available pods must never drop below 10 with maxUnavailable 0"
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 10, .. ProptestConfig::default() })]
+
+    /// For any crash timing, each restart follows the CrashLoopBackOff sequence: the first
+    /// restart is immediate, then 10 s, 20 s, 40 s … capped at 300 s after the exit, plus at most
+    /// the pod worker's jitter (half of the wait, which is itself capped at 60 s), and every
+    /// restart adds exactly one to restartCount.
+    #[test]
+    fn restarts_follow_the_crash_loop_back_off(crash_after in 1u64..90, seed in 0u64..(i64::MAX as u64)) {
+        let text = [
+            format!("seed: {seed}\ncluster:\n  nodes:\n    - {{name: a, cpu: \"4\", memory: 8Gi}}"),
+            format!("images:\n  app:1: {{crash_after: {crash_after}s}}"),
+            "deployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:".to_string(),
+            "    replicas: 1\n    selector: {matchLabels: {app: app}}".to_string(),
+            "    template:\n      metadata: {labels: {app: app}}\n      spec:\n        containers:".to_string(),
+            "          - name: app\n            image: app:1".to_string(),
+            "run_until: 25m\n".to_string(),
+        ]
+        .join("\n");
+        let sc = Scenario::parse(&text).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+        let mut starts = Vec::new();
+        let mut restart_counts = Vec::new();
+        scenario::run_with(&sc, |step, sim| {
+            if step.events.iter().any(|e| e.message == "Container started") {
+                starts.push(step.time.as_millis());
+                if let Some(p) = sim.store().pods.values().next() {
+                    restart_counts.push(p.max_restarts());
+                }
+            }
+        });
+        prop_assert!(starts.len() >= 4, "a crash-looping container restarts repeatedly: {starts:?}");
+        for (k, pair) in starts.windows(2).enumerate() {
+            let exit = pair[0] + crash_after * 1000;
+            let gap = pair[1] - exit;
+            let backoff: u64 = if k == 0 { 0 } else { (10_000u64 << (k - 1).min(5)).min(300_000) };
+            let slack = backoff.min(60_000) / 2 + 1_000;
+            prop_assert!(gap >= backoff, "restart {} came {gap} ms after the exit, before the {backoff} ms back-off", k + 1);
+            prop_assert!(gap <= backoff + slack, "restart {} came {gap} ms after the exit, later than {backoff} + {slack} ms", k + 1);
+        }
+        for (i, n) in restart_counts.iter().enumerate() {
+            prop_assert_eq!(*n as usize, i, "restartCount after start {}", i + 1);
+        }
+    }
+}

@@ -123,6 +123,9 @@ pub struct ContainerRuntime {
     pub readiness: ProbeWorker,
     pub liveness: ProbeWorker,
     pub crash_backoff: Option<Backoff>,
+    /// When the last instance exited, as the container runtime reports it (full precision; the
+    /// API status rounds to seconds). The crash-loop back-off is measured from here.
+    pub finished_at: Option<Time>,
     /// Why the current instance is being killed (liveness or startup failure).
     pub killing: Option<ProbeKind>,
 }

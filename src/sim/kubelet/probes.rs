@@ -313,6 +313,7 @@ pub fn container_stopped(k: &mut KubeletContext<'_>, c: usize, exit_code: i32, r
         .take()
         .unwrap_or(k.now);
     k.runtime.containers[c].readiness.result = None;
+    k.runtime.containers[c].finished_at = Some(k.now);
     k.set_state(
         c,
         ContainerState::Terminated {
@@ -333,9 +334,11 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         (_, Some(ContainerState::Terminated { finished_at, .. })) => *finished_at,
         _ => k.now,
     };
+    // The runtime's exit time, not the status's (which is rounded to whole seconds).
+    let finished = k.runtime.containers[c].finished_at.unwrap_or(finished);
     let entry = k.runtime.containers[c].crash_backoff;
     if let Some(b) = entry
-        && k.now.millis_since(b.last_update) <= CRASH_BACKOFF_EXPIRY_MS
+        && finished.millis_since(b.last_update) <= CRASH_BACKOFF_EXPIRY_MS
         && k.now.millis_since(finished) < b.delay_ms
     {
         let name = k.pod.spec.containers[c].name.clone();

@@ -121,7 +121,7 @@ pub fn get_replica_failures(
 
 /// `requeueStuckDeployment`: when nothing changed, how long (in milliseconds) until the progress
 /// deadline should be checked again, or `None`. Upstream returns `after` and enqueues at
-/// `after + 1s`, or requeues at once (rate-limited, 5 ms) when less than a second remains.
+/// `after + 1s`, or requeues at once (rate-limited) when less than a second remains.
 pub fn requeue_stuck_deployment(
     d: &Deployment,
     new_status: &DeploymentStatus,
@@ -129,7 +129,11 @@ pub fn requeue_stuck_deployment(
 ) -> Option<u64> {
     let after = requeue_stuck_deployment_after(d, new_status, now)?;
     if after < 1000 {
-        Some(5)
+        // `enqueueRateLimited`: the per-item back-off is reset after every successful sync, so
+        // the queue's overall token bucket (10 per second once its burst of 100 is spent) sets
+        // the pace. A Deployment that was complete and then lost availability stays in this
+        // loop upstream too, re-checked about ten times a second.
+        Some(100)
     } else {
         Some(after as u64 + 1000)
     }
