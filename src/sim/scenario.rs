@@ -545,6 +545,7 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
                 "crash_after",
                 "exit_code",
                 "shutdown",
+                "response_time",
             ],
         );
         let mut ib = ImageBehavior {
@@ -609,6 +610,9 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
                 Some(c) => ib.exit_code = c,
                 None => l.err(&format!("{path}.exit_code"), "must be an integer"),
             }
+        }
+        if let Some(v) = m.get("response_time") {
+            ib.response_ms = l.duration(&format!("{path}.response_time"), v).unwrap_or(0);
         }
         if let Some(v) = m.get("shutdown") {
             ib.shutdown_ms = l.duration(&format!("{path}.shutdown"), v);

@@ -484,3 +484,107 @@ fn a_failed_node_goes_not_ready_then_its_pods_are_evicted_and_replaced() {
         "nothing new is scheduled on the NotReady node"
     );
 }
+
+/// A one-replica scenario whose single image behaves as `image` and whose container carries
+/// `probe` (YAML for the readiness probe).
+fn one_pod(image: &str, probe: &str) -> String {
+    [
+        "cluster:\n  nodes:\n    - {name: a, cpu: \"4\", memory: 8Gi}".to_string(),
+        format!("images:\n  app:1: {{{image}}}"),
+        "deployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:"
+            .to_string(),
+        "    replicas: 1\n    selector: {matchLabels: {app: app}}".to_string(),
+        "    template:\n      metadata: {labels: {app: app}}\n      spec:\n        containers:"
+            .to_string(),
+        "          - name: app\n            image: app:1".to_string(),
+        format!("            readinessProbe: {{{probe}}}"),
+        "run_until: 2m\n".to_string(),
+    ]
+    .join("\n")
+}
+
+/// Readiness timing, data-driven: the probe first runs initialDelaySeconds after the container
+/// starts and then every periodSeconds; the pod turns Ready after successThreshold passing runs
+/// in a row once the app listens. Expected seconds after `Started`.
+#[test]
+fn readiness_turns_ready_at_the_probe_schedule() {
+    // (listen_after s, initialDelaySeconds, periodSeconds, successThreshold, ready after s)
+    let table: &[(u64, u64, u64, u64, u64)] = &[
+        (0, 0, 10, 1, 0),
+        (3, 0, 5, 1, 5),
+        (3, 0, 5, 2, 10),
+        (12, 5, 10, 1, 15),
+        (0, 7, 10, 3, 27),
+    ];
+    let mut failures = Vec::new();
+    for &(listen, delay, period, st, want) in table {
+        let text = one_pod(
+            &format!("listen_after: {listen}s"),
+            &format!(
+                "httpGet: {{port: 80}}, initialDelaySeconds: {delay}, periodSeconds: {period}, successThreshold: {st}"
+            ),
+        );
+        let sc = Scenario::parse(&text).unwrap_or_else(|e| panic!("{e:?}"));
+        let run = rolloutscope::sim::scenario::run_with(&sc, |_, _| {});
+        let started = event_times(
+            &run.steps,
+            &first_pod_with_prefix(&run.steps, "app-"),
+            EventReason::Started,
+            "",
+        );
+        let pod = run.sim.store().pods.values().next().expect("one pod");
+        let ready_at = pod
+            .condition(rolloutscope::sim::api::PodConditionType::Ready)
+            .filter(|c| c.status == rolloutscope::sim::api::ConditionStatus::True)
+            .map(|c| c.last_transition_time.as_millis());
+        let got = ready_at.zip(started.first()).map(|(r, s)| (r - s) / 1000);
+        if got != Some(want) {
+            failures.push(format!("listen {listen}s delay {delay} period {period} success {st}: want {want}s, got {got:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// timeoutSeconds: an app that answers in 2 s never passes a 1 s probe (each run is a timeout
+/// `Unhealthy` event), and passes a 3 s one.
+#[test]
+fn a_probe_times_out_when_the_app_answers_slower_than_timeout_seconds() {
+    let slow = one_pod(
+        "response_time: 2s",
+        "httpGet: {path: /ready, port: 80}, timeoutSeconds: 1, periodSeconds: 10",
+    );
+    let sc = Scenario::parse(&slow).unwrap_or_else(|e| panic!("{e:?}"));
+    let run = rolloutscope::sim::scenario::run_with(&sc, |_, _| {});
+    assert!(
+        !run.sim.store().pods.values().any(|p| p.is_ready()),
+        "a 1s probe never sees a 2s answer"
+    );
+    let timeouts = run
+        .steps
+        .iter()
+        .flat_map(|s| &s.events)
+        .filter(|e| {
+            e.reason == EventReason::Unhealthy
+                && e.message
+                    .starts_with("Readiness probe failed: Get \"http://")
+                && e.message.ends_with(
+                    ": context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
+                )
+        })
+        .count();
+    assert!(
+        timeouts >= 10,
+        "one Unhealthy timeout event per run, got {timeouts}"
+    );
+
+    let patient = one_pod(
+        "response_time: 2s",
+        "httpGet: {path: /ready, port: 80}, timeoutSeconds: 3, periodSeconds: 10",
+    );
+    let sc = Scenario::parse(&patient).unwrap_or_else(|e| panic!("{e:?}"));
+    let run = rolloutscope::sim::scenario::run_with(&sc, |_, _| {});
+    assert!(
+        run.sim.store().pods.values().all(|p| p.is_ready()),
+        "a 3s probe waits for the 2s answer"
+    );
+}

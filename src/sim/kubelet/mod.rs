@@ -59,6 +59,9 @@ pub struct ImageBehavior {
     /// How long the process takes to exit after SIGTERM; `None` means it ignores SIGTERM and is
     /// killed when the grace period ends.
     pub shutdown_ms: Option<u64>,
+    /// How long the app takes to answer a probe request once it listens; a probe whose
+    /// `timeoutSeconds` is shorter fails with a timeout.
+    pub response_ms: u64,
 }
 
 impl Default for ImageBehavior {
@@ -73,6 +76,7 @@ impl Default for ImageBehavior {
             crash_after_ms: None,
             exit_code: 1,
             shutdown_ms: None,
+            response_ms: 0,
         }
     }
 }

@@ -85,7 +85,10 @@ pub fn passes(
         ReadyBehavior::Never => false,
         ReadyBehavior::AfterMs(t) => elapsed >= t,
     };
-    listening && (kind != ProbeKind::Readiness || p.tcp_socket.is_some() || ready_ok)
+    // A TCP probe only connects; every other handler waits for an answer within the timeout.
+    let in_time = p.tcp_socket.is_some()
+        || b.response_ms < u64::try_from(p.timeout_seconds()).unwrap_or(1).max(1) * 1000;
+    listening && in_time && (kind != ProbeKind::Readiness || p.tcp_socket.is_some() || ready_ok)
 }
 
 /// What the probe would see right now, and the failure output when it fails.
@@ -129,6 +132,15 @@ fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (boo
                 false,
                 format!(
                     "Get \"{scheme}://{ip}:{port}{path}\": dial tcp {ip}:{port}: connect: connection refused"
+                ),
+            );
+        }
+        let timeout_ms = u64::try_from(p.timeout_seconds()).unwrap_or(1).max(1) * 1000;
+        if b.response_ms >= timeout_ms {
+            return (
+                false,
+                format!(
+                    "Get \"{scheme}://{ip}:{port}{path}\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
                 ),
             );
         }
