@@ -208,22 +208,28 @@ fn pod_view(p: &Pod, rs_name: &str, rt: Option<&PodRuntime>) -> PodView {
     }
 }
 
+/// The ReplicaSets, newest revision first (ties by name), as the panels list them.
+fn replica_sets_newest_first(store: &crate::sim::store::Store) -> Vec<&ReplicaSet> {
+    let mut rss: Vec<&ReplicaSet> = store.replica_sets.values().collect();
+    let rev = |r: &ReplicaSet| {
+        r.annotation(REVISION_ANNOTATION)
+            .and_then(|v| v.parse::<i64>().ok())
+            .unwrap_or(0)
+    };
+    rss.sort_by(|a, b| {
+        rev(b)
+            .cmp(&rev(a))
+            .then_with(|| a.metadata.name.cmp(&b.metadata.name))
+    });
+    rss
+}
+
 impl ClusterView {
     /// The view of the simulator's current state.
     pub fn of(sim: &Sim) -> ClusterView {
         let store = sim.store();
         let d = store.deployments.values().next();
-        let mut rss: Vec<&ReplicaSet> = store.replica_sets.values().collect();
-        rss.sort_by(|a, b| {
-            let rev = |r: &ReplicaSet| {
-                r.annotation(REVISION_ANNOTATION)
-                    .and_then(|v| v.parse::<i64>().ok())
-                    .unwrap_or(0)
-            };
-            rev(b)
-                .cmp(&rev(a))
-                .then_with(|| a.metadata.name.cmp(&b.metadata.name))
-        });
+        let rss = replica_sets_newest_first(store);
         let rs_name_of = |p: &Pod| {
             p.metadata
                 .controller_ref()
@@ -264,17 +270,7 @@ impl ClusterView {
     pub fn summary_of(sim: &Sim) -> String {
         let store = sim.store();
         let d = store.deployments.values().next();
-        let mut rss: Vec<&ReplicaSet> = store.replica_sets.values().collect();
-        rss.sort_by(|a, b| {
-            let rev = |r: &ReplicaSet| {
-                r.annotation(REVISION_ANNOTATION)
-                    .and_then(|v| v.parse::<i64>().ok())
-                    .unwrap_or(0)
-            };
-            rev(b)
-                .cmp(&rev(a))
-                .then_with(|| a.metadata.name.cmp(&b.metadata.name))
-        });
+        let rss = replica_sets_newest_first(store);
         ClusterView {
             deployment: d.map(deployment_view),
             replica_sets: rss.iter().map(|rs| replica_set_view(rs, d)).collect(),
