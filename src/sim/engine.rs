@@ -449,7 +449,7 @@ impl Sim {
             }
             Touched::Pod {
                 name,
-                owner_uid,
+                owner,
                 node,
                 removed,
                 created,
@@ -461,14 +461,14 @@ impl Sim {
                 if removed {
                     self.unschedulable.remove(&name);
                 }
-                if let Some(uid) = owner_uid
+                if let Some((uid, owner_name)) = owner
                     && relevant
                 {
                     let rs = self
                         .store
                         .replica_sets
-                        .values()
-                        .find(|rs| rs.metadata.uid == uid)
+                        .get(&owner_name)
+                        .filter(|rs| rs.metadata.uid == uid)
                         .map(|rs| {
                             (
                                 rs.metadata.name.clone(),

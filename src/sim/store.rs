@@ -69,7 +69,8 @@ pub enum Touched {
     },
     Pod {
         name: String,
-        owner_uid: Option<String>,
+        /// The controlling owner's UID and name.
+        owner: Option<(String, String)>,
         node: String,
         removed: bool,
         created: bool,
@@ -325,12 +326,15 @@ impl Store {
                 pod.metadata.creation_timestamp = now.truncate_to_secs();
                 pod.metadata.generation = 1;
                 let name = pod.metadata.name.clone();
-                let owner_uid = pod.metadata.controller_ref().map(|r| r.uid.clone());
+                let owner = pod
+                    .metadata
+                    .controller_ref()
+                    .map(|r| (r.uid.clone(), r.name.clone()));
                 self.index_pod(&pod);
                 self.pods.insert(name.clone(), pod);
                 vec![Touched::Pod {
                     name,
-                    owner_uid,
+                    owner,
                     node: String::new(),
                     removed: false,
                     created: true,
@@ -358,11 +362,14 @@ impl Store {
                 let after = pod.clone();
                 self.account(&before, -1);
                 self.account(&after, 1);
-                let owner_uid = after.metadata.controller_ref().map(|r| r.uid.clone());
+                let owner = after
+                    .metadata
+                    .controller_ref()
+                    .map(|r| (r.uid.clone(), r.name.clone()));
                 let node = after.node_name.clone();
                 vec![Touched::Pod {
                     name,
-                    owner_uid,
+                    owner,
                     node,
                     removed: false,
                     created: false,
@@ -378,10 +385,13 @@ impl Store {
                     self.charge_node(&pod.node_name.clone(), &pod, -1);
                 }
                 self.kubelet.remove(&name);
-                let owner_uid = pod.metadata.controller_ref().map(|r| r.uid.clone());
+                let owner = pod
+                    .metadata
+                    .controller_ref()
+                    .map(|r| (r.uid.clone(), r.name.clone()));
                 vec![Touched::Pod {
                     name,
-                    owner_uid,
+                    owner,
                     node: pod.node_name,
                     removed: true,
                     created: false,
@@ -412,10 +422,13 @@ impl Store {
                 self.account(&before, -1);
                 self.account(&pod, 1);
                 self.charge_node(&node, &pod, 1);
-                let owner_uid = pod.metadata.controller_ref().map(|r| r.uid.clone());
+                let owner = pod
+                    .metadata
+                    .controller_ref()
+                    .map(|r| (r.uid.clone(), r.name.clone()));
                 vec![Touched::Pod {
                     name,
-                    owner_uid,
+                    owner,
                     node,
                     removed: false,
                     created: false,
@@ -440,10 +453,13 @@ impl Store {
                 if !before.is_terminal() && pod.is_terminal() && !pod.node_name.is_empty() {
                     self.charge_node(&pod.node_name, &pod, -1);
                 }
-                let owner_uid = pod.metadata.controller_ref().map(|r| r.uid.clone());
+                let owner = pod
+                    .metadata
+                    .controller_ref()
+                    .map(|r| (r.uid.clone(), r.name.clone()));
                 vec![Touched::Pod {
                     name,
-                    owner_uid,
+                    owner,
                     node: pod.node_name,
                     removed: false,
                     created: false,
