@@ -209,14 +209,7 @@ fn write_deployment(
 }
 
 fn images_of(d: &Deployment) -> String {
-    d.spec
-        .template
-        .spec
-        .containers
-        .iter()
-        .map(|c| c.image.clone())
-        .collect::<Vec<_>>()
-        .join(", ")
+    d.spec.template.spec.images(", ")
 }
 
 /// The spec differences a learner cares about, in words.
@@ -566,20 +559,11 @@ fn rollout_undo(
         .unwrap_or_default();
     out.say(format!(
         "deployment.apps/{name} rolled back: kubectl copied the pod template of revision {rev} ({}) back into the Deployment. The controller will find that ReplicaSet {} matches again and re-use it as the newest revision instead of creating one (current revision {current}).",
-        images_of_template(&rs.spec.template),
+        rs.spec.template.spec.images(", "),
         rs.metadata.name
     ));
     out.changes.push(Change::UpdateDeployment(new));
     Ok(())
-}
-
-fn images_of_template(t: &super::api::PodTemplateSpec) -> String {
-    t.spec
-        .containers
-        .iter()
-        .map(|c| c.image.clone())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 #[cfg(test)]

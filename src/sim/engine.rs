@@ -62,10 +62,6 @@ impl WorkQueue {
         }
         Some((due, work))
     }
-
-    fn len(&self) -> usize {
-        self.items.len()
-    }
 }
 
 /// The simulator. Cloning it is a snapshot: same seed, same state, same future.
@@ -167,11 +163,6 @@ impl Sim {
     /// The due time of the next pending work, if any.
     pub fn next_due(&self) -> Option<Time> {
         self.queue.peek_due()
-    }
-
-    /// Pending work items (for diagnostics).
-    pub fn pending_work(&self) -> usize {
-        self.queue.len()
     }
 
     /// Whether every scheduled command has run.

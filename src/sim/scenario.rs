@@ -305,7 +305,7 @@ impl Scenario {
                 l.err("deployment", "Required value: a Deployment manifest");
                 None
             }
-            Some(v) => load_deployment(&mut l, "deployment", v),
+            Some(_) => load_deployment(&mut l, "deployment"),
         };
         let dname = deployment
             .as_ref()
@@ -622,8 +622,8 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
     world
 }
 
-fn load_deployment(l: &mut Loader<'_>, path: &str, v: &Value) -> Option<Deployment> {
-    let _ = v;
+/// Decodes, defaults and validates the manifest at `path` of the scenario document.
+fn load_deployment(l: &mut Loader<'_>, path: &str) -> Option<Deployment> {
     let sub = l.doc.child(path);
     let d = match validation::decode_deployment(&sub) {
         Ok(d) => d,
@@ -806,7 +806,7 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                     }),
                 }
             }
-            "apply" => load_deployment(l, &vpath, arg).map(|m| Command::Apply(Box::new(m))),
+            "apply" => load_deployment(l, &vpath).map(|m| Command::Apply(Box::new(m))),
             "pause" => Some(Command::Pause { deployment: d }),
             "resume" => Some(Command::Resume { deployment: d }),
             "rollout_restart" => Some(Command::RolloutRestart { deployment: d }),

@@ -5,7 +5,7 @@
 //! annotation changes, `observedGeneration` stays with status writes, names and UIDs are given
 //! to new objects, and deletions set `deletionTimestamp`.
 
-use super::api::{Deployment, Node, ObjectMeta, Pod, PodPhase, ReplicaSet, Time, quantity};
+use super::api::{Deployment, Node, Pod, ReplicaSet, Time, quantity};
 use super::controller::Change;
 use super::kubelet::PodRuntime;
 use imbl::{OrdMap, OrdSet};
@@ -79,6 +79,23 @@ pub enum Touched {
         relevant: bool,
     },
     Node(String),
+}
+
+impl Touched {
+    /// What a pod change touched: the pod, its controlling owner (UID and name) and its node.
+    fn pod(name: String, pod: &Pod, removed: bool, created: bool, relevant: bool) -> Touched {
+        Touched::Pod {
+            name,
+            owner: pod
+                .metadata
+                .controller_ref()
+                .map(|r| (r.uid.clone(), r.name.clone())),
+            node: pod.node_name.clone(),
+            removed,
+            created,
+            relevant,
+        }
+    }
 }
 
 /// The cluster's objects.
@@ -326,20 +343,10 @@ impl Store {
                 pod.metadata.creation_timestamp = now.truncate_to_secs();
                 pod.metadata.generation = 1;
                 let name = pod.metadata.name.clone();
-                let owner = pod
-                    .metadata
-                    .controller_ref()
-                    .map(|r| (r.uid.clone(), r.name.clone()));
                 self.index_pod(&pod);
-                self.pods.insert(name.clone(), pod);
-                vec![Touched::Pod {
-                    name,
-                    owner,
-                    node: String::new(),
-                    removed: false,
-                    created: true,
-                    relevant: true,
-                }]
+                let touched = Touched::pod(name.clone(), &pod, false, true, true);
+                self.pods.insert(name, pod);
+                vec![touched]
             }
             Change::DeletePod {
                 name,
@@ -362,19 +369,7 @@ impl Store {
                 let after = pod.clone();
                 self.account(&before, -1);
                 self.account(&after, 1);
-                let owner = after
-                    .metadata
-                    .controller_ref()
-                    .map(|r| (r.uid.clone(), r.name.clone()));
-                let node = after.node_name.clone();
-                vec![Touched::Pod {
-                    name,
-                    owner,
-                    node,
-                    removed: false,
-                    created: false,
-                    relevant: true,
-                }]
+                vec![Touched::pod(name, &after, false, false, true)]
             }
             Change::RemovePod(name) => {
                 let Some(pod) = self.pods.remove(&name) else {
@@ -385,18 +380,7 @@ impl Store {
                     self.charge_node(&pod.node_name.clone(), &pod, -1);
                 }
                 self.kubelet.remove(&name);
-                let owner = pod
-                    .metadata
-                    .controller_ref()
-                    .map(|r| (r.uid.clone(), r.name.clone()));
-                vec![Touched::Pod {
-                    name,
-                    owner,
-                    node: pod.node_name,
-                    removed: true,
-                    created: false,
-                    relevant: true,
-                }]
+                vec![Touched::pod(name, &pod, true, false, true)]
             }
             Change::BindPod {
                 name,
@@ -422,18 +406,7 @@ impl Store {
                 self.account(&before, -1);
                 self.account(&pod, 1);
                 self.charge_node(&node, &pod, 1);
-                let owner = pod
-                    .metadata
-                    .controller_ref()
-                    .map(|r| (r.uid.clone(), r.name.clone()));
-                vec![Touched::Pod {
-                    name,
-                    owner,
-                    node,
-                    removed: false,
-                    created: false,
-                    relevant: false,
-                }]
+                vec![Touched::pod(name, &pod, false, false, false)]
             }
             Change::UpdatePodStatus { name, status } => {
                 let Some(pod) = self.pods.get_mut(&name) else {
@@ -453,18 +426,7 @@ impl Store {
                 if !before.is_terminal() && pod.is_terminal() && !pod.node_name.is_empty() {
                     self.charge_node(&pod.node_name, &pod, -1);
                 }
-                let owner = pod
-                    .metadata
-                    .controller_ref()
-                    .map(|r| (r.uid.clone(), r.name.clone()));
-                vec![Touched::Pod {
-                    name,
-                    owner,
-                    node: pod.node_name,
-                    removed: false,
-                    created: false,
-                    relevant,
-                }]
+                vec![Touched::pod(name, &pod, false, false, relevant)]
             }
             Change::SetPodRuntime { name, runtime } => {
                 if self.pods.contains_key(&name) {
@@ -496,23 +458,6 @@ impl Store {
                 }
             }
         }
-    }
-
-    /// Counts pods per phase (for narration and diagnosis).
-    pub fn count_pods(&self, phase: PodPhase) -> usize {
-        self.pods
-            .values()
-            .filter(|p| p.status.phase == phase)
-            .count()
-    }
-
-    /// Metadata of every object, for invariant checks in tests.
-    pub fn all_meta(&self) -> impl Iterator<Item = &ObjectMeta> {
-        self.deployments
-            .values()
-            .map(|d| &d.metadata)
-            .chain(self.replica_sets.values().map(|r| &r.metadata))
-            .chain(self.pods.values().map(|p| &p.metadata))
     }
 }
 

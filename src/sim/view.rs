@@ -2,7 +2,7 @@
 //! Deployment's counts and conditions, one row per ReplicaSet and per Pod — in the shape of the
 //! trace's JSON lines. The UI and the command-line runner read these, never the store.
 
-use super::api::{ContainerState, Deployment, EventType, Pod, ReplicaSet};
+use super::api::{Deployment, Pod, ReplicaSet};
 use super::controller::deployment::util::{REVISION_ANNOTATION, max_surge, max_unavailable};
 use super::engine::Sim;
 use super::kubelet::PodRuntime;
@@ -163,15 +163,7 @@ fn replica_set_view(rs: &ReplicaSet, d: Option<&Deployment>) -> ReplicaSetView {
         name: rs.metadata.name.clone(),
         uid: rs.metadata.uid.clone(),
         revision: rs.annotation(REVISION_ANNOTATION).unwrap_or("").to_string(),
-        image: rs
-            .spec
-            .template
-            .spec
-            .containers
-            .iter()
-            .map(|c| c.image.clone())
-            .collect::<Vec<_>>()
-            .join(","),
+        image: rs.spec.template.spec.images(","),
         replicas: rs.spec.replicas,
         status_replicas: rs.status.replicas,
         ready_replicas: rs.status.ready_replicas,
@@ -324,19 +316,5 @@ impl StepRecord {
                 })
                 .collect(),
         }
-    }
-}
-
-/// Whether an event row is a warning (for renderers that mark them).
-pub fn is_warning(e: &EventView) -> bool {
-    e.type_ == EventType::Warning.as_str()
-}
-
-/// The STATUS text kubectl would print for a container state (for narration).
-pub fn container_state_word(s: &ContainerState) -> &str {
-    match s {
-        ContainerState::Waiting { reason, .. } => reason,
-        ContainerState::Running { .. } => "Running",
-        ContainerState::Terminated { reason, .. } => reason,
     }
 }

@@ -44,6 +44,17 @@ pub struct PodSpec {
     pub extra: BTreeMap<String, Value>,
 }
 
+impl PodSpec {
+    /// The containers' images in order, joined with `sep` (kubectl's IMAGES column uses `,`).
+    pub fn images(&self, sep: &str) -> String {
+        self.containers
+            .iter()
+            .map(|c| c.image.as_str())
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
+}
+
 /// `Container`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]

@@ -17,11 +17,6 @@ impl<T: Clone> Shared<T> {
     pub fn new(v: T) -> Shared<T> {
         Shared(Arc::new(v))
     }
-
-    /// Whether two handles share one allocation (a cheap equality shortcut).
-    pub fn ptr_eq(a: &Shared<T>, b: &Shared<T>) -> bool {
-        Arc::ptr_eq(&a.0, &b.0)
-    }
 }
 
 impl<T: Clone> Deref for Shared<T> {

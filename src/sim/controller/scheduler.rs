@@ -221,7 +221,6 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
     ));
     out.stage = Some(Stage::Schedule);
     let used = store.node_usage(&node_name);
-    let (cpu, mem) = pod_requests(pod);
     out.say(format!(
         "{name} fits on {} of {} nodes; {node_name} has the most free capacity ({} of {} CPU and {} of {} memory requested before this pod), so the pod is bound there.",
         best.len(),
@@ -231,7 +230,6 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
         format_mem(used.memory),
         format_mem(node.status.allocatable_memory)
     ));
-    let _ = (cpu, mem);
     out.requeue
         .push((0, Work::KubeletSyncPod(name.to_string())));
     out

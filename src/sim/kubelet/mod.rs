@@ -213,9 +213,6 @@ impl<'a> KubeletContext<'a> {
                 .containers
                 .resize(pod.spec.containers.len(), ContainerRuntime::default());
         }
-        if pod.status.container_statuses.len() != pod.spec.containers.len() {
-            // Not yet reported: the kubelet fills the statuses in on its first sync.
-        }
         Some(KubeletContext {
             store,
             world,

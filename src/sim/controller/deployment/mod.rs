@@ -16,8 +16,7 @@ pub mod util;
 
 use super::{Change, Outcome, Work};
 use crate::sim::api::{
-    ConditionReason, ConditionStatus, Deployment, DeploymentConditionType, DeploymentStrategyType,
-    Event, EventReason, ObjectRef, Pod, ReplicaSet, Time,
+    Deployment, DeploymentStrategyType, Event, EventReason, ObjectRef, Pod, ReplicaSet, Time,
 };
 use crate::sim::store::Store;
 use crate::sim::trace::Stage;
@@ -168,10 +167,4 @@ pub fn get_pod_map_for_deployment(
             )
         })
         .collect()
-}
-
-/// The Progressing condition's reason, for narration.
-pub fn progressing_reason(d: &Deployment) -> Option<(ConditionStatus, ConditionReason)> {
-    d.condition(DeploymentConditionType::Progressing)
-        .map(|c| (c.status, c.reason))
 }

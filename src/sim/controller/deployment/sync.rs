@@ -2,7 +2,7 @@
 //! finding or creating the new ReplicaSet and syncing revisions, scaling one ReplicaSet,
 //! proportional scaling, history cleanup, and status calculation.
 
-use super::util::{self, *};
+use super::util::*;
 use super::{SyncContext, progress};
 use crate::sim::api::{
     ConditionReason, ConditionStatus, Deployment, DeploymentConditionType, DeploymentStatus,
@@ -625,13 +625,4 @@ pub fn sync_deployment_status(
     progress::narrate_status_change(ctx, d, &new_status);
     d.status = new_status;
     ctx.update_status(d);
-}
-
-/// The deployment util's name for the current Deployment's revision (used in narration).
-pub fn deployment_revision(d: &Deployment) -> String {
-    d.metadata
-        .annotations
-        .get(util::REVISION_ANNOTATION)
-        .cloned()
-        .unwrap_or_else(|| "0".to_string())
 }
