@@ -12,6 +12,7 @@ pub mod diagnosis;
 pub mod engine;
 pub mod kubectl;
 pub mod kubelet;
+pub mod manifest;
 pub mod rng;
 pub mod scenario;
 pub mod store;

@@ -9,13 +9,13 @@ use super::controller::deployment::util::{deployment_complete, has_progress_dead
 use super::controller::replica_set::PodQuota;
 use super::engine::{Sim, SimConfig, TimedCommand};
 use super::kubelet::{ImageBehavior, ReadyBehavior, World};
-use super::validation::{self, FieldError};
+use super::manifest;
 use super::yaml::{self, Document, Limits};
 use serde_json::{Map, Value};
 use std::fmt;
 
 /// The largest `spec.replicas` (and `scale`) a scenario may ask for.
-pub const MAX_REPLICAS: i64 = 20_000;
+pub use super::manifest::MAX_REPLICAS;
 /// The most nodes a scenario may define.
 pub const MAX_NODES: usize = 1_000;
 /// The most actions a scenario may schedule.
@@ -625,42 +625,23 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
 /// Decodes, defaults and validates the manifest at `path` of the scenario document.
 fn load_deployment(l: &mut Loader<'_>, path: &str) -> Option<Deployment> {
     let sub = l.doc.child(path);
-    let d = match validation::decode_deployment(&sub) {
-        Ok(d) => d,
+    match manifest::check_document(&sub) {
+        Ok(d) => Some(d),
         Err(errs) => {
-            push_field_errors(l, path, &errs);
-            return None;
+            for (field, message) in errs {
+                let full = if field.is_empty() {
+                    path.to_string()
+                } else {
+                    format!("{path}.{field}")
+                };
+                l.errors.push(ScenarioError {
+                    line: l.doc.line_of(&full),
+                    field: full,
+                    message,
+                });
+            }
+            None
         }
-    };
-    let mut defaulted = d.clone();
-    validation::set_defaults(&mut defaulted);
-    let errs = validation::validate_deployment(&defaulted);
-    if !errs.is_empty() {
-        push_field_errors(l, path, &errs);
-        return None;
-    }
-    if i64::from(defaulted.replicas()) > MAX_REPLICAS {
-        l.err(
-            &format!("{path}.spec.replicas"),
-            format!("{} is valid Kubernetes but more than RolloutScope simulates (at most {MAX_REPLICAS})", defaulted.replicas()),
-        );
-        return None;
-    }
-    Some(d)
-}
-
-fn push_field_errors(l: &mut Loader<'_>, path: &str, errs: &[FieldError]) {
-    for e in errs {
-        let full = if e.field.is_empty() {
-            path.to_string()
-        } else {
-            format!("{path}.{}", e.field)
-        };
-        l.errors.push(ScenarioError {
-            line: l.doc.line_of(&full),
-            field: full,
-            message: e.to_string(),
-        });
     }
 }
 

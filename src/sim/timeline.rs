@@ -5,6 +5,7 @@
 use super::api::Time;
 use super::commands::{Command, CommandError};
 use super::engine::Sim;
+use super::scenario::{RunUntil, Scenario, rollout_settled};
 use super::trace::Step;
 use std::collections::BTreeMap;
 
@@ -21,6 +22,13 @@ pub struct Timeline {
     injected: BTreeMap<usize, Command>,
     current: Sim,
     limit: Time,
+    /// The Deployment whose settled rollout ends the run (`run_until: complete`), if any.
+    settle: Option<String>,
+    /// Whether the frontier is the end of the run: a step forward there found nothing.
+    ended: bool,
+    /// The step after the frontier and the state it leaves, computed one step early so that
+    /// the end of the run is known as soon as it is reached.
+    lookahead: Option<Box<(Sim, Step)>>,
 }
 
 impl Timeline {
@@ -34,7 +42,25 @@ impl Timeline {
             injected: BTreeMap::new(),
             current: sim,
             limit,
+            settle: None,
+            ended: false,
+            lookahead: None,
         }
+    }
+
+    /// The timeline of a scenario: it ends where the command-line runner stops, so step `n`
+    /// here is step `n` of the scenario's trace.
+    pub fn of(scenario: &Scenario) -> Timeline {
+        let mut t = Timeline::new(scenario.sim(), scenario.time_limit());
+        if scenario.run_until == RunUntil::Complete {
+            t.settle = Some(scenario.deployment.metadata.name.clone());
+        }
+        t
+    }
+
+    /// The number of steps in the whole run, once a step forward has found its end.
+    pub fn known_end(&self) -> Option<usize> {
+        self.ended.then_some(self.steps.len())
     }
 
     /// The simulator at the current position.
@@ -59,11 +85,17 @@ impl Timeline {
             .and_then(|i| self.steps.get(i))
     }
 
-    fn advance(sim: &mut Sim, injected: &BTreeMap<usize, Command>, limit: Time) -> Option<Step> {
+    fn advance(
+        sim: &mut Sim,
+        injected: &BTreeMap<usize, Command>,
+        limit: Time,
+        settle: Option<&str>,
+    ) -> Option<Step> {
         let next = sim.steps_taken() + 1;
-        match injected.get(&next) {
-            Some(cmd) => sim.apply_command(cmd).ok(),
-            None => sim.step_until(limit),
+        match (injected.get(&next), settle) {
+            (Some(cmd), _) => sim.apply_command(cmd).ok(),
+            (None, Some(name)) => sim.step_until_or(limit, &mut |s| rollout_settled(s, name)),
+            (None, None) => sim.step_until(limit),
         }
     }
 
@@ -71,15 +103,57 @@ impl Timeline {
     /// the end of the run.
     pub fn forward(&mut self) -> Option<Step> {
         let pos = self.position();
-        let step = Self::advance(&mut self.current, &self.injected, self.limit)?;
-        if pos == self.steps.len() {
-            self.steps.push(step.clone());
-            if self.steps.len().is_multiple_of(CHECKPOINT_INTERVAL) {
-                self.checkpoints
-                    .insert(self.steps.len(), self.current.clone());
-            }
+        if pos < self.steps.len() {
+            return Self::advance(
+                &mut self.current,
+                &self.injected,
+                self.limit,
+                self.settle.as_deref(),
+            );
         }
+        if self.ended {
+            return None;
+        }
+        let step = match self.lookahead.take() {
+            Some(next) => {
+                let (sim, step) = *next;
+                self.current = sim;
+                step
+            }
+            None => {
+                let Some(step) = Self::advance(
+                    &mut self.current,
+                    &self.injected,
+                    self.limit,
+                    self.settle.as_deref(),
+                ) else {
+                    self.ended = true;
+                    return None;
+                };
+                step
+            }
+        };
+        self.steps.push(step.clone());
+        if self.steps.len().is_multiple_of(CHECKPOINT_INTERVAL) {
+            self.checkpoints
+                .insert(self.steps.len(), self.current.clone());
+        }
+        self.look_ahead();
         Some(step)
+    }
+
+    /// Computes the step after the frontier, or learns that there is none.
+    fn look_ahead(&mut self) {
+        let mut next = self.current.clone();
+        match Self::advance(
+            &mut next,
+            &self.injected,
+            self.limit,
+            self.settle.as_deref(),
+        ) {
+            Some(step) => self.lookahead = Some(Box::new((next, step))),
+            None => self.ended = true,
+        }
     }
 
     /// Moves to the state after `target` steps (clamped to the steps known, extending the run
@@ -102,7 +176,14 @@ impl Timeline {
             .unwrap_or_else(|| (0, self.current.clone()));
         self.current = snap;
         while self.position() < target {
-            if Self::advance(&mut self.current, &self.injected, self.limit).is_none() {
+            if Self::advance(
+                &mut self.current,
+                &self.injected,
+                self.limit,
+                self.settle.as_deref(),
+            )
+            .is_none()
+            {
                 break;
             }
         }
@@ -121,8 +202,11 @@ impl Timeline {
         self.checkpoints.retain(|k, _| *k <= pos);
         self.injected.retain(|k, _| *k <= pos);
         self.current = next;
+        self.ended = false;
+        self.lookahead = None;
         self.injected.insert(self.position(), cmd);
         self.steps.push(step.clone());
+        self.look_ahead();
         Ok(step)
     }
 }

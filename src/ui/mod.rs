@@ -1,39 +1,237 @@
-//! The Leptos front end: the page that lets a reader pick a bundled scenario and read its trace.
+//! The Leptos front end: the page on which a person picks a scenario, edits its Deployment and
+//! steps through the five stages while the cluster is drawn.
 //!
-//! The UI only renders what [`crate::sim`] computes. This first shell runs a whole scenario with
-//! [`crate::sim::trace_text`] and shows the text; the step-through views come later.
+//! The UI only renders what [`crate::sim`] computes. It holds one [`session::Session`] in one
+//! signal, derives every panel from it, and changes it only through the session's methods (the
+//! commands a person gives). One Effect drives time: the play timer.
 
+mod cluster;
+mod controls;
+mod panels;
 mod scenario_picker;
-mod trace_view;
+pub mod session;
+mod spec_editor;
 
+use leptos::ev;
 use leptos::prelude::*;
+use std::time::Duration;
+use wasm_bindgen::JsCast;
 
-use crate::sim;
+use crate::sim::manifest;
+use crate::sim::scenario::BUNDLED;
+use crate::sim::view::ClusterView;
+use cluster::{DeploymentPanel, NodeGrid, ReplicaSetLanes};
+use controls::{Controls, ShortcutHelp, StageRail};
+use panels::{DiagnosisPanel, EventLog, KubectlPanel, Narration};
 use scenario_picker::ScenarioPicker;
-use trace_view::TraceView;
+use session::Session;
+use spec_editor::{Editor, SpecEditor};
 
-/// The whole page: a heading, the scenario picker and the trace of the chosen scenario.
+/// Installs the panic hook and mounts the app on the page's body.
+pub fn mount() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        show_crash_notice(&info.to_string());
+    }));
+    leptos::mount::mount_to_body(App);
+}
+
+/// Puts a message over the page after a panic: the page and the person's manifest stay where
+/// they are, and a link reloads the app. Built with plain DOM calls because the reactive
+/// system may be what failed.
+fn show_crash_notice(detail: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(body) = doc.body() else { return };
+    if doc.get_element_by_id("crash-notice").is_some() {
+        return;
+    }
+    let Ok(notice) = doc.create_element("div") else {
+        return;
+    };
+    notice.set_id("crash-notice");
+    notice.set_class_name("crash-notice");
+    let _ = notice.set_attribute("role", "alert");
+    let _ = notice.set_attribute("data-testid", "crash-notice");
+    notice.set_text_content(Some(&format!(
+        "⚠ RolloutScope stopped because of an internal error. Your manifest is still in the editor: copy it before you reload. ({detail}) "
+    )));
+    if let Ok(link) = doc.create_element("a") {
+        let _ = link.set_attribute("href", "");
+        link.set_text_content(Some("Reload the app"));
+        let _ = notice.append_child(&link);
+    }
+    let _ = body.prepend_with_node_1(&notice);
+}
+
+/// The page, or a message when no scenario loads (which the tests rule out for bundled files).
 #[component]
 pub fn App() -> impl IntoView {
-    let scenarios = sim::scenario::BUNDLED;
-    // The index into `scenarios` of the chosen one; `None` while nothing is bundled.
-    let selected = RwSignal::new((!scenarios.is_empty()).then_some(0));
-    // Derived, never synced: the trace is recomputed only when the choice changes.
-    let trace = Memo::new(move |_| {
-        selected
-            .get()
-            .and_then(|idx| scenarios.get(idx))
-            .map(|(_, yaml)| sim::trace_text(yaml))
+    match Session::load(0) {
+        Ok(initial) => view! { <Workspace initial /> }.into_any(),
+        Err(message) => view! {
+            <main class="app">
+                <h1>"RolloutScope"</h1>
+                <p role="alert">{format!("⚠ The built-in scenario does not load: {message}")}</p>
+            </main>
+        }
+        .into_any(),
+    }
+}
+
+/// The manifest text of a bundled scenario's Deployment, as the editor starts with it.
+fn bundled_manifest(idx: usize) -> String {
+    BUNDLED
+        .get(idx)
+        .and_then(|(_, text)| manifest::extract_block(text, "deployment"))
+        .unwrap_or_default()
+}
+
+/// Whether a key press comes from a field where keys mean text, not commands.
+fn typing_target(ev: &web_sys::KeyboardEvent) -> bool {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+}
+
+/// Whether a key press lands on a button or link, where Space and Enter already click.
+fn activating_target(ev: &web_sys::KeyboardEvent) -> bool {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "BUTTON" | "A" | "SUMMARY"))
+}
+
+#[component]
+fn Workspace(initial: Session) -> impl IntoView {
+    let idx = initial.scenario_idx;
+    let session = RwSignal::new(initial);
+    let editor = Editor::new(bundled_manifest(idx));
+    let playing = RwSignal::new(false);
+    // Steps per second while playing.
+    let speed = RwSignal::new(2u32);
+    let show_help = RwSignal::new(false);
+
+    let pick = Callback::new(move |idx: usize| {
+        playing.set(false);
+        match Session::load(idx) {
+            Ok(s) => {
+                session.set(s);
+                editor.replace_all(bundled_manifest(idx));
+            }
+            Err(e) => session.update(|s| s.notice = Some(e)),
+        }
     });
 
+    // The one Effect that drives time: while playing, a timer steps forward at the chosen
+    // speed and stops at the end of the run.
+    let timer: StoredValue<Option<IntervalHandle>> = StoredValue::new(None);
+    Effect::new(move |_| {
+        let (on, per_second) = (playing.get(), speed.get().max(1));
+        if let Some(handle) = timer.try_update_value(Option::take).flatten() {
+            handle.clear();
+        }
+        if on {
+            let tick = move || {
+                let more = session.try_update(Session::forward).unwrap_or(false);
+                if !more {
+                    playing.set(false);
+                }
+            };
+            if let Ok(handle) =
+                set_interval_with_handle(tick, Duration::from_millis(1000 / u64::from(per_second)))
+            {
+                timer.set_value(Some(handle));
+            }
+        }
+    });
+
+    // Keyboard control for the whole page (the buttons say which keys they answer to).
+    let keys = window_event_listener(ev::keydown, move |ev: web_sys::KeyboardEvent| {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing_target(&ev) {
+            return;
+        }
+        let key = ev.key();
+        let handled = match key.as_str() {
+            "ArrowRight" | "PageDown" if ev.shift_key() => {
+                session.update(Session::next_stage);
+                true
+            }
+            "ArrowLeft" | "PageUp" if ev.shift_key() => {
+                session.update(Session::previous_stage);
+                true
+            }
+            "ArrowRight" | "PageDown" => {
+                session.update(|s| {
+                    s.forward();
+                });
+                true
+            }
+            "ArrowLeft" | "PageUp" => {
+                session.update(Session::back);
+                true
+            }
+            " " | "k" if !activating_target(&ev) => {
+                playing.update(|p| *p = !*p);
+                true
+            }
+            "Home" => {
+                session.update(|s| s.seek(0));
+                true
+            }
+            "End" => {
+                session.update(Session::run_to_end);
+                true
+            }
+            "?" => {
+                show_help.update(|h| *h = !*h);
+                true
+            }
+            "Escape" => {
+                show_help.set(false);
+                false
+            }
+            _ => false,
+        };
+        if handled {
+            ev.prevent_default();
+            if key != " " && key != "k" && key != "?" {
+                playing.set(false);
+            }
+        }
+    });
+    on_cleanup(move || keys.remove());
+
+    let cluster = Memo::new(move |_| session.with(|s| ClusterView::of(s.timeline.sim())));
+    let description = move || session.with(|s| s.scenario.description.clone());
+
     view! {
-        <main class="app">
+        <main class="app" data-testid="app">
             <header class="app-header">
-                <h1>"RolloutScope"</h1>
-                <p class="tagline">"Step through how a Kubernetes Deployment rolls out."</p>
+                <div class="brand">
+                    <h1>"RolloutScope"</h1>
+                    <p class="tagline">"Step through how a Kubernetes Deployment rolls out."</p>
+                </div>
+                <ScenarioPicker selected=Signal::derive(move || session.with(|s| s.scenario_idx)) on_pick=pick />
+                <p class="scenario-description" data-testid="scenario-description">{description}</p>
             </header>
-            <ScenarioPicker scenarios selected />
-            <TraceView trace />
+            <StageRail session playing />
+            <Controls session playing speed show_help />
+            <ShortcutHelp show_help />
+            <div class="workspace">
+                <SpecEditor session editor />
+                <section class="cluster" aria-label="The cluster">
+                    <DeploymentPanel cluster />
+                    <ReplicaSetLanes cluster />
+                    <NodeGrid cluster />
+                </section>
+                <aside class="side">
+                    <Narration session />
+                    <DiagnosisPanel session />
+                    <EventLog session />
+                    <KubectlPanel session />
+                </aside>
+            </div>
         </main>
     }
 }

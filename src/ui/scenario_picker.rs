@@ -1,52 +1,52 @@
-//! The scenario picker: a `<select>` over the scenarios bundled with the app.
+//! The scenario picker: a `<select>` over the scenarios bundled with the app, by title.
 
 use leptos::prelude::*;
 
-/// Parses a `<select>` value back into an index of `scenarios`, ignoring anything out of range.
+use crate::sim::scenario::BUNDLED;
+
+/// Parses a `<select>` value back into an index of the bundled scenarios, ignoring anything out
+/// of range.
 fn parse_choice(value: &str, n_scenarios: usize) -> Option<usize> {
     value.parse().ok().filter(|&idx| idx < n_scenarios)
 }
 
-/// Lists `scenarios` by file name and writes the chosen index into `selected`.
-///
-/// With no bundled scenario the picker stays disabled and says so.
+/// A scenario's title: its `name:` line, or the file name when it has none.
+pub fn title_of(file: &str, text: &str) -> String {
+    text.lines()
+        .find_map(|l| l.strip_prefix("name:"))
+        .map(|n| n.trim().trim_matches('"').to_string())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| file.trim_end_matches(".yaml").to_string())
+}
+
+/// Lists the bundled scenarios and calls `on_pick` with the chosen index.
 #[component]
 pub fn ScenarioPicker(
-    /// The bundled scenarios, `(file name, YAML text)`.
-    scenarios: &'static [(&'static str, &'static str)],
-    /// The index of the chosen scenario; `None` when there is none to choose.
-    selected: RwSignal<Option<usize>>,
+    /// The index of the scenario shown now.
+    #[prop(into)]
+    selected: Signal<usize>,
+    on_pick: Callback<usize>,
 ) -> impl IntoView {
     let on_change = move |ev| {
-        if let Some(idx) = parse_choice(&event_target_value(&ev), scenarios.len()) {
-            selected.set(Some(idx));
+        if let Some(idx) = parse_choice(&event_target_value(&ev), BUNDLED.len()) {
+            on_pick.run(idx);
         }
     };
-    let options = if scenarios.is_empty() {
-        view! { <option value="">"No bundled scenarios yet"</option> }.into_any()
-    } else {
-        scenarios
-            .iter()
-            .enumerate()
-            .map(|(idx, (name, _))| {
-                view! {
-                    <option value=idx.to_string() selected=move || selected.get() == Some(idx)>
-                        {*name}
-                    </option>
-                }
-            })
-            .collect_view()
-            .into_any()
-    };
-
+    let options = BUNDLED
+        .iter()
+        .enumerate()
+        .map(|(idx, (file, text))| {
+            view! {
+                <option value=idx.to_string() data-file=*file selected=move || selected.get() == idx>
+                    {title_of(file, text)}
+                </option>
+            }
+        })
+        .collect_view();
     view! {
         <label class="scenario-picker">
             <span>"Scenario"</span>
-            <select
-                data-testid="scenario-picker"
-                disabled=scenarios.is_empty()
-                on:change=on_change
-            >
+            <select data-testid="scenario-picker" on:change=on_change>
                 {options}
             </select>
         </label>
@@ -55,7 +55,7 @@ pub fn ScenarioPicker(
 
 #[cfg(test)]
 mod tests {
-    use super::parse_choice;
+    use super::{parse_choice, title_of};
 
     #[test]
     fn parse_choice_accepts_indices_in_range() {
@@ -69,5 +69,14 @@ mod tests {
         assert_eq!(parse_choice("", 2), None);
         assert_eq!(parse_choice("-1", 2), None);
         assert_eq!(parse_choice("one", 2), None);
+    }
+
+    #[test]
+    fn titles_come_from_the_name_line() {
+        assert_eq!(
+            title_of("a.yaml", "name: Rolling update\nseed: 1\n"),
+            "Rolling update"
+        );
+        assert_eq!(title_of("a.yaml", "seed: 1\n"), "a");
     }
 }

@@ -93,3 +93,28 @@ fn a_trace_is_byte_identical_across_runs() {
         );
     }
 }
+
+/// The step-through timeline the browser drives must stop where the runner stops and hold the
+/// same steps, so "step 40" means the same moment in the app, the CLI and the golden file.
+#[test]
+fn timelines_hold_the_same_steps_as_the_runner() {
+    use rolloutscope::sim::scenario::run_with;
+    use rolloutscope::sim::timeline::Timeline;
+    for (file, yaml) in BUNDLED {
+        let scenario = Scenario::parse(yaml).unwrap_or_else(|e| panic!("{file}: {e:?}"));
+        let run = run_with(&scenario, |_, _| {});
+        // The end is known as soon as the last step is reached, before any step past it.
+        let mut tl = Timeline::of(&scenario);
+        tl.seek(run.steps.len());
+        assert_eq!(tl.known_end(), Some(run.steps.len()), "{file}");
+        let mut tl = Timeline::of(&scenario);
+        while tl.forward().is_some() {}
+        assert_eq!(tl.known_end(), Some(run.steps.len()), "{file}");
+        assert_eq!(tl.steps(), &run.steps[..], "{file}");
+        // Going back to the middle and forward again finds the same end.
+        tl.seek(run.steps.len() / 2);
+        assert_eq!(tl.position(), run.steps.len() / 2, "{file}");
+        tl.seek(usize::MAX);
+        assert_eq!(tl.position(), run.steps.len(), "{file}");
+    }
+}

@@ -1,0 +1,575 @@
+//! The manifest: a Deployment's YAML text as a person edits it. This module cuts it out of a
+//! scenario file, checks it the way `kubectl apply` would (decode, default, validate) with every
+//! error at its source line, and changes one field at a time for the form controls while
+//! leaving the rest of the text — comments, order, flow maps — as the person wrote it.
+
+use super::api::Deployment;
+use super::validation;
+use super::yaml::{self, Document, Limits};
+use serde_json::Value;
+
+/// Replicas RolloutScope simulates at most: more is valid Kubernetes but beyond a step-through.
+pub const MAX_REPLICAS: i64 = 20_000;
+
+/// One problem with a manifest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ManifestError {
+    /// 1-based line in the manifest text, when known.
+    pub line: Option<usize>,
+    /// The field path as the API server prints it (`spec.replicas`); empty for YAML syntax.
+    pub field: String,
+    /// The whole message, API-server style (`spec.replicas: Invalid value: -1: must be …`).
+    pub message: String,
+}
+
+/// Decodes, defaults and validates the Deployment in `doc`, as the API server would on
+/// `kubectl apply`, and returns it as written (defaults are applied again by the command).
+/// Errors carry paths relative to `doc` and no lines; the caller knows where `doc` sits.
+///
+/// # Errors
+/// Every problem found, never only the first.
+pub fn check_document(doc: &Document) -> Result<Deployment, Vec<(String, String)>> {
+    let as_pairs = |errs: Vec<validation::FieldError>| {
+        errs.into_iter()
+            .map(|e| (e.field.clone(), e.to_string()))
+            .collect::<Vec<_>>()
+    };
+    let d = validation::decode_deployment(doc).map_err(as_pairs)?;
+    let mut defaulted = d.clone();
+    validation::set_defaults(&mut defaulted);
+    let errs = validation::validate_deployment(&defaulted);
+    if !errs.is_empty() {
+        return Err(as_pairs(errs));
+    }
+    if i64::from(defaulted.replicas()) > MAX_REPLICAS {
+        return Err(vec![(
+            "spec.replicas".to_string(),
+            format!(
+                "spec.replicas: {} is valid Kubernetes but more than RolloutScope simulates (at most {MAX_REPLICAS})",
+                defaulted.replicas()
+            ),
+        )]);
+    }
+    Ok(d)
+}
+
+/// Checks a manifest's text: YAML syntax first, then the Deployment itself.
+///
+/// # Errors
+/// Every problem found, each with the line it points at.
+pub fn check(text: &str) -> Result<Deployment, Vec<ManifestError>> {
+    let doc = parse_document(text)?;
+    check_document(&doc).map_err(|errs| {
+        errs.into_iter()
+            .map(|(field, message)| ManifestError {
+                line: doc.line_of(&field),
+                field,
+                message,
+            })
+            .collect()
+    })
+}
+
+/// Parses a manifest's YAML with the loader's limits.
+///
+/// # Errors
+/// The syntax error, at its line.
+pub fn parse_document(text: &str) -> Result<Document, Vec<ManifestError>> {
+    yaml::parse(text, &Limits::default()).map_err(|e| {
+        vec![ManifestError {
+            line: Some(e.line),
+            field: String::new(),
+            message: e.message.clone(),
+        }]
+    })
+}
+
+/// The value at a dotted field path (`spec.template.spec.containers[0].image`) of a parsed
+/// manifest, if it is there.
+pub fn value_at<'a>(doc: &'a Document, path: &str) -> Option<&'a Value> {
+    segments(path)
+        .iter()
+        .try_fold(&doc.value, |v, seg| match seg {
+            Segment::Key(k) => v.as_object()?.get(k.as_str()),
+            Segment::Index(i) => v.as_array()?.get(*i),
+        })
+}
+
+/// The block under a top-level key of a scenario file (`deployment:`), dedented, so a person
+/// edits the manifest as they would a file of its own. `None` when the key is absent or its
+/// value sits on the key's own line (a flow map), which has no block to cut out.
+pub fn extract_block(scenario_text: &str, key: &str) -> Option<String> {
+    let lines: Vec<&str> = scenario_text.lines().collect();
+    let head = format!("{key}:");
+    let start = lines
+        .iter()
+        .position(|l| l.trim_end() == head || l.starts_with(&format!("{head} #")))?;
+    let body: Vec<&str> = lines[start + 1..]
+        .iter()
+        .take_while(|l| l.trim().is_empty() || l.starts_with(' ') || l.starts_with('#'))
+        .copied()
+        .collect();
+    // Trailing blank or comment lines belong to whatever follows the block.
+    let end = body
+        .iter()
+        .rposition(|l| !l.trim().is_empty() && !l.starts_with('#'))?
+        + 1;
+    let body = &body[..end];
+    let indent = body
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()?;
+    let mut out = String::new();
+    for l in body {
+        out.push_str(l.get(indent..).unwrap_or("").trim_end());
+        out.push('\n');
+    }
+    Some(out)
+}
+
+/// One step of a field path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+fn segments(path: &str) -> Vec<Segment> {
+    let mut out = Vec::new();
+    for part in path.split('.').filter(|p| !p.is_empty()) {
+        let (key, rest) = part.split_once('[').unwrap_or((part, ""));
+        if !key.is_empty() {
+            out.push(Segment::Key(key.to_string()));
+        }
+        for idx in rest.split('[') {
+            let idx = idx.trim_end_matches(']');
+            match idx.parse() {
+                Ok(i) => out.push(Segment::Index(i)),
+                Err(_) if idx.is_empty() => {}
+                Err(_) => out.push(Segment::Key(idx.to_string())),
+            }
+        }
+    }
+    out
+}
+
+/// A logical line of block YAML: a physical line, or the part of one after a `- ` sequence
+/// dash (which opens a mapping at a deeper column on the same line).
+#[derive(Clone, Copy, Debug)]
+struct Logical<'a> {
+    /// The physical line (0-based).
+    line: usize,
+    /// The column the content starts at.
+    indent: usize,
+    /// The content, or `"-"` for a sequence dash.
+    text: &'a str,
+}
+
+fn logical_lines(text: &str) -> Vec<Logical<'_>> {
+    let mut out = Vec::new();
+    for (line, raw) in text.lines().enumerate() {
+        let trimmed = raw.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let mut indent = raw.len() - trimmed.len();
+        let mut rest = trimmed;
+        while let Some(after) = rest
+            .strip_prefix('-')
+            .filter(|a| a.is_empty() || a.starts_with(' '))
+        {
+            out.push(Logical {
+                line,
+                indent,
+                text: "-",
+            });
+            let content = after.trim_start();
+            indent += 1 + (after.len() - content.len());
+            rest = content;
+            if rest.is_empty() {
+                break;
+            }
+        }
+        if !rest.is_empty() {
+            out.push(Logical {
+                line,
+                indent,
+                text: rest,
+            });
+        }
+    }
+    out
+}
+
+/// The value written after `key:` on a line, without a trailing comment, and the byte offset
+/// where it starts; `None` when the line is not that key.
+fn after_key<'a>(text: &'a str, key: &str) -> Option<(usize, &'a str)> {
+    let rest = text
+        .strip_prefix(key)
+        .or_else(|| text.strip_prefix(&format!("\"{key}\"")))
+        .or_else(|| text.strip_prefix(&format!("'{key}'")))?;
+    let rest = rest.strip_prefix(':')?;
+    if !(rest.is_empty() || rest.starts_with(' ')) {
+        return None;
+    }
+    let value = rest.trim_start();
+    let offset = text.len() - value.len();
+    let value = if value.starts_with('#') {
+        ""
+    } else if value.starts_with(['"', '\'']) {
+        value
+    } else {
+        value.find(" #").map_or(value, |i| value[..i].trim_end())
+    };
+    Some((offset, value))
+}
+
+/// The extent of a node's children: logical lines `[from, to)`.
+fn children_end(lines: &[Logical<'_>], from: usize, parent_indent: usize, is_key: bool) -> usize {
+    lines[from..]
+        .iter()
+        .position(|l| {
+            // A sequence may sit at its key's own column (`containers:\n- name: web`).
+            !(l.indent > parent_indent || (is_key && l.indent == parent_indent && l.text == "-"))
+        })
+        .map_or(lines.len(), |p| from + p)
+}
+
+/// Writes `value` (already YAML) as a scalar at `path`, or removes the field when `value` is
+/// `None`. Returns the new text, or `None` when the path runs through something only a full
+/// re-render could change (a flow map, a missing sequence item, a multi-line scalar).
+pub fn set_field(text: &str, path: &str, value: Option<&str>) -> Option<String> {
+    let segs = segments(path);
+    let lines = logical_lines(text);
+    let mut from = 0;
+    let mut to = lines.len();
+    // The column of the enclosing node, for inserting a first child under an empty key.
+    let mut parent_indent: Option<usize> = None;
+    let mut phys: Vec<String> = text.lines().map(str::to_string).collect();
+    for (depth, seg) in segs.iter().enumerate() {
+        let last = depth + 1 == segs.len();
+        let level = lines[from..to].first().map(|l| l.indent);
+        match seg {
+            Segment::Index(i) => {
+                let level = level?;
+                let dash = lines[from..to]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, l)| l.indent == level && l.text == "-")
+                    .nth(*i)
+                    .map(|(k, _)| from + k)?;
+                if last {
+                    return None;
+                }
+                let end = children_end(&lines, dash + 1, level, false);
+                parent_indent = Some(level);
+                (from, to) = (dash + 1, end.min(to));
+            }
+            Segment::Key(key) => {
+                let found = level.and_then(|level| {
+                    (from..to).find(|&k| {
+                        lines[k].indent == level && after_key(lines[k].text, key).is_some()
+                    })
+                });
+                match found {
+                    Some(k) => {
+                        let l = lines[k];
+                        let (offset, written) = after_key(l.text, key).unwrap_or((0, ""));
+                        if last {
+                            if written.is_empty()
+                                && k + 1 < lines.len()
+                                && lines[k + 1].indent > l.indent
+                            {
+                                // A block under the key, not a scalar.
+                                return None;
+                            }
+                            return write_scalar(&mut phys, l, offset, written, value, text);
+                        }
+                        if !written.is_empty() {
+                            // A flow map or an anchor: not a block we can walk into.
+                            return None;
+                        }
+                        let end = children_end(&lines, k + 1, l.indent, true).min(to);
+                        parent_indent = Some(l.indent);
+                        (from, to) = (k + 1, end);
+                        if from == to {
+                            // `key:` with nothing under it: insert below the key itself.
+                            return insert(
+                                &mut phys,
+                                l.line + 1,
+                                l.indent + 2,
+                                &segs[depth + 1..],
+                                value,
+                                text,
+                            );
+                        }
+                    }
+                    None => {
+                        let Some(value) = value else {
+                            // Removing a field that is not there changes nothing.
+                            return Some(text.to_string());
+                        };
+                        let indent = level.unwrap_or_else(|| parent_indent.map_or(0, |p| p + 2));
+                        let at = lines[from..to].last().map_or(0, |l| l.line + 1);
+                        return insert(&mut phys, at, indent, &segs[depth..], Some(value), text);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Replaces (or, with `None`, removes) the scalar written on logical line `l`, whose value
+/// starts `offset` bytes into its text and reads `written`.
+fn write_scalar(
+    phys: &mut Vec<String>,
+    l: Logical<'_>,
+    offset: usize,
+    written: &str,
+    value: Option<&str>,
+    text: &str,
+) -> Option<String> {
+    if written.starts_with(['{', '[', '|', '>', '&', '*', '!']) {
+        // A flow collection, block scalar, anchor or tag: only a re-render can change it.
+        return None;
+    }
+    let line = phys.get(l.line)?.clone();
+    match value {
+        Some(v) => {
+            // Keep the key's spelling and any trailing comment; replace only the value.
+            let value_col = l.indent + offset;
+            let head = line.get(..value_col)?.trim_end();
+            let tail = line.get(value_col + written.len()..).unwrap_or("");
+            phys[l.line] = format!("{head} {v}{tail}");
+        }
+        None => {
+            if line.trim_start().starts_with('-') {
+                // Removing a dash line would remove a sequence item.
+                return None;
+            }
+            phys.remove(l.line);
+        }
+    }
+    Some(join(phys, text))
+}
+
+fn insert(
+    phys: &mut Vec<String>,
+    at: usize,
+    indent: usize,
+    rest: &[Segment],
+    value: Option<&str>,
+    text: &str,
+) -> Option<String> {
+    let value = value?;
+    let mut new_lines = Vec::new();
+    for (i, seg) in rest.iter().enumerate() {
+        let Segment::Key(k) = seg else {
+            return None;
+        };
+        let pad = " ".repeat(indent + 2 * i);
+        if i + 1 == rest.len() {
+            new_lines.push(format!("{pad}{k}: {value}"));
+        } else {
+            new_lines.push(format!("{pad}{k}:"));
+        }
+    }
+    let at = at.min(phys.len());
+    phys.splice(at..at, new_lines);
+    Some(join(phys, text))
+}
+
+fn join(phys: &[String], text: &str) -> String {
+    let mut s = phys.join("\n");
+    if text.ends_with('\n') || text.is_empty() {
+        s.push('\n');
+    }
+    s
+}
+
+/// Renders a form value as a YAML scalar: numbers and plain words as they are, anything YAML
+/// would read differently in double quotes.
+pub fn yaml_scalar(raw: &str) -> String {
+    let plain = !raw.is_empty()
+        && raw.trim() == raw
+        && !raw.contains(": ")
+        && !raw.contains(" #")
+        && !raw.starts_with([
+            '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%',
+            '@', '`',
+        ])
+        && !matches!(
+            raw,
+            "true" | "false" | "null" | "~" | "yes" | "no" | "on" | "off"
+        );
+    if plain {
+        raw.to_string()
+    } else {
+        serde_json::to_string(raw).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MANIFEST: &str = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web # the name
+spec:
+  replicas: 10
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+        - name: web
+          image: web:1.0
+          readinessProbe:
+            httpGet: {path: /healthz, port: 8080}
+            periodSeconds: 5
+";
+
+    #[test]
+    fn set_field_replaces_a_scalar_and_keeps_everything_else() {
+        let out = set_field(MANIFEST, "spec.replicas", Some("4")).unwrap();
+        assert_eq!(out, MANIFEST.replace("replicas: 10", "replicas: 4"));
+        let out = set_field(MANIFEST, "metadata.name", Some("api")).unwrap();
+        assert!(out.contains("  name: api # the name\n"), "{out}");
+    }
+
+    #[test]
+    fn set_field_walks_into_sequence_items() {
+        let out = set_field(
+            MANIFEST,
+            "spec.template.spec.containers[0].image",
+            Some("web:2.0"),
+        )
+        .unwrap();
+        assert_eq!(out, MANIFEST.replace("web:1.0", "web:2.0"));
+        let out = set_field(
+            MANIFEST,
+            "spec.template.spec.containers[0].readinessProbe.periodSeconds",
+            Some("2"),
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            MANIFEST.replace("periodSeconds: 5", "periodSeconds: 2")
+        );
+    }
+
+    #[test]
+    fn set_field_inserts_missing_fields_at_the_right_depth() {
+        let out = set_field(MANIFEST, "spec.strategy.rollingUpdate.maxSurge", Some("1")).unwrap();
+        assert!(
+            out.ends_with("  strategy:\n    rollingUpdate:\n      maxSurge: 1\n"),
+            "{out}"
+        );
+        let d = check(&out).unwrap();
+        assert_eq!(d.replicas(), 10);
+        let out = set_field(
+            MANIFEST,
+            "spec.template.spec.containers[0].readinessProbe.failureThreshold",
+            Some("1"),
+        )
+        .unwrap();
+        assert!(
+            out.contains("            periodSeconds: 5\n            failureThreshold: 1\n"),
+            "{out}"
+        );
+        let out = set_field(MANIFEST, "spec.minReadySeconds", Some("5")).unwrap();
+        let doc = parse_document(&out).unwrap();
+        assert_eq!(
+            value_at(&doc, "spec.minReadySeconds"),
+            Some(&Value::from(5))
+        );
+        assert!(check(&out).is_ok());
+    }
+
+    #[test]
+    fn set_field_removes_a_scalar_and_ignores_a_missing_one() {
+        let out = set_field(MANIFEST, "spec.replicas", None).unwrap();
+        assert_eq!(out, MANIFEST.replace("  replicas: 10\n", ""));
+        assert_eq!(
+            set_field(MANIFEST, "spec.minReadySeconds", None).as_deref(),
+            Some(MANIFEST)
+        );
+    }
+
+    #[test]
+    fn set_field_declines_flow_maps_and_missing_items() {
+        assert_eq!(
+            set_field(MANIFEST, "spec.selector.matchLabels.app", Some("x")),
+            None
+        );
+        assert_eq!(
+            set_field(
+                MANIFEST,
+                "spec.template.spec.containers[1].image",
+                Some("x")
+            ),
+            None
+        );
+        assert_eq!(set_field(MANIFEST, "spec.template", Some("x")), None);
+    }
+
+    #[test]
+    fn sequences_at_their_key_column_are_walked_too() {
+        let text =
+            "spec:\n  containers:\n  - name: a\n    image: a:1\n  - name: b\n    image: b:1\n";
+        let out = set_field(text, "spec.containers[1].image", Some("b:2")).unwrap();
+        assert_eq!(out, text.replace("b:1", "b:2"));
+    }
+
+    #[test]
+    fn check_reports_field_paths_at_their_lines() {
+        let text = MANIFEST.replace("replicas: 10", "replicas: -1");
+        let errs = check(&text).unwrap_err();
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].line, Some(6));
+        assert_eq!(
+            errs[0].message,
+            "spec.replicas: Invalid value: -1: must be greater than or equal to 0"
+        );
+        let errs = check("spec: [\n").unwrap_err();
+        assert!(errs[0].line.is_some());
+        let errs = check(&MANIFEST.replace("replicas: 10", "replicas: 20001")).unwrap_err();
+        assert!(errs[0].message.contains("at most 20000"), "{:?}", errs);
+    }
+
+    #[test]
+    fn extract_block_dedents_the_deployment_of_a_scenario() {
+        let scenario = format!(
+            "name: x\ndeployment:\n{}actions:\n  - {{at: 1s, scale: 2}}\n",
+            MANIFEST
+                .lines()
+                .map(|l| format!("  {l}\n"))
+                .collect::<String>()
+        );
+        assert_eq!(
+            extract_block(&scenario, "deployment").as_deref(),
+            Some(MANIFEST)
+        );
+        assert_eq!(extract_block(&scenario, "nothing"), None);
+        for (_, text) in crate::sim::scenario::BUNDLED {
+            let block = extract_block(text, "deployment").unwrap();
+            assert!(check(&block).is_ok(), "{block}");
+        }
+    }
+
+    #[test]
+    fn yaml_scalar_quotes_only_what_yaml_would_misread() {
+        assert_eq!(yaml_scalar("25%"), "25%");
+        assert_eq!(yaml_scalar("web:2.0"), "web:2.0");
+        assert_eq!(yaml_scalar("a: b"), "\"a: b\"");
+        assert_eq!(yaml_scalar("true"), "\"true\"");
+        assert_eq!(yaml_scalar(""), "\"\"");
+    }
+}

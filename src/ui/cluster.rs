@@ -1,0 +1,329 @@
+//! The cluster, drawn: the Deployment's counts and conditions, one lane per ReplicaSet with its
+//! Pods as chips, and the Nodes with the capacity their pods request. Every status is a word
+//! or a glyph as well as a colour.
+
+use leptos::prelude::*;
+
+use crate::sim::view::{ClusterView, NodeView, PodView, ReplicaSetView};
+
+/// Above this many pods in a lane, the lane shows counts and draws its chips only on request.
+const CHIPS_PER_LANE: usize = 40;
+
+/// The Deployment: desired, updated, ready and available replicas, and its conditions.
+#[component]
+pub fn DeploymentPanel(cluster: Memo<ClusterView>) -> impl IntoView {
+    let deployment = move || cluster.with(|c| c.deployment.clone());
+    view! {
+        <section class="panel deployment" data-testid="deployment" aria-labelledby="deployment-heading">
+            {move || match deployment() {
+                None => view! {
+                    <h2 id="deployment-heading">"Deployment"</h2>
+                    <p class="empty">"Not created yet: the first step applies the manifest."</p>
+                }.into_any(),
+                Some(d) => {
+                    let counts = [
+                        ("desired", d.spec_replicas, "spec.replicas"),
+                        ("updated", d.updated_replicas, "pods from the current template"),
+                        ("ready", d.ready_replicas, "pods whose readiness passes"),
+                        ("available", d.available_replicas, "ready for minReadySeconds"),
+                        ("total", d.replicas, "all pods of all ReplicaSets"),
+                    ];
+                    view! {
+                        <h2 id="deployment-heading">
+                            {format!("Deployment {}", d.name)}
+                            <span class="badge">{format!("revision {}", d.revision)}</span>
+                            {d.paused.then(|| view! { <span class="badge warn">"⏸ paused"</span> })}
+                        </h2>
+                        <dl class="counts">
+                            {counts.into_iter().map(|(label, n, hint)| view! {
+                                <div class="count" title=hint data-testid=format!("deployment-{label}")>
+                                    <dt>{label}</dt>
+                                    <dd>{n}</dd>
+                                </div>
+                            }).collect_view()}
+                        </dl>
+                        <p class="limits">
+                            {format!(
+                                "maxSurge {} · maxUnavailable {} → at most {} pods, at least {} available",
+                                d.max_surge,
+                                d.max_unavailable,
+                                d.spec_replicas + d.max_surge,
+                                (d.spec_replicas - d.max_unavailable).max(0)
+                            )}
+                        </p>
+                        <ul class="conditions" data-testid="conditions">
+                            {d.conditions.into_iter().map(|c| {
+                                let (glyph, class) = match c.status.as_str() {
+                                    "True" => ("✓", "ok"),
+                                    "False" => ("✗", "bad"),
+                                    _ => ("?", "pending"),
+                                };
+                                view! {
+                                    <li class=format!("condition {class}")>
+                                        <span class="glyph" aria-hidden="true">{glyph}</span>
+                                        <strong>{format!("{} {}", c.type_, c.status)}</strong>
+                                        " "
+                                        <code>{c.reason}</code>
+                                        <span class="message">{c.message}</span>
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    }.into_any()
+                }
+            }}
+        </section>
+    }
+}
+
+/// One lane per ReplicaSet, newest revision first, each with its pods.
+#[component]
+pub fn ReplicaSetLanes(cluster: Memo<ClusterView>) -> impl IntoView {
+    let names = Memo::new(move |_| {
+        cluster.with(|c| {
+            c.replica_sets
+                .iter()
+                .map(|rs| rs.name.clone())
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <section class="panel replica-sets" aria-labelledby="rs-heading">
+            <h2 id="rs-heading">"ReplicaSets and their Pods"</h2>
+            <Show when=move || names.with(Vec::is_empty)>
+                <p class="empty">"No ReplicaSet yet: the deployment controller creates one for the template."</p>
+            </Show>
+            <For each=move || names.get() key=|name| name.clone() let(name)>
+                <ReplicaSetLane cluster name />
+            </For>
+        </section>
+    }
+}
+
+/// The key a pod chip is redrawn under: it changes whenever anything the chip shows changes,
+/// which also replays the chip's short highlight.
+fn chip_key(p: &PodView) -> String {
+    format!(
+        "{}|{}|{}|{}|{}|{:?}|{}",
+        p.uid, p.status, p.ready, p.restarts, p.node, p.probes, p.terminating
+    )
+}
+
+#[component]
+fn ReplicaSetLane(cluster: Memo<ClusterView>, name: String) -> impl IntoView {
+    let rs_name = name.clone();
+    let rs = Memo::new(move |_| {
+        cluster.with(|c| c.replica_sets.iter().find(|rs| rs.name == rs_name).cloned())
+    });
+    let lane_name = name.clone();
+    let pods = Memo::new(move |_| {
+        cluster.with(|c| {
+            c.pods
+                .iter()
+                .filter(|p| p.replica_set == lane_name)
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    });
+    let show_all = RwSignal::new(false);
+    let grouped = move || pods.with(Vec::len) > CHIPS_PER_LANE && !show_all.get();
+    let header = move || {
+        rs.get().map(|rs: ReplicaSetView| {
+            let role = if rs.current { "new" } else { "old" };
+            view! {
+                <h3>
+                    <span class=format!("badge {role}")>{if rs.current { "★ current" } else { "old" }}</span>
+                    " "
+                    <span class="rs-name">{rs.name.clone()}</span>
+                    <span class="rs-meta">{format!(" revision {} · {}", rs.revision, rs.image)}</span>
+                </h3>
+                <p class="rs-counts" data-testid="rs-counts">
+                    {format!(
+                        "desired {} · current {} · ready {} · available {}",
+                        rs.replicas, rs.status_replicas, rs.ready_replicas, rs.available_replicas
+                    )}
+                </p>
+                <div class="rs-bar" aria-hidden="true">
+                    <span class="rs-bar-fill" style=format!("width: {}%", percent(rs.available_replicas, rs.replicas.max(rs.status_replicas)))></span>
+                </div>
+            }
+        })
+    };
+    view! {
+        <article class="lane" data-testid="rs-lane" data-rs=name.clone()
+            data-desired=move || rs.with(|r| r.as_ref().map(|r| r.replicas.to_string()))
+            data-current=move || rs.with(|r| r.as_ref().map(|r| r.status_replicas.to_string()))
+            data-ready=move || rs.with(|r| r.as_ref().map(|r| r.ready_replicas.to_string()))
+            data-available=move || rs.with(|r| r.as_ref().map(|r| r.available_replicas.to_string()))
+        >
+            {header}
+            <Show
+                when=grouped
+                fallback=move || view! {
+                    <ul class="pods" aria-label="Pods">
+                        <For each=move || pods.get() key=chip_key let(pod)>
+                            <PodChip pod />
+                        </For>
+                    </ul>
+                }
+            >
+                <p class="pod-summary">
+                    {move || pods.with(|p| summarize(p))}
+                    " "
+                    <button class="control small" on:click=move |_| show_all.set(true)>
+                        {move || format!("Show all {} pods", pods.with(Vec::len))}
+                    </button>
+                </p>
+            </Show>
+        </article>
+    }
+}
+
+fn percent(n: i32, of: i32) -> i32 {
+    if of <= 0 {
+        0
+    } else {
+        (n * 100 / of).clamp(0, 100)
+    }
+}
+
+/// Counts of pods by kubectl STATUS and readiness, for a lane too big for chips.
+fn summarize(pods: &[PodView]) -> String {
+    let mut by_status: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for p in pods {
+        *by_status.entry(p.status.as_str()).or_default() += 1;
+    }
+    let ready = pods.iter().filter(|p| p.ready).count();
+    let parts: Vec<String> = by_status.iter().map(|(s, n)| format!("{n} {s}")).collect();
+    format!("{} pods ({ready} ready): {}", pods.len(), parts.join(", "))
+}
+
+/// The glyph and words for a probe's last result.
+fn probe_glyph(letter: &str, result: Option<bool>) -> (String, &'static str) {
+    match result {
+        Some(true) => (format!("{letter}✓"), "passed"),
+        Some(false) => (format!("{letter}✗"), "failed"),
+        None => (format!("{letter}·"), "not run yet"),
+    }
+}
+
+/// A pod: readiness glyph, short name, kubectl STATUS, restarts, and each probe's last result.
+#[component]
+fn PodChip(pod: PodView) -> impl IntoView {
+    let (glyph, class) = if pod.terminating {
+        ("⊘", "terminating")
+    } else if pod.ready {
+        ("✓", "ok")
+    } else if matches!(pod.status.as_str(), "Pending" | "ContainerCreating") {
+        ("…", "pending")
+    } else if pod.status == "Running" {
+        ("○", "warn")
+    } else {
+        ("✗", "bad")
+    };
+    let short = pod
+        .name
+        .strip_prefix(&format!("{}-", pod.replica_set))
+        .unwrap_or(&pod.name)
+        .to_string();
+    let probes = [
+        ("S", "startup", pod.probes.startup),
+        ("R", "readiness", pod.probes.readiness),
+        ("L", "liveness", pod.probes.liveness),
+    ];
+    let probe_words: Vec<String> = probes
+        .iter()
+        .map(|(_, word, r)| format!("{word} probe {}", probe_glyph("", *r).1))
+        .collect();
+    let node = if pod.node.is_empty() {
+        "not scheduled".to_string()
+    } else {
+        format!("on {}", pod.node)
+    };
+    let label = format!(
+        "Pod {}: {}, {}, {} restarts, {node}; {}",
+        pod.name,
+        pod.status,
+        if pod.ready { "ready" } else { "not ready" },
+        pod.restarts,
+        probe_words.join(", ")
+    );
+    view! {
+        <li class=format!("pod {class}") data-testid="pod" data-pod=pod.name.clone()
+            data-status=pod.status.clone() data-ready=pod.ready.to_string()
+            title=label.clone() aria-label=label>
+            <span class="glyph" aria-hidden="true">{glyph}</span>
+            <span class="pod-name">{short}</span>
+            <span class="pod-status">{pod.status.clone()}</span>
+            {(pod.restarts > 0).then(|| view! { <span class="restarts">{format!("↻{}", pod.restarts)}</span> })}
+            <span class="probes" aria-hidden="true">
+                {probes.into_iter().map(|(letter, _, r)| {
+                    let (text, _) = probe_glyph(letter, r);
+                    let class = match r {
+                        Some(true) => "probe passed",
+                        Some(false) => "probe failed",
+                        None => "probe unrun",
+                    };
+                    view! { <span class=class>{text}</span> }
+                }).collect_view()}
+            </span>
+        </li>
+    }
+}
+
+/// The nodes: readiness, cordon, and the CPU, memory and pod slots their pods request.
+#[component]
+pub fn NodeGrid(cluster: Memo<ClusterView>) -> impl IntoView {
+    let nodes = move || cluster.with(|c| c.nodes.clone());
+    view! {
+        <section class="panel nodes" aria-labelledby="nodes-heading">
+            <h2 id="nodes-heading">"Nodes"</h2>
+            <ul class="node-grid">
+                {move || nodes().into_iter().map(|n| view! { <NodeCard node=n /> }).collect_view()}
+            </ul>
+        </section>
+    }
+}
+
+#[component]
+fn NodeCard(node: NodeView) -> impl IntoView {
+    let (glyph, word, class) = if !node.ready {
+        ("✗", "NotReady", "bad")
+    } else if node.unschedulable {
+        ("⊘", "Ready,SchedulingDisabled", "warn")
+    } else {
+        ("✓", "Ready", "ok")
+    };
+    let cpu = percent_i64(node.milli_cpu_requested, node.milli_cpu_allocatable);
+    let mem = percent_i64(node.memory_requested, node.memory_allocatable);
+    view! {
+        <li class=format!("node {class}") data-testid="node" data-node=node.name.clone()>
+            <h3><span class="glyph" aria-hidden="true">{glyph}</span>" "{node.name.clone()}" "<span class="node-status">{word}</span></h3>
+            <Meter label="CPU" pct=cpu text=format!("{}m of {}m", node.milli_cpu_requested, node.milli_cpu_allocatable) />
+            <Meter label="Memory" pct=mem text=format!("{}Mi of {}Mi", node.memory_requested >> 20, node.memory_allocatable >> 20) />
+            <p class="node-pods">{format!("{} pods", node.pods)}</p>
+        </li>
+    }
+}
+
+fn percent_i64(n: i64, of: i64) -> i64 {
+    if of <= 0 {
+        0
+    } else {
+        (n.saturating_mul(100) / of).clamp(0, 100)
+    }
+}
+
+#[component]
+fn Meter(label: &'static str, pct: i64, text: String) -> impl IntoView {
+    view! {
+        <div class="meter">
+            <span class="meter-label">{label}</span>
+            <span class="meter-track" role="meter" aria-label=label aria-valuemin="0" aria-valuemax="100"
+                aria-valuenow=pct.to_string() aria-valuetext=format!("{pct}% requested: {text}")>
+                <span class="meter-fill" style=format!("width: {pct}%")></span>
+            </span>
+            <span class="meter-text">{format!("{pct}% · {text}")}</span>
+        </div>
+    }
+}

@@ -1,0 +1,213 @@
+//! The controls: the stage rail (the five stages, the current one marked, each a jump target)
+//! and the transport bar (step, stage and play buttons, speed, the timeline scrubber, the
+//! simulated clock), plus the list of keyboard shortcuts.
+
+use leptos::prelude::*;
+
+use super::session::Session;
+use crate::sim::trace::Stage;
+
+/// The five stages in order; the current step's stage is marked with `aria-current` and a
+/// "now" badge, and clicking a stage goes to its next step.
+#[component]
+pub fn StageRail(session: RwSignal<Session>, playing: RwSignal<bool>) -> impl IntoView {
+    let current = Memo::new(move |_| session.with(|s| s.current_step().map(|st| st.stage)));
+    let shown = move || current.get().unwrap_or(Stage::Declare);
+    let stages = Stage::ALL
+        .into_iter()
+        .map(|stage| {
+            let is_current = move || current.get() == Some(stage);
+            view! {
+                <li>
+                    <button
+                        class="stage"
+                        class:current=is_current
+                        data-testid=format!("stage-{}", stage.number())
+                        aria-current=move || is_current().then_some("step")
+                        title=format!("Go to the next step in stage {}. {}", stage.number(), stage.explanation())
+                        on:click=move |_| {
+                            playing.set(false);
+                            session.update(|s| s.jump_to_stage(stage));
+                        }
+                    >
+                        <span class="stage-number" aria-hidden="true">{stage.number()}</span>
+                        <span class="stage-title">{stage.title()}</span>
+                        <span class="stage-now" aria-hidden="true">
+                            {move || if is_current() { "◀ now" } else { "" }}
+                        </span>
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <nav class="stage-rail" aria-label="The five stages">
+            <ol>{stages}</ol>
+            <p class="stage-explanation" data-testid="stage-explanation">
+                <strong>{move || format!("Stage {}: {}. ", shown().number(), shown().title())}</strong>
+                {move || shown().explanation()}
+            </p>
+        </nav>
+    }
+}
+
+/// A transport button: a glyph for the eye, a word for everyone, the keys in its tooltip.
+#[component]
+fn ControlButton(
+    glyph: &'static str,
+    label: &'static str,
+    keys: &'static str,
+    testid: &'static str,
+    #[prop(into)] disabled: Signal<bool>,
+    on_press: impl Fn() + 'static,
+) -> impl IntoView {
+    view! {
+        <button
+            class="control"
+            data-testid=testid
+            aria-keyshortcuts=keys
+            title=format!("{label} ({keys})")
+            disabled=move || disabled.get()
+            on:click=move |_| on_press()
+        >
+            <span aria-hidden="true">{glyph}</span>
+            " "
+            {label}
+        </button>
+    }
+}
+
+/// Step, stage and play buttons, speed, the scrubber over every step discovered so far, and
+/// where in the run and in simulated time the view stands.
+#[component]
+pub fn Controls(
+    session: RwSignal<Session>,
+    playing: RwSignal<bool>,
+    speed: RwSignal<u32>,
+    show_help: RwSignal<bool>,
+) -> impl IntoView {
+    let position = Memo::new(move |_| session.with(Session::position));
+    let known = Memo::new(move |_| session.with(|s| s.known_steps().max(s.position())));
+    let at_end = Memo::new(move |_| session.with(Session::at_end));
+    let now = Memo::new(move |_| session.with(|s| s.now().to_string()));
+    let notice = Memo::new(move |_| session.with(|s| s.notice.clone()));
+    let at_start = Signal::derive(move || position.get() == 0);
+    let stop = move || playing.set(false);
+
+    let on_scrub = move |ev| {
+        if let Ok(target) = event_target_value(&ev).parse::<usize>() {
+            stop();
+            session.update(|s| s.seek(target));
+        }
+    };
+    let on_speed = move |ev| {
+        if let Ok(v) = event_target_value(&ev).parse::<u32>() {
+            speed.set(v.clamp(1, 30));
+        }
+    };
+    let position_text = move || {
+        let end = if at_end.get() {
+            " · ■ end of run".to_string()
+        } else {
+            String::new()
+        };
+        format!("Step {} of {}{end}", position.get(), known.get())
+    };
+
+    view! {
+        <div class="controls" role="toolbar" aria-label="Step through the run">
+            <ControlButton glyph="|◀" label="Reset" keys="Home" testid="reset" disabled=at_start
+                on_press=move || { stop(); session.update(Session::reset) } />
+            <ControlButton glyph="◀◀" label="Previous stage" keys="Shift+ArrowLeft" testid="prev-stage" disabled=at_start
+                on_press=move || { stop(); session.update(Session::previous_stage) } />
+            <ControlButton glyph="◀" label="Step back" keys="ArrowLeft" testid="step-back" disabled=at_start
+                on_press=move || { stop(); session.update(Session::back) } />
+            <button
+                class="control play"
+                data-testid="play"
+                aria-keyshortcuts="Space"
+                aria-pressed=move || if playing.get() { "true" } else { "false" }
+                disabled=move || at_end.get() && !playing.get()
+                on:click=move |_| playing.update(|p| *p = !*p)
+            >
+                {move || if playing.get() { "❚❚ Pause" } else { "▷ Play" }}
+            </button>
+            <ControlButton glyph="▶" label="Step forward" keys="ArrowRight" testid="step-forward" disabled=at_end
+                on_press=move || { stop(); session.update(|s| { s.forward(); }) } />
+            <ControlButton glyph="▶▶" label="Next stage" keys="Shift+ArrowRight" testid="next-stage" disabled=at_end
+                on_press=move || { stop(); session.update(Session::next_stage) } />
+            <ControlButton glyph="▶|" label="End" keys="End" testid="to-end" disabled=at_end
+                on_press=move || { stop(); session.update(Session::run_to_end) } />
+            <label class="speed">
+                <span>"Speed"</span>
+                <select data-testid="speed" on:change=on_speed>
+                    {[1u32, 2, 4, 8, 16]
+                        .into_iter()
+                        .map(|v| view! {
+                            <option value=v.to_string() selected=move || speed.get() == v>
+                                {format!("{v} steps/s")}
+                            </option>
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            <label class="scrubber">
+                <span class="visually-hidden">"Timeline"</span>
+                <input
+                    type="range"
+                    data-testid="scrubber"
+                    min="0"
+                    max=move || known.get().to_string()
+                    prop:value=move || position.get().to_string()
+                    aria-valuetext=move || format!("step {} of {}", position.get(), known.get())
+                    on:input=on_scrub
+                />
+            </label>
+            <p class="position" data-testid="position" aria-live="off">
+                <span data-testid="step-count">{position_text}</span>
+                " · "
+                <span data-testid="sim-time">{move || format!("t = {}", now.get())}</span>
+            </p>
+            <button class="control help-toggle" data-testid="help-toggle" aria-keyshortcuts="?"
+                aria-expanded=move || if show_help.get() { "true" } else { "false" }
+                on:click=move |_| show_help.update(|h| *h = !*h)>
+                "? Keys"
+            </button>
+            <p class="notice" data-testid="notice" role="status">
+                {move || notice.get().map(|n| format!("ℹ {n}"))}
+            </p>
+        </div>
+    }
+}
+
+/// Every keyboard shortcut, shown with `?`.
+#[component]
+pub fn ShortcutHelp(show_help: RwSignal<bool>) -> impl IntoView {
+    const KEYS: [(&str, &str); 8] = [
+        ("→ or Page Down", "step forward"),
+        ("← or Page Up", "step back"),
+        ("Shift + →", "next stage"),
+        ("Shift + ←", "previous stage"),
+        ("Space or k", "play / pause"),
+        ("Home / End", "start / end of the run"),
+        ("?", "show or hide this list"),
+        (
+            "Tab",
+            "move between controls; Enter or Space presses a button",
+        ),
+    ];
+    view! {
+        <Show when=move || show_help.get()>
+            <section class="shortcut-help" data-testid="shortcut-help" aria-label="Keyboard shortcuts">
+                <h2>"Keyboard shortcuts"</h2>
+                <dl>
+                    {KEYS
+                        .iter()
+                        .map(|(k, what)| view! { <dt><kbd>{*k}</kbd></dt><dd>{*what}</dd> })
+                        .collect_view()}
+                </dl>
+                <button class="control" on:click=move |_| show_help.set(false)>"Close"</button>
+            </section>
+        </Show>
+    }
+}

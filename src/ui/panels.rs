@@ -1,0 +1,220 @@
+//! The reading panels: the narration of the last step, the diagnosis of a stuck rollout, the
+//! event log as `kubectl get events` lists it, and what `kubectl get` and
+//! `kubectl rollout status` would print at this moment.
+
+use leptos::prelude::*;
+
+use super::session::Session;
+use crate::sim::api::{ConditionReason, EventType};
+use crate::sim::diagnosis::{self, Cause};
+use crate::sim::kubectl::{self, Moment, Resource};
+
+/// The most events the log lists; older ones are counted.
+const EVENT_ROWS: usize = 60;
+
+/// What the last step did and why, tied to its stage; announced to screen readers.
+#[component]
+pub fn Narration(session: RwSignal<Session>) -> impl IntoView {
+    let step = Memo::new(move |_| session.with(|s| s.current_step().cloned()));
+    view! {
+        <section class="panel narration" aria-labelledby="narration-heading" data-testid="narration">
+            <h2 id="narration-heading">"What just happened"</h2>
+            <div aria-live="polite" aria-atomic="true" data-testid="narration-live">
+                {move || match step.get() {
+                    None => view! {
+                        <p class="narration-text" data-testid="narration-text">
+                            "Nothing has run yet. Step forward (→) to apply the manifest: stage 1 declares the desired replicas."
+                        </p>
+                    }.into_any(),
+                    Some(st) => view! {
+                        <p class="narration-head">
+                            <span class=format!("stage-badge stage-{}", st.stage.number())>
+                                {format!("Stage {} · {}", st.stage.number(), st.stage.title())}
+                            </span>
+                        </p>
+                        <p class="narration-meta">
+                            {format!("Step {} at {} · ", st.index, st.time)}
+                            <code>{st.actor.clone()}</code>
+                            " → "
+                            <code>{st.object.clone()}</code>
+                        </p>
+                        <p class="narration-text" data-testid="narration-text">{st.narration.clone()}</p>
+                        <ul class="step-events">
+                            {st.events.iter().map(|e| {
+                                let warning = e.type_ == EventType::Warning;
+                                view! {
+                                    <li class:warning=warning>
+                                        <span class="event-type">{if warning { "⚠ Warning" } else { "Normal" }}</span>
+                                        " "
+                                        <code>{e.reason.as_str()}</code>
+                                        " "
+                                        {e.message.clone()}
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    }.into_any(),
+                }}
+            </div>
+        </section>
+    }
+}
+
+/// Why ready is below desired, from the core's diagnosis, with the commands that show it. A
+/// disclosure that opens by itself when the rollout is stuck — the run ended short of the
+/// wanted replicas, or the progress deadline passed — and stays closed while a rollout is just
+/// moving, where a diagnosis would alarm for nothing. Hidden while all is well.
+#[component]
+pub fn DiagnosisPanel(session: RwSignal<Session>) -> impl IntoView {
+    let found = Memo::new(move |_| {
+        session.with(|s| {
+            let d = diagnosis::diagnose(s.timeline.sim(), s.past(), s.deployment_name());
+            let deadline = s.live_deployment().is_some_and(|dep| {
+                dep.status
+                    .conditions
+                    .iter()
+                    .any(|c| c.reason == ConditionReason::ProgressDeadlineExceeded)
+            });
+            let stuck = deadline || (s.at_end() && d.ready < d.desired);
+            (!matches!(d.verdict.cause, Cause::Healthy | Cause::NotFound)).then_some((d, stuck))
+        })
+    });
+    view! {
+        <Show when=move || found.with(Option::is_some)>
+            <details class="panel diagnosis" data-testid="diagnosis" open=move || found.with(|f| f.as_ref().is_some_and(|(_, stuck)| *stuck))>
+                <summary>
+                    <h2>{move || found.with(|f| f.as_ref().map(|(d, _)| format!(
+                        "Diagnosis: {} wanted, {} ready, {} available", d.desired, d.ready, d.available
+                    )))}</h2>
+                </summary>
+                {move || found.get().map(|(d, _)| view! {
+                    <p class="verdict">{d.verdict.summary.clone()}</p>
+                    <p class="advice">
+                        <span aria-hidden="true">{if d.verdict.raising_replicas_helps { "↑ " } else { "✗ " }}</span>
+                        {d.verdict.advice.clone()}
+                    </p>
+                    <ul class="signals">
+                        {d.cluster_signals.iter().chain(d.application_signals.iter()).map(|sig| view! {
+                            <li class:concern=sig.concern>
+                                <span aria-hidden="true">{if sig.concern { "⚠ " } else { "· " }}</span>
+                                <code>{sig.command.clone()}</code>
+                                " — "
+                                {sig.sees.clone()}
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                })}
+            </details>
+        </Show>
+    }
+}
+
+/// One row of the event log.
+#[derive(Clone, Debug, PartialEq)]
+struct EventRow {
+    last_seen: String,
+    warning: bool,
+    reason: &'static str,
+    object: String,
+    message: String,
+    count: u32,
+}
+
+/// The events so far, folded as the event recorder folds repeats, oldest first.
+#[component]
+pub fn EventLog(session: RwSignal<Session>) -> impl IntoView {
+    let rows = Memo::new(move |_| {
+        session.with(|s| {
+            let now = s.now();
+            let records = kubectl::event_records(s.past());
+            let hidden = records.len().saturating_sub(EVENT_ROWS);
+            let rows: Vec<EventRow> = records[hidden..]
+                .iter()
+                .map(|r| EventRow {
+                    last_seen: kubectl::human_duration(
+                        now.as_millis().saturating_sub(r.last_timestamp.as_millis()),
+                    ),
+                    warning: r.event.type_ == EventType::Warning,
+                    reason: r.event.reason.as_str(),
+                    object: r.event.involved_object.kubectl_object(),
+                    message: r.event.message.clone(),
+                    count: r.count,
+                })
+                .collect();
+            (hidden, rows)
+        })
+    });
+    // Like a terminal, the log keeps its newest line in view. This Effect only moves the scroll
+    // position; it writes no signal.
+    let scroller = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        rows.track();
+        if let Some(el) = scroller.get() {
+            el.set_scroll_top(el.scroll_height());
+        }
+    });
+    view! {
+        <section class="panel events" aria-labelledby="events-heading" data-testid="event-log">
+            <h2 id="events-heading"><code>"kubectl get events"</code></h2>
+            <div class="event-scroll" tabindex="0" role="region" aria-label="Events, oldest first" node_ref=scroller>
+                <ol class="event-list">
+                    {move || rows.with(|(hidden, rows)| {
+                        let older = (*hidden > 0).then(|| view! {
+                            <li class="empty">{format!("… {hidden} older events")}</li>
+                        });
+                        let empty = rows.is_empty().then(|| view! {
+                            <li class="empty">"No events yet."</li>
+                        });
+                        let body = rows.iter().map(|r| view! {
+                            <li class="event" class:warning=r.warning data-testid="event-row" data-reason=r.reason>
+                                <span class="event-head">
+                                    <span class="event-age" title="LAST SEEN">{r.last_seen.clone()}</span>
+                                    " "
+                                    <span class="event-type">{if r.warning { "⚠ Warning" } else { "Normal" }}</span>
+                                    " "
+                                    <strong>{r.reason}</strong>
+                                    " "
+                                    <span class="event-object">{r.object.clone()}</span>
+                                </span>
+                                <span class="event-message">
+                                    {r.message.clone()}{(r.count > 1).then(|| format!(" (x{})", r.count))}
+                                </span>
+                            </li>
+                        }).collect_view();
+                        (older, empty, body)
+                    })}
+                </ol>
+            </div>
+        </section>
+    }
+}
+
+/// `kubectl get deploy,rs,pods -o wide` and `kubectl rollout status` as they print now.
+#[component]
+pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
+    let text = Memo::new(move |_| {
+        session.with(|s| {
+            let m = Moment::new(s.timeline.sim(), s.past());
+            let name = s.deployment_name().to_string();
+            let get = kubectl::get(
+                &m,
+                &[Resource::Deployments, Resource::ReplicaSets, Resource::Pods],
+                true,
+            );
+            let status = kubectl::rollout_status_now(s.timeline.sim(), &name);
+            (name, get, status)
+        })
+    });
+    view! {
+        <section class="panel kubectl" aria-labelledby="kubectl-heading" data-testid="kubectl">
+            <h2 id="kubectl-heading">"kubectl, at this moment"</h2>
+            <pre class="terminal" tabindex="0" data-testid="kubectl-get">
+                "$ kubectl get deploy,rs,pods -o wide\n"
+                {move || text.with(|t| t.1.clone())}
+            </pre>
+            <pre class="terminal" tabindex="0" data-testid="rollout-status">
+                {move || text.with(|t| format!("$ kubectl rollout status deployment/{}\n{}", t.0, t.2))}
+            </pre>
+        </section>
+    }
+}

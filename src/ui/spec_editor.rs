@@ -1,0 +1,298 @@
+//! The spec editor: the Deployment manifest as YAML with line numbers, checked as you type with
+//! the API server's field-path errors at their lines; form controls for the fields people
+//! tweak most, bound both ways to the text; and "Apply", which acts like `kubectl apply` at the
+//! current simulated time and stays disabled while the manifest is invalid.
+
+use leptos::prelude::*;
+
+use super::session::Session;
+use crate::sim::api::Deployment;
+use crate::sim::commands::describe_spec_change;
+use crate::sim::manifest::{self, ManifestError};
+use crate::sim::validation;
+use serde_json::Value;
+
+/// The editor's text and the scenario text it started from. `version` changes whenever the
+/// text is replaced from outside the text area (a form control, revert, another scenario), so
+/// the text area is rewritten then and never while the person types into it.
+#[derive(Clone, Copy)]
+pub struct Editor {
+    text: RwSignal<String>,
+    base: RwSignal<String>,
+    version: RwSignal<u32>,
+}
+
+impl Editor {
+    pub fn new(base: String) -> Editor {
+        Editor {
+            text: RwSignal::new(base.clone()),
+            base: RwSignal::new(base),
+            version: RwSignal::new(0),
+        }
+    }
+
+    /// A new scenario's manifest: both the text and what "revert" returns to.
+    pub fn replace_all(&self, base: String) {
+        self.base.set(base.clone());
+        self.replace_text(base);
+    }
+
+    fn replace_text(&self, text: String) {
+        self.text.set(text);
+        self.version.update(|v| *v = v.wrapping_add(1));
+    }
+}
+
+/// The path of the first container, whose image and probes the form edits.
+const CONTAINER: &str = "spec.template.spec.containers[0]";
+
+/// The probe timing fields the form offers for each probe the manifest has.
+const PROBE_FIELDS: [(&str, &str); 5] = [
+    ("initialDelaySeconds", "initial delay (s)"),
+    ("periodSeconds", "period (s)"),
+    ("timeoutSeconds", "timeout (s)"),
+    ("successThreshold", "success threshold"),
+    ("failureThreshold", "failure threshold"),
+];
+
+/// A form value as the text shows it.
+fn shown(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => String::new(),
+        Some(v) => v.to_string(),
+    }
+}
+
+/// What applying would change, in words, or why it would do nothing.
+fn preview(live: Option<&Deployment>, edited: &Deployment, position: usize) -> (bool, Vec<String>) {
+    if position == 0 {
+        return (
+            true,
+            vec!["Nothing has run yet: applying replaces the scenario's manifest and starts the run over from it.".into()],
+        );
+    }
+    let Some(live) = live else {
+        return (
+            true,
+            vec!["The Deployment does not exist yet: applying creates it.".into()],
+        );
+    };
+    let mut defaulted = edited.clone();
+    validation::set_defaults(&mut defaulted);
+    let changes = describe_spec_change(live, &defaulted);
+    if changes.is_empty() && live.spec == defaulted.spec {
+        (
+            false,
+            vec![format!(
+                "No change: kubectl would print deployment.apps/{} unchanged.",
+                live.metadata.name
+            )],
+        )
+    } else if changes.is_empty() {
+        (
+            true,
+            vec!["The spec changes in fields the picture does not show.".into()],
+        )
+    } else {
+        (true, changes)
+    }
+}
+
+#[component]
+pub fn SpecEditor(session: RwSignal<Session>, editor: Editor) -> impl IntoView {
+    let text = editor.text;
+    let checked = Memo::new(move |_| text.with(|t| manifest::check(t)));
+    let doc = Memo::new(move |_| text.with(|t| manifest::parse_document(t).ok()));
+    let form_note: RwSignal<Option<String>> = RwSignal::new(None);
+    let apply_error: RwSignal<Option<String>> = RwSignal::new(None);
+
+    let errors = move || checked.with(|c| c.as_ref().err().cloned().unwrap_or_default());
+    let error_lines = move || {
+        errors()
+            .iter()
+            .filter_map(|e| e.line)
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    let plan = Memo::new(move |_| {
+        checked.with(|c| {
+            let d = c.as_ref().ok()?;
+            Some(session.with(|s| preview(s.live_deployment(), d, s.position())))
+        })
+    });
+    let can_apply = move || plan.with(|p| p.as_ref().is_some_and(|(ok, _)| *ok));
+    let dirty = move || text.with(|t| editor.base.with(|b| t != b));
+
+    let set = move |path: String, raw: String| {
+        let value = (!raw.trim().is_empty()).then(|| manifest::yaml_scalar(raw.trim()));
+        let current = text.get_untracked();
+        match manifest::set_field(&current, &path, value.as_deref()) {
+            Some(next) => {
+                form_note.set(None);
+                editor.replace_text(next);
+            }
+            None => form_note.set(Some(format!(
+                "{path} is written in a form the controls cannot edit (a flow map or a block); change it in the YAML."
+            ))),
+        }
+    };
+    let field =
+        move |label: &'static str, path: String, kind: &'static str, placeholder: &'static str| {
+            let read_path = path.clone();
+            let value = move || {
+                doc.with(|d| {
+                    d.as_ref()
+                        .map(|d| shown(manifest::value_at(d, &read_path)))
+                        .unwrap_or_default()
+                })
+            };
+            let testid = match path.strip_prefix(&format!("{CONTAINER}.")) {
+                Some(rest) => format!("field-{}", rest.replace('.', "-")),
+                None => format!("field-{}", path.rsplit('.').next().unwrap_or(&path)),
+            };
+            view! {
+                <label class="field">
+                    <span>{label}</span>
+                    <input
+                        type=kind
+                        min=(kind == "number").then_some("0")
+                        data-testid=testid
+                        placeholder=placeholder
+                        prop:value=value
+                        on:change=move |ev| set(path.clone(), event_target_value(&ev))
+                    />
+                </label>
+            }
+        };
+    let strategy_value = move || {
+        doc.with(|d| {
+            d.as_ref()
+                .map(|d| shown(manifest::value_at(d, "spec.strategy.type")))
+                .filter(|s| !s.is_empty())
+                .unwrap_or_else(|| "RollingUpdate".into())
+        })
+    };
+    let probes = move || {
+        doc.with(|d| {
+            ["readinessProbe", "livenessProbe", "startupProbe"]
+                .into_iter()
+                .filter(|p| {
+                    d.as_ref()
+                        .and_then(|d| manifest::value_at(d, &format!("{CONTAINER}.{p}")))
+                        .is_some_and(Value::is_object)
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+
+    let on_apply = move |_| {
+        let Some(Ok(d)) = checked.with_untracked(|c| Some(c.clone())) else {
+            return;
+        };
+        match session.try_update(|s| s.apply_manifest(d)) {
+            Some(Err(e)) => apply_error.set(Some(e)),
+            _ => apply_error.set(None),
+        }
+    };
+    let gutter_ref = NodeRef::<leptos::html::Div>::new();
+    let on_scroll = move |ev: leptos::ev::Event| {
+        let top = event_target::<web_sys::HtmlElement>(&ev).scroll_top();
+        if let Some(g) = gutter_ref.get() {
+            g.set_scroll_top(top);
+        }
+    };
+
+    view! {
+        <section class="panel spec-editor" aria-labelledby="spec-heading" data-testid="spec-editor">
+            <h2 id="spec-heading">"Deployment manifest"</h2>
+            <div class="editor">
+                <div class="gutter" aria-hidden="true" node_ref=gutter_ref>
+                    {move || {
+                        let bad = error_lines();
+                        let n = text.with(|t| t.lines().count().max(1));
+                        (1..=n).map(|i| {
+                            let is_bad = bad.contains(&i);
+                            view! { <span class:bad=is_bad>{if is_bad { format!("⚠{i}") } else { i.to_string() }}</span> }
+                        }).collect_view()
+                    }}
+                </div>
+                <textarea
+                    data-testid="manifest"
+                    aria-label="Deployment manifest (YAML)"
+                    aria-describedby="manifest-status"
+                    aria-invalid=move || if checked.with(Result::is_err) { "true" } else { "false" }
+                    spellcheck="false"
+                    wrap="off"
+                    prop:value=move || { editor.version.track(); text.get_untracked() }
+                    on:input=move |ev| text.set(event_target_value(&ev))
+                    on:scroll=on_scroll
+                ></textarea>
+            </div>
+            <div id="manifest-status" class="manifest-status" aria-live="polite" data-testid="manifest-status">
+                {move || {
+                    let errs: Vec<ManifestError> = errors();
+                    if errs.is_empty() {
+                        view! { <p class="valid"><span aria-hidden="true">"✓ "</span>"Valid manifest."</p> }.into_any()
+                    } else {
+                        view! {
+                            <p class="invalid"><span aria-hidden="true">"✗ "</span>
+                                {format!("{} error{} — fix {} to apply:", errs.len(), if errs.len() == 1 { "" } else { "s" }, if errs.len() == 1 { "it" } else { "them" })}
+                            </p>
+                            <ul class="field-errors" data-testid="field-errors">
+                                {errs.into_iter().map(|e| view! {
+                                    <li data-testid="field-error" data-line=e.line.map(|l| l.to_string())>
+                                        {e.line.map(|l| format!("line {l}: "))}
+                                        <code>{e.message}</code>
+                                    </li>
+                                }).collect_view()}
+                            </ul>
+                        }.into_any()
+                    }
+                }}
+            </div>
+            <div class="apply-row">
+                <button class="control primary" data-testid="apply" disabled=move || !can_apply() on:click=on_apply>
+                    "kubectl apply"
+                </button>
+                <button class="control" data-testid="revert" disabled=move || !dirty()
+                    on:click=move |_| { apply_error.set(None); editor.replace_text(editor.base.get_untracked()); }>
+                    "Revert edits"
+                </button>
+            </div>
+            <ul class="apply-preview" data-testid="apply-preview">
+                {move || plan.get().map(|(_, lines)| lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view())}
+            </ul>
+            {move || apply_error.get().map(|e| view! {
+                <p class="apply-error" role="alert" data-testid="apply-error"><span aria-hidden="true">"✗ "</span>{e}</p>
+            })}
+            <details class="form" open>
+                <summary>"Common fields"</summary>
+                <div class="fields">
+                    {field("replicas", "spec.replicas".into(), "number", "1")}
+                    {field("image", format!("{CONTAINER}.image"), "text", "")}
+                    <label class="field">
+                        <span>"strategy"</span>
+                        <select data-testid="field-strategy" on:change=move |ev| set("spec.strategy.type".into(), event_target_value(&ev))>
+                            {["RollingUpdate", "Recreate"].into_iter().map(|v| view! {
+                                <option value=v selected=move || strategy_value() == v>{v}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    {field("maxSurge", "spec.strategy.rollingUpdate.maxSurge".into(), "text", "25%")}
+                    {field("maxUnavailable", "spec.strategy.rollingUpdate.maxUnavailable".into(), "text", "25%")}
+                    {field("minReadySeconds", "spec.minReadySeconds".into(), "number", "0")}
+                    {field("progressDeadlineSeconds", "spec.progressDeadlineSeconds".into(), "number", "600")}
+                </div>
+                {move || probes().into_iter().map(|probe| view! {
+                    <fieldset class="fields probe-fields">
+                        <legend>{probe}</legend>
+                        {PROBE_FIELDS.into_iter().map(|(key, label)| {
+                            field(label, format!("{CONTAINER}.{probe}.{key}"), "number", "")
+                        }).collect_view()}
+                    </fieldset>
+                }).collect_view()}
+                {move || form_note.get().map(|n| view! { <p class="form-note" role="status">{n}</p> })}
+            </details>
+        </section>
+    }
+}
