@@ -7,6 +7,7 @@
 
 mod cluster;
 mod controls;
+pub mod link;
 mod panels;
 mod scenario_picker;
 pub mod session;
@@ -17,8 +18,6 @@ use leptos::prelude::*;
 use std::time::Duration;
 use wasm_bindgen::JsCast;
 
-use crate::sim::manifest;
-use crate::sim::scenario::BUNDLED;
 use crate::sim::view::ClusterView;
 use cluster::{DeploymentPanel, NodeGrid, ReplicaSetLanes};
 use controls::{Controls, ShortcutHelp, StageRail};
@@ -34,6 +33,10 @@ pub fn mount() {
         show_crash_notice(&info.to_string());
     }));
     leptos::mount::mount_to_body(App);
+    // The moment the page can be used, for the measurement script (`./scripts/bench`).
+    if let Some(perf) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = perf.mark("rolloutscope-interactive");
+    }
 }
 
 /// Puts a message over the page after a panic: the page and the person's manifest stay where
@@ -68,7 +71,10 @@ fn show_crash_notice(detail: &str) {
 /// The page, or a message when no scenario loads (which the tests rule out for bundled files).
 #[component]
 pub fn App() -> impl IntoView {
-    match Session::load(0) {
+    let query = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    match link::open(&query) {
         Ok(initial) => view! { <Workspace initial /> }.into_any(),
         Err(message) => view! {
             <main class="app">
@@ -78,14 +84,6 @@ pub fn App() -> impl IntoView {
         }
         .into_any(),
     }
-}
-
-/// The manifest text of a bundled scenario's Deployment, as the editor starts with it.
-fn bundled_manifest(idx: usize) -> String {
-    BUNDLED
-        .get(idx)
-        .and_then(|(_, text)| manifest::extract_block(text, "deployment"))
-        .unwrap_or_default()
 }
 
 /// Whether a key press comes from a field where keys mean text, not commands.
@@ -104,9 +102,8 @@ fn activating_target(ev: &web_sys::KeyboardEvent) -> bool {
 
 #[component]
 fn Workspace(initial: Session) -> impl IntoView {
-    let idx = initial.scenario_idx;
+    let editor = Editor::new(initial.manifest_text());
     let session = RwSignal::new(initial);
-    let editor = Editor::new(bundled_manifest(idx));
     let playing = RwSignal::new(false);
     // Steps per second while playing.
     let speed = RwSignal::new(2u32);
@@ -116,8 +113,8 @@ fn Workspace(initial: Session) -> impl IntoView {
         playing.set(false);
         match Session::load(idx) {
             Ok(s) => {
+                editor.replace_all(s.manifest_text());
                 session.set(s);
-                editor.replace_all(bundled_manifest(idx));
             }
             Err(e) => session.update(|s| s.notice = Some(e)),
         }

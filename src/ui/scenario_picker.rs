@@ -22,9 +22,9 @@ pub fn title_of(file: &str, text: &str) -> String {
 /// Lists the bundled scenarios and calls `on_pick` with the chosen index.
 #[component]
 pub fn ScenarioPicker(
-    /// The index of the scenario shown now.
+    /// The index of the scenario shown now; `None` for one a link brought.
     #[prop(into)]
-    selected: Signal<usize>,
+    selected: Signal<Option<usize>>,
     on_pick: Callback<usize>,
 ) -> impl IntoView {
     let on_change = move |ev| {
@@ -37,7 +37,7 @@ pub fn ScenarioPicker(
         .enumerate()
         .map(|(idx, (file, text))| {
             view! {
-                <option value=idx.to_string() data-file=*file selected=move || selected.get() == idx>
+                <option value=idx.to_string() data-file=*file selected=move || selected.get() == Some(idx)>
                     {title_of(file, text)}
                 </option>
             }
@@ -47,6 +47,9 @@ pub fn ScenarioPicker(
         <label class="scenario-picker">
             <span>"Scenario"</span>
             <select data-testid="scenario-picker" on:change=on_change>
+                <Show when=move || selected.get().is_none()>
+                    <option value="" selected>"Scenario from the link"</option>
+                </Show>
                 {options}
             </select>
         </label>

@@ -5,6 +5,7 @@
 use crate::sim::api::{Deployment, Time};
 use crate::sim::commands::Command;
 use crate::sim::engine::TimedCommand;
+use crate::sim::manifest;
 use crate::sim::scenario::{BUNDLED, Scenario};
 use crate::sim::timeline::Timeline;
 use crate::sim::trace::{Stage, Step};
@@ -15,8 +16,10 @@ const STAGE_SEARCH_LIMIT: usize = 20_000;
 /// One person's run of one scenario.
 #[derive(Clone, Debug)]
 pub struct Session {
-    /// The index into [`BUNDLED`] of the chosen scenario.
-    pub scenario_idx: usize,
+    /// The index into [`BUNDLED`] of the chosen scenario; `None` for one a link brought.
+    pub scenario_idx: Option<usize>,
+    /// The scenario file's text.
+    pub source: String,
     /// The scenario as loaded, or with the manifest the person applied before step 1.
     pub scenario: Scenario,
     pub timeline: Timeline,
@@ -33,6 +36,14 @@ impl Session {
     pub fn load(idx: usize) -> Result<Session, String> {
         let idx = if idx < BUNDLED.len() { idx } else { 0 };
         let (_, text) = BUNDLED.get(idx).ok_or("no scenario is bundled")?;
+        Session::from_text(Some(idx), text)
+    }
+
+    /// Loads a scenario from its text, at its start.
+    ///
+    /// # Errors
+    /// The scenario's problems, one per line.
+    pub fn from_text(idx: Option<usize>, text: &str) -> Result<Session, String> {
         let scenario = Scenario::parse(text).map_err(|errs| {
             errs.iter()
                 .map(ToString::to_string)
@@ -41,10 +52,16 @@ impl Session {
         })?;
         Ok(Session {
             scenario_idx: idx,
+            source: text.to_string(),
             timeline: Timeline::of(&scenario),
             scenario,
             notice: None,
         })
+    }
+
+    /// The Deployment manifest as the scenario file writes it, for the editor.
+    pub fn manifest_text(&self) -> String {
+        manifest::extract_block(&self.source, "deployment").unwrap_or_default()
     }
 
     /// Steps taken so far.
@@ -250,7 +267,6 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::manifest;
 
     fn rolling() -> Session {
         let idx = BUNDLED
@@ -331,7 +347,7 @@ mod tests {
     #[test]
     fn applying_before_step_one_replaces_the_manifest() {
         let mut s = rolling();
-        let text = manifest::extract_block(BUNDLED[s.scenario_idx].1, "deployment").expect("block");
+        let text = s.manifest_text();
         let edited = manifest::set_field(&text, "spec.replicas", Some("4")).expect("set");
         let d = manifest::check(&edited).expect("valid");
         s.apply_manifest(d).expect("applies");
@@ -345,7 +361,7 @@ mod tests {
         let mut s = rolling();
         s.seek(12);
         let t = s.now();
-        let text = manifest::extract_block(BUNDLED[s.scenario_idx].1, "deployment").expect("block");
+        let text = s.manifest_text();
         let edited = manifest::set_field(&text, "spec.replicas", Some("12")).expect("set");
         s.apply_manifest(manifest::check(&edited).expect("valid"))
             .expect("applies");
@@ -366,7 +382,7 @@ mod tests {
     fn an_immutable_change_is_refused_and_changes_nothing() {
         let mut s = rolling();
         s.seek(12);
-        let text = manifest::extract_block(BUNDLED[s.scenario_idx].1, "deployment").expect("block");
+        let text = s.manifest_text();
         let edited = text.replace("{app: web}", "{app: api}");
         let d = manifest::check(&edited).expect("valid on its own");
         let err = s.apply_manifest(d).expect_err("selector is immutable");

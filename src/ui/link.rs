@@ -1,0 +1,306 @@
+//! The link: the part of the page's URL that says what to show — a bundled scenario by name or
+//! a whole scenario file carried in the URL, and the step to open at — read defensively, since
+//! links come from anywhere.
+//!
+//! Format version 1, as a query string: `v=1`, then `scenario=<file stem>` or
+//! `yaml=<base64url of the scenario file>`, and `step=<n>`. Unknown parameters are ignored so
+//! that newer links still open their scenario in an older app.
+
+use super::session::Session;
+use crate::sim::scenario::BUNDLED;
+
+/// The newest link format this app writes.
+pub const VERSION: u32 = 1;
+/// The longest scenario a link may carry, decoded (the scenario loader's own limit).
+const MAX_YAML_BYTES: usize = 256 * 1024;
+/// The furthest step a link may ask for.
+pub const MAX_STEP: usize = 100_000;
+
+/// Where a link's scenario comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkScenario {
+    /// An index into [`BUNDLED`].
+    Bundled(usize),
+    /// A scenario file's text.
+    Yaml(String),
+}
+
+/// What a link asks for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Link {
+    pub scenario: Option<LinkScenario>,
+    pub step: Option<usize>,
+}
+
+/// Reads a query string (with or without its leading `?`).
+///
+/// # Errors
+/// Why the link cannot be followed, in a sentence fit to show; the caller shows the default.
+pub fn parse_query(query: &str) -> Result<Link, String> {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    if query.len() > MAX_YAML_BYTES * 2 {
+        return Err(format!(
+            "the link is {} bytes long, more than any scenario needs",
+            query.len()
+        ));
+    }
+    let mut link = Link::default();
+    let mut version = None;
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        match key {
+            "v" => {
+                version = Some(
+                    value
+                        .parse::<u32>()
+                        .map_err(|_| "the link's version is not a number".to_string())?,
+                )
+            }
+            "scenario" => {
+                let idx = BUNDLED
+                    .iter()
+                    .position(|(file, _)| file.strip_suffix(".yaml") == Some(value))
+                    .ok_or_else(|| {
+                        format!("there is no built-in scenario called {:?}", shorten(value))
+                    })?;
+                link.scenario = Some(LinkScenario::Bundled(idx));
+            }
+            "yaml" => {
+                let bytes = base64url_decode(value)
+                    .ok_or("the scenario in the link is damaged (not base64url)")?;
+                if bytes.len() > MAX_YAML_BYTES {
+                    return Err(format!(
+                        "the scenario in the link is larger than {MAX_YAML_BYTES} bytes"
+                    ));
+                }
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| "the scenario in the link is not UTF-8 text".to_string())?;
+                link.scenario = Some(LinkScenario::Yaml(text));
+            }
+            "step" => {
+                let n: usize = value
+                    .parse()
+                    .map_err(|_| format!("step {:?} is not a number", shorten(value)))?;
+                if n > MAX_STEP {
+                    return Err(format!(
+                        "step {n} is beyond the {MAX_STEP} steps a link may ask for"
+                    ));
+                }
+                link.step = Some(n);
+            }
+            _ => {}
+        }
+    }
+    match version {
+        Some(v) if v > VERSION => Err(format!(
+            "the link was made by a newer RolloutScope (format {v}; this one reads up to {VERSION})"
+        )),
+        _ => Ok(link),
+    }
+}
+
+/// The query string for a link to `scenario` at `step`.
+pub fn to_query(scenario: &LinkScenario, step: usize) -> String {
+    let what = match scenario {
+        LinkScenario::Bundled(idx) => format!(
+            "scenario={}",
+            BUNDLED
+                .get(*idx)
+                .map_or("", |(f, _)| f.trim_end_matches(".yaml"))
+        ),
+        LinkScenario::Yaml(text) => format!("yaml={}", base64url_encode(text.as_bytes())),
+    };
+    format!("?v={VERSION}&{what}&step={step}")
+}
+
+/// The session a query string opens: its scenario at its step. A link that cannot be followed
+/// opens the first built-in scenario instead, with the reason as the session's notice.
+///
+/// # Errors
+/// Only when no built-in scenario loads at all.
+pub fn open(query: &str) -> Result<Session, String> {
+    let fallback = |why: String| {
+        Session::load(0).map(|mut s| {
+            s.notice = Some(format!(
+                "This link could not be opened: {}. Showing the first built-in scenario instead.",
+                shorten_to(&why, 600)
+            ));
+            s
+        })
+    };
+    let link = match parse_query(query) {
+        Ok(link) => link,
+        Err(why) => return fallback(why),
+    };
+    let mut session = match link.scenario {
+        None => Session::load(0)?,
+        Some(LinkScenario::Bundled(idx)) => Session::load(idx)?,
+        Some(LinkScenario::Yaml(text)) => match Session::from_text(None, &text) {
+            Ok(s) => s,
+            Err(why) => return fallback(format!("its scenario is not valid: {why}")),
+        },
+    };
+    if let Some(step) = link.step {
+        session.seek(step);
+        if session.position() < step {
+            session.notice = Some(format!(
+                "The link asks for step {step}, but this run ends at step {}.",
+                session.position()
+            ));
+        }
+    }
+    Ok(session)
+}
+
+/// A value cut short for an error message, so a hostile link cannot flood the page.
+fn shorten(s: &str) -> String {
+    shorten_to(s, 40)
+}
+
+fn shorten_to(s: &str, max_chars: usize) -> String {
+    let mut out: String = s.chars().take(max_chars).collect();
+    if out.len() < s.len() {
+        out.push('…');
+    }
+    out
+}
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Base64url without padding.
+pub fn base64url_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+        }
+    }
+    out
+}
+
+/// Decodes base64url, with or without padding; `None` for anything else.
+pub fn base64url_decode(text: &str) -> Option<Vec<u8>> {
+    let text = text.trim_end_matches('=');
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for c in text.bytes() {
+        let v = ALPHABET.iter().position(|&a| a == c)? as u32;
+        acc = acc << 6 | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits & 0xff) as u8);
+        }
+    }
+    // Leftover bits must be padding zeros, and a lone sixth of a byte is not base64.
+    (bits < 6 && acc & ((1 << bits) - 1) == 0).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64url_round_trips() {
+        for text in [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "name: x\nseed: 7\n",
+            "ünïcødé ✓",
+        ] {
+            let enc = base64url_encode(text.as_bytes());
+            assert!(!enc.contains(['+', '/', '=']));
+            assert_eq!(
+                base64url_decode(&enc).as_deref(),
+                Some(text.as_bytes()),
+                "{text}"
+            );
+        }
+        assert_eq!(base64url_decode("a"), None);
+        assert_eq!(base64url_decode("ab<c"), None);
+    }
+
+    #[test]
+    fn links_round_trip() {
+        let yaml = LinkScenario::Yaml("name: x\n".into());
+        let link = parse_query(&to_query(&yaml, 12)).expect("parses");
+        assert_eq!(
+            link,
+            Link {
+                scenario: Some(yaml),
+                step: Some(12)
+            }
+        );
+        let bundled = LinkScenario::Bundled(2);
+        let link = parse_query(&to_query(&bundled, 0)).expect("parses");
+        assert_eq!(link.scenario, Some(bundled));
+    }
+
+    #[test]
+    fn hostile_links_are_refused_with_a_reason() {
+        for (query, why) in [
+            ("?scenario=%3Cscript%3E", "no built-in scenario"),
+            ("?step=-1", "not a number"),
+            ("?step=99999999999999999999999", "not a number"),
+            ("?step=300000", "beyond"),
+            ("?yaml=@@@", "damaged"),
+            ("?yaml=_w", "not UTF-8"),
+            ("?v=9&scenario=recreate", "newer RolloutScope"),
+            ("?v=x", "version"),
+        ] {
+            let err = parse_query(query).expect_err(query);
+            assert!(err.contains(why), "{query}: {err}");
+        }
+        let huge = format!("?yaml={}", "A".repeat(MAX_YAML_BYTES * 2));
+        assert!(parse_query(&huge).is_err());
+        let long_name = format!("?scenario={}", "x".repeat(1000));
+        assert!(parse_query(&long_name).expect_err("unknown").len() < 120);
+    }
+
+    #[test]
+    fn open_follows_good_links_and_falls_back_on_bad_ones() {
+        let s = open("?v=1&scenario=recreate&step=5").expect("opens");
+        assert_eq!(s.position(), 5);
+        assert_eq!(s.notice, None);
+        assert_eq!(BUNDLED[s.scenario_idx.unwrap_or(99)].0, "recreate.yaml");
+        let s = open("?step=999").expect("opens");
+        assert!(
+            s.notice
+                .as_deref()
+                .is_some_and(|n| n.contains("ends at step")),
+            "{:?}",
+            s.notice
+        );
+        let bad = format!(
+            "?yaml={}",
+            base64url_encode(b"name: <script>alert(1)</script>\nseed: -1\n")
+        );
+        let s = open(&bad).expect("falls back");
+        assert_eq!(s.scenario_idx, Some(0));
+        assert_eq!(s.position(), 0);
+        assert!(
+            s.notice.as_deref().is_some_and(|n| n.contains("not valid")),
+            "{:?}",
+            s.notice
+        );
+        let s = open("?scenario=nope").expect("falls back");
+        assert!(
+            s.notice
+                .as_deref()
+                .is_some_and(|n| n.contains("no built-in scenario"))
+        );
+    }
+
+    #[test]
+    fn unknown_parameters_and_an_empty_query_are_fine() {
+        assert_eq!(parse_query(""), Ok(Link::default()));
+        assert_eq!(parse_query("?embed&from=3").map(|l| l.step), Ok(None));
+    }
+}
