@@ -255,7 +255,8 @@ impl<'a> KubeletContext<'a> {
 
     /// Finishes the action: recomputes the pod status and records the writes.
     fn finish(mut self) -> Outcome {
-        let status = status::generate_pod_status(&self.pod, &self.runtime, self.now);
+        let working = std::mem::take(&mut self.pod.status);
+        let status = status::generate_from(working, &self.pod.spec, &self.runtime, self.now);
         // Compare with the stored status, not `self.pod.status`: the kubelet functions edit
         // `self.pod` in place (`set_state`), and those edits must be written too.
         let stored = self
