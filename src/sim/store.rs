@@ -5,7 +5,7 @@
 //! annotation changes, `observedGeneration` stays with status writes, names and UIDs are given
 //! to new objects, and deletions set `deletionTimestamp`.
 
-use super::api::{Deployment, Node, Pod, PodStatus, ReplicaSet, Time, quantity};
+use super::api::{Deployment, Node, Pod, PodStatus, ReplicaSet, Shared, Time, quantity};
 use super::controller::Change;
 use super::kubelet::PodRuntime;
 use imbl::{OrdMap, OrdSet};
@@ -103,7 +103,9 @@ impl Touched {
 pub struct Store {
     pub deployments: OrdMap<String, Deployment>,
     pub replica_sets: OrdMap<String, ReplicaSet>,
-    pub pods: OrdMap<String, Pod>,
+    /// Pods are shared values, so that copying a tree node after a snapshot (copy on write)
+    /// copies pointers rather than every pod in the node.
+    pub pods: OrdMap<String, Shared<Pod>>,
     pub nodes: OrdMap<String, Node>,
     /// Node-local kubelet state (pull back-offs, probe counters), keyed by pod name.
     pub kubelet: OrdMap<String, PodRuntime>,
@@ -144,7 +146,7 @@ impl Store {
             .get(owner_uid)
             .into_iter()
             .flat_map(|names| names.iter())
-            .filter_map(|n| self.pods.get(n))
+            .filter_map(|n| self.pods.get(n).map(|p| &**p))
     }
 
     /// The ReplicaSets controlled by the Deployment with the given UID, in name order.
@@ -316,7 +318,7 @@ impl Store {
                 let name = pod.metadata.name.clone();
                 self.index_pod(&pod);
                 let touched = Touched::pod(name.clone(), &pod, false, true, true);
-                self.pods.insert(name, pod);
+                self.pods.insert(name, Shared::new(pod));
                 vec![touched]
             }
             Change::DeletePod {
