@@ -12,6 +12,7 @@ use super::store::{Store, Touched};
 use super::trace::{Stage, Step};
 use imbl::{OrdMap, OrdSet};
 use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// Fixed facts about a run: the world outside the control plane and the limits.
@@ -34,33 +35,81 @@ pub struct TimedCommand {
 /// Persistent (structure-sharing) collections keep a snapshot of the queue cheap to take.
 #[derive(Clone, Debug, Default)]
 struct WorkQueue {
-    items: OrdSet<(Time, u64, Work)>,
-    pending: OrdMap<Work, Time>,
+    /// Keyed by (due, sequence number): the sequence is unique, so items never compare by their
+    /// work, whose names would cost a string comparison at every level of the tree.
+    items: OrdMap<(Time, u64), Work>,
+    pending: OrdMap<PendingKey, Time>,
     seq: u64,
+}
+
+/// The key of the pending index: a fingerprint of the work first, so that a lookup compares
+/// integers on the way down and the work itself only where fingerprints are equal (the item
+/// itself, or a rare collision, which the full comparison then tells apart). The index is only
+/// ever looked up, never iterated, so the order this gives is never seen.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct PendingKey {
+    fingerprint: u64,
+    work: Work,
+}
+
+impl PendingKey {
+    fn new(work: Work) -> PendingKey {
+        let mut h = Fnv1a::default();
+        work.hash(&mut h);
+        PendingKey {
+            fingerprint: h.finish(),
+            work,
+        }
+    }
+}
+
+/// 64-bit FNV-1a: a fixed, seedless hash, so fingerprints are the same on every run and target.
+struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv1a {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 impl WorkQueue {
     fn push(&mut self, due: Time, work: Work) {
-        if let Some(existing) = self.pending.get(&work)
+        let key = PendingKey::new(work);
+        if let Some(existing) = self.pending.get(&key)
             && *existing <= due
         {
             return;
         }
         self.seq += 1;
-        self.pending.insert(work.clone(), due);
-        self.items.insert((due, self.seq, work));
+        self.items.insert((due, self.seq), key.work.clone());
+        self.pending.insert(key, due);
     }
 
     fn peek_due(&self) -> Option<Time> {
-        self.items.get_min().map(|(t, _, _)| *t)
+        self.items.get_min().map(|((t, _), _)| *t)
     }
 
     fn pop(&mut self) -> Option<(Time, Work)> {
-        let (due, _, work) = self.items.remove_min()?;
-        if self.pending.get(&work) == Some(&due) {
-            self.pending.remove(&work);
+        let first = self.items.get_min()?.0;
+        let ((due, _), work) = self.items.remove_with_key(&first)?;
+        let key = PendingKey::new(work);
+        if self.pending.get(&key) == Some(&due) {
+            self.pending.remove(&key);
         }
-        Some((due, work))
+        Some((due, key.work))
     }
 }
 

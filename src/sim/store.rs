@@ -5,7 +5,7 @@
 //! annotation changes, `observedGeneration` stays with status writes, names and UIDs are given
 //! to new objects, and deletions set `deletionTimestamp`.
 
-use super::api::{Deployment, Node, Pod, ReplicaSet, Time, quantity};
+use super::api::{Deployment, Node, Pod, PodStatus, ReplicaSet, Shared, Time, quantity};
 use super::controller::Change;
 use super::kubelet::PodRuntime;
 use imbl::{OrdMap, OrdSet};
@@ -103,7 +103,9 @@ impl Touched {
 pub struct Store {
     pub deployments: OrdMap<String, Deployment>,
     pub replica_sets: OrdMap<String, ReplicaSet>,
-    pub pods: OrdMap<String, Pod>,
+    /// Pods are shared values, so that copying a tree node after a snapshot (copy on write)
+    /// copies pointers rather than every pod in the node.
+    pub pods: OrdMap<String, Shared<Pod>>,
     pub nodes: OrdMap<String, Node>,
     /// Node-local kubelet state (pull back-offs, probe counters), keyed by pod name.
     pub kubelet: OrdMap<String, PodRuntime>,
@@ -115,8 +117,9 @@ pub struct Store {
     next_ip: OrdMap<String, u32>,
     /// Pod counts by owner UID.
     counts: OrdMap<String, PodCounts>,
-    /// Active pods by (owner UID, node): the co-location rank of the deletion ranking.
-    on_node: OrdMap<(String, String), i32>,
+    /// Active pods by owner UID, then node: the co-location rank of the deletion ranking. Nested
+    /// rather than keyed by a pair so that a lookup needs no owned key.
+    on_node: OrdMap<String, OrdMap<String, i32>>,
     /// Node-local kubelet state shared by a node's pods.
     pub kubelet_nodes: OrdMap<String, crate::sim::kubelet::NodeRuntime>,
 }
@@ -143,7 +146,7 @@ impl Store {
             .get(owner_uid)
             .into_iter()
             .flat_map(|names| names.iter())
-            .filter_map(|n| self.pods.get(n))
+            .filter_map(|n| self.pods.get(n).map(|p| &**p))
     }
 
     /// The ReplicaSets controlled by the Deployment with the given UID, in name order.
@@ -179,7 +182,8 @@ impl Store {
     /// Active pods of the owner with this UID on `node`.
     pub fn active_on_node(&self, owner_uid: &str, node: &str) -> i32 {
         self.on_node
-            .get(&(owner_uid.to_string(), node.to_string()))
+            .get(owner_uid)
+            .and_then(|by_node| by_node.get(node))
             .copied()
             .unwrap_or(0)
     }
@@ -219,34 +223,7 @@ impl Store {
 
     /// Adds (`sign` 1) or removes (`sign` −1) a pod's contribution to its owner's counts.
     fn account(&mut self, pod: &Pod, sign: i32) {
-        let Some(r) = pod.metadata.controller_ref() else {
-            return;
-        };
-        if pod.is_active() {
-            let key = (r.uid.clone(), pod.node_name.clone());
-            let n = self.on_node.entry(key.clone()).or_default();
-            *n += sign;
-            if *n == 0 {
-                self.on_node.remove(&key);
-            }
-        }
-        let c = self.counts.entry(r.uid.clone()).or_default();
-        if pod.is_active() {
-            c.active += sign;
-            if pod.is_ready() {
-                c.ready += sign;
-                let t = pod
-                    .condition(super::api::PodConditionType::Ready)
-                    .map_or(Time::ZERO, |c| c.last_transition_time);
-                let e = c.ready_times.entry(t).or_default();
-                *e += sign;
-                if *e == 0 {
-                    c.ready_times.remove(&t);
-                }
-            }
-        } else if pod.metadata.deletion_timestamp.is_some() && !pod.is_terminal() {
-            c.terminating += sign;
-        }
+        account(&mut self.on_node, &mut self.counts, pod, sign);
     }
 
     fn summary(pod: &Pod) -> (bool, bool, bool) {
@@ -254,11 +231,7 @@ impl Store {
     }
 
     fn charge_node(&mut self, node: &str, pod: &Pod, sign: i64) {
-        let (cpu, mem) = pod_requests(pod);
-        let u = self.node_usage.entry(node.to_string()).or_default();
-        u.milli_cpu += sign * cpu;
-        u.memory += sign * mem;
-        u.pods += sign;
+        charge_node(&mut self.node_usage, node, pod, sign);
     }
 
     /// Adds a node (scenario set-up).
@@ -345,7 +318,7 @@ impl Store {
                 let name = pod.metadata.name.clone();
                 self.index_pod(&pod);
                 let touched = Touched::pod(name.clone(), &pod, false, true, true);
-                self.pods.insert(name, pod);
+                self.pods.insert(name, Shared::new(pod));
                 vec![touched]
             }
             Change::DeletePod {
@@ -362,14 +335,13 @@ impl Store {
                 if pod.node_name.is_empty() {
                     return self.apply(Change::RemovePod(name), now);
                 }
-                let before = pod.clone();
+                // The pod is edited in place and accounted before and after, rather than copied.
+                account(&mut self.on_node, &mut self.counts, pod, -1);
                 pod.metadata.deletion_timestamp =
                     Some(now.plus_secs(grace_seconds).truncate_to_secs());
                 pod.metadata.deletion_grace_period_seconds = Some(grace_seconds);
-                let after = pod.clone();
-                self.account(&before, -1);
-                self.account(&after, 1);
-                vec![Touched::pod(name, &after, false, false, true)]
+                account(&mut self.on_node, &mut self.counts, pod, 1);
+                vec![Touched::pod(name, pod, false, false, true)]
             }
             Change::RemovePod(name) => {
                 let Some(pod) = self.pods.remove(&name) else {
@@ -377,7 +349,7 @@ impl Store {
                 };
                 self.unindex_pod(&pod);
                 if !pod.node_name.is_empty() && !pod.is_terminal() {
-                    self.charge_node(&pod.node_name.clone(), &pod, -1);
+                    self.charge_node(&pod.node_name, &pod, -1);
                 }
                 self.kubelet.remove(&name);
                 vec![Touched::pod(name, &pod, true, false, true)]
@@ -397,36 +369,41 @@ impl Store {
                 let Some(pod) = self.pods.get_mut(&name) else {
                     return vec![];
                 };
-                let before = pod.clone();
-                pod.node_name = node.clone();
+                account(&mut self.on_node, &mut self.counts, pod, -1);
                 pod.status.pod_ip = Some(format!("10.244.{cidr}.{ip}"));
                 pod.status.host_ip = Some(format!("192.168.49.{}", cidr + 2));
                 set_pod_condition(&mut pod.status.conditions, condition);
-                let pod = pod.clone();
-                self.account(&before, -1);
-                self.account(&pod, 1);
-                self.charge_node(&node, &pod, 1);
-                vec![Touched::pod(name, &pod, false, false, false)]
+                charge_node(&mut self.node_usage, &node, pod, 1);
+                pod.node_name = node;
+                account(&mut self.on_node, &mut self.counts, pod, 1);
+                vec![Touched::pod(name, pod, false, false, false)]
             }
             Change::UpdatePodStatus { name, status } => {
                 let Some(pod) = self.pods.get_mut(&name) else {
                     return vec![];
                 };
-                let before = pod.clone();
-                pod.status = status;
-                let pod = pod.clone();
-                let relevant = Self::summary(&before) != Self::summary(&pod)
-                    || (pod.is_ready()
-                        && before.condition(super::api::PodConditionType::Ready)
-                            != pod.condition(super::api::PodConditionType::Ready));
+                // The new status goes in place; the old one is kept aside, and swapped back in
+                // for a moment if the pod must be un-accounted as it was.
+                let before = Self::summary(pod);
+                let mut old_status = std::mem::replace(&mut pod.status, status);
+                fn ready(s: &PodStatus) -> Option<&super::api::PodCondition> {
+                    s.conditions
+                        .iter()
+                        .find(|c| c.type_ == super::api::PodConditionType::Ready)
+                }
+                let relevant = before != Self::summary(pod)
+                    || (pod.is_ready() && ready(&old_status) != ready(&pod.status));
                 if relevant {
-                    self.account(&before, -1);
-                    self.account(&pod, 1);
+                    std::mem::swap(&mut pod.status, &mut old_status);
+                    account(&mut self.on_node, &mut self.counts, pod, -1);
+                    std::mem::swap(&mut pod.status, &mut old_status);
+                    account(&mut self.on_node, &mut self.counts, pod, 1);
                 }
-                if !before.is_terminal() && pod.is_terminal() && !pod.node_name.is_empty() {
-                    self.charge_node(&pod.node_name, &pod, -1);
+                let (_, _, was_terminal) = before;
+                if !was_terminal && pod.is_terminal() && !pod.node_name.is_empty() {
+                    charge_node(&mut self.node_usage, &pod.node_name, pod, -1);
                 }
-                vec![Touched::pod(name, &pod, false, false, relevant)]
+                vec![Touched::pod(name, pod, false, false, relevant)]
             }
             Change::SetPodRuntime { name, runtime } => {
                 if self.pods.contains_key(&name) {
@@ -457,6 +434,83 @@ impl Store {
                     vec![]
                 }
             }
+        }
+    }
+}
+
+/// Adds (`sign` 1) or removes (`sign` −1) a pod's contribution to its owner's counts and to the
+/// co-location index. A free function over the two indexes, so that it can account a pod that is
+/// borrowed from the store's pod map for an edit in place.
+fn account(
+    on_node: &mut OrdMap<String, OrdMap<String, i32>>,
+    counts: &mut OrdMap<String, PodCounts>,
+    pod: &Pod,
+    sign: i32,
+) {
+    let Some(r) = pod.metadata.controller_ref() else {
+        return;
+    };
+    let active = pod.is_active();
+    if active {
+        let owner_gone = with_entry(on_node, &r.uid, |by_node| {
+            let node_gone = with_entry(by_node, &pod.node_name, |n| {
+                *n += sign;
+                *n == 0
+            });
+            if node_gone {
+                by_node.remove(&pod.node_name);
+            }
+            by_node.is_empty()
+        });
+        if owner_gone {
+            on_node.remove(&r.uid);
+        }
+    }
+    with_entry(counts, &r.uid, |c| {
+        if active {
+            c.active += sign;
+            if pod.is_ready() {
+                c.ready += sign;
+                let t = pod
+                    .condition(super::api::PodConditionType::Ready)
+                    .map_or(Time::ZERO, |c| c.last_transition_time);
+                let e = c.ready_times.entry(t).or_default();
+                *e += sign;
+                if *e == 0 {
+                    c.ready_times.remove(&t);
+                }
+            }
+        } else if pod.metadata.deletion_timestamp.is_some() && !pod.is_terminal() {
+            c.terminating += sign;
+        }
+    });
+}
+
+/// Adds (`sign` 1) or releases (`sign` −1) a pod's requests on a node.
+fn charge_node(node_usage: &mut OrdMap<String, NodeUsage>, node: &str, pod: &Pod, sign: i64) {
+    let (cpu, mem) = pod_requests(pod);
+    with_entry(node_usage, node, |u| {
+        u.milli_cpu += sign * cpu;
+        u.memory += sign * mem;
+        u.pods += sign;
+    });
+}
+
+/// Runs `f` on the value under `key`, inserting the default first if it is missing. Unlike
+/// `entry`, it makes an owned key only when the key is new, which on these small, hot indexes is
+/// the rare case.
+fn with_entry<V: Clone + Default, R>(
+    map: &mut OrdMap<String, V>,
+    key: &str,
+    f: impl FnOnce(&mut V) -> R,
+) -> R {
+    match map.get_mut(key) {
+        Some(v) => f(v),
+        None => {
+            let mut v = V::default();
+            let r = f(&mut v);
+            map.insert(key.to_string(), v);
+            r
         }
     }
 }

@@ -157,33 +157,34 @@ impl Timeline {
     }
 
     /// Moves to the state after `target` steps (clamped to the steps known, extending the run
-    /// when `target` is beyond it). Going back restores the nearest snapshot and replays.
+    /// when `target` is beyond it). Going back, or forward past a snapshot, restores the nearest
+    /// snapshot at or before the target and replays from there.
+    ///
+    /// Jumping forward to a snapshot rather than replaying up to it gives the same state (a run
+    /// is deterministic) and keeps the current state close to a snapshot, so that the next seek
+    /// drops only the few steps of state made since, not everything replayed on the way.
     pub fn seek(&mut self, target: usize) {
         let pos = self.position();
-        if target >= pos {
-            for _ in pos..target {
-                if self.forward().is_none() {
-                    break;
+        let known = target.min(self.steps.len());
+        let nearest = self.checkpoints.range(..=known).next_back();
+        if target < pos || nearest.is_some_and(|(k, _)| *k > pos) {
+            let snap = nearest.map_or_else(|| self.current.clone(), |(_, v)| v.clone());
+            self.current = snap;
+            while self.position() < known {
+                if Self::advance(
+                    &mut self.current,
+                    &self.injected,
+                    self.limit,
+                    self.settle.as_deref(),
+                )
+                .is_none()
+                {
+                    return;
                 }
             }
-            return;
         }
-        let (_, snap) = self
-            .checkpoints
-            .range(..=target)
-            .next_back()
-            .map(|(k, v)| (*k, v.clone()))
-            .unwrap_or_else(|| (0, self.current.clone()));
-        self.current = snap;
-        while self.position() < target {
-            if Self::advance(
-                &mut self.current,
-                &self.injected,
-                self.limit,
-                self.settle.as_deref(),
-            )
-            .is_none()
-            {
+        for _ in self.position()..target {
+            if self.forward().is_none() {
                 break;
             }
         }

@@ -17,6 +17,11 @@ impl<T: Clone> Shared<T> {
     pub fn new(v: T) -> Shared<T> {
         Shared(Arc::new(v))
     }
+
+    /// The value for writing if no other holder shares it, without copying; `None` if shared.
+    pub fn unique_mut(&mut self) -> Option<&mut T> {
+        Arc::get_mut(&mut self.0)
+    }
 }
 
 impl<T: Clone> Deref for Shared<T> {

@@ -340,12 +340,11 @@ pub fn rank_pods_to_delete<'a>(
     if diff >= pods.len() {
         return pods.to_vec();
     }
-    let keys: Vec<RankKey> = pods
+    let keys: Vec<Ranked> = pods
         .iter()
-        .map(|p| RankKey::of(p, rank_of(&p.node_name)))
+        .map(|p| Ranked::new(RankKey::of(p, rank_of(&p.node_name)), now))
         .collect();
-    let now = Some(now);
-    let less_idx = |a: &usize, b: &usize| less(&keys[*a], &keys[*b], now);
+    let less_idx = |a: &usize, b: &usize| keys[*a].less(&keys[*b]);
     let mut order: Vec<usize> = (0..pods.len()).collect();
     if diff <= 16 {
         // A few pods out of many (the usual rolling step): pick the lowest `diff` one by one,
@@ -406,6 +405,44 @@ impl<'a> RankKey<'a> {
     }
 }
 
+/// A rank key with the log-scale age buckets of its two timestamps worked out once: the
+/// selection and the sort compare each pod many times, and a bucket costs a logarithm.
+struct Ranked<'a> {
+    key: RankKey<'a>,
+    ready_bucket: i64,
+    creation_bucket: i64,
+}
+
+impl<'a> Ranked<'a> {
+    fn new(key: RankKey<'a>, now: Time) -> Ranked<'a> {
+        let bucket = |t: Option<Time>| t.map_or(0, |t| age_bucket(t, now));
+        Ranked {
+            ready_bucket: bucket(key.ready_time),
+            creation_bucket: bucket(key.creation),
+            key,
+        }
+    }
+
+    /// [`less`] at the `now` the buckets were taken for.
+    fn less(&self, other: &Ranked<'_>) -> bool {
+        less_with(&self.key, &other.key, &|stamp| {
+            let (diff, a, b) = match stamp {
+                Stamp::Ready => (
+                    self.ready_bucket - other.ready_bucket,
+                    self.key.ready_time,
+                    other.key.ready_time,
+                ),
+                Stamp::Creation => (
+                    self.creation_bucket - other.creation_bucket,
+                    self.key.creation,
+                    other.key.creation,
+                ),
+            };
+            compare_stamps(a, b, self.key.uid, other.key.uid, Some(diff))
+        })
+    }
+}
+
 fn phase_ordinal(p: PodPhase) -> u8 {
     match p {
         PodPhase::Unknown => 1,
@@ -422,17 +459,22 @@ fn after_or_zero(a: Option<Time>, b: Option<Time>) -> bool {
     }
 }
 
-/// `logarithmicRankDiff`: compares `floor(log2(now − t))` in nanoseconds.
-fn log_rank_diff(a: Time, b: Time, now: Time) -> i64 {
-    let bucket = |t: Time| -> i64 {
-        let d_ns = (now.as_millis() as i128 - t.as_millis() as i128) * 1_000_000;
-        if d_ns > 0 {
-            (d_ns as f64).log2() as i64
-        } else {
-            -1
-        }
-    };
-    bucket(a) - bucket(b)
+/// The age bucket of `logarithmicRankDiff`: `floor(log2(now − t))` in nanoseconds, −1 for no
+/// age.
+fn age_bucket(t: Time, now: Time) -> i64 {
+    let d_ns = (now.as_millis() as i128 - t.as_millis() as i128) * 1_000_000;
+    if d_ns > 0 {
+        (d_ns as f64).log2() as i64
+    } else {
+        -1
+    }
+}
+
+/// The two timestamps the ranking compares.
+#[derive(Clone, Copy)]
+enum Stamp {
+    Ready,
+    Creation,
 }
 
 fn compare_times(
@@ -442,14 +484,27 @@ fn compare_times(
     ub: &str,
     now: Option<Time>,
 ) -> Option<bool> {
+    let diff = match (now, a, b) {
+        (Some(n), Some(x), Some(y)) => Some(age_bucket(x, n) - age_bucket(y, n)),
+        _ => None,
+    };
+    compare_stamps(a, b, ua, ub, diff)
+}
+
+/// Compares two timestamps given the difference of their age buckets (`None` without a `now`):
+/// equal ones tie, the same bucket falls back to the UIDs, otherwise the younger goes first.
+fn compare_stamps(
+    a: Option<Time>,
+    b: Option<Time>,
+    ua: &str,
+    ub: &str,
+    bucket_diff: Option<i64>,
+) -> Option<bool> {
     if a == b {
         return None;
     }
-    match (now, a, b) {
-        (Some(n), Some(x), Some(y)) => {
-            let diff = log_rank_diff(x, y, n);
-            Some(if diff == 0 { ua < ub } else { diff < 0 })
-        }
+    match (bucket_diff, a, b) {
+        (Some(diff), Some(_), Some(_)) => Some(if diff == 0 { ua < ub } else { diff < 0 }),
         _ => Some(after_or_zero(a, b)),
     }
 }
@@ -457,6 +512,14 @@ fn compare_times(
 /// `ActivePodsWithRanks.Less` with `LogarithmicScaleDown` (GA since v1.31) and the sidecar
 /// restart tie-breaker (≈v1.32): whether pod `a` should be deleted before pod `b`.
 pub fn less(a: &RankKey<'_>, b: &RankKey<'_>, now: Option<Time>) -> bool {
+    less_with(a, b, &|stamp| match stamp {
+        Stamp::Ready => compare_times(a.ready_time, b.ready_time, a.uid, b.uid, now),
+        Stamp::Creation => compare_times(a.creation, b.creation, a.uid, b.uid, now),
+    })
+}
+
+/// [`less`] with the timestamp comparisons supplied by `times`.
+fn less_with(a: &RankKey<'_>, b: &RankKey<'_>, times: &dyn Fn(Stamp) -> Option<bool>) -> bool {
     if a.assigned != b.assigned {
         return !a.assigned;
     }
@@ -474,7 +537,7 @@ pub fn less(a: &RankKey<'_>, b: &RankKey<'_>, now: Option<Time>) -> bool {
     }
     if a.ready
         && b.ready
-        && let Some(r) = compare_times(a.ready_time, b.ready_time, a.uid, b.uid, now)
+        && let Some(r) = times(Stamp::Ready)
     {
         return r;
     }
@@ -484,7 +547,7 @@ pub fn less(a: &RankKey<'_>, b: &RankKey<'_>, now: Option<Time>) -> bool {
     if a.max_sidecar_restarts != b.max_sidecar_restarts {
         return a.max_sidecar_restarts > b.max_sidecar_restarts;
     }
-    compare_times(a.creation, b.creation, a.uid, b.uid, now).unwrap_or(false)
+    times(Stamp::Creation).unwrap_or(false)
 }
 
 /// A stable merge sort driven by a `less` function. Upstream's ranking is not a strict weak

@@ -10,7 +10,8 @@ pub mod probes;
 pub mod status;
 
 use crate::sim::api::{
-    ContainerState, ContainerStatus, Event, EventReason, ObjectRef, Pod, PodPhase, PullPolicy, Time,
+    ContainerState, ContainerStatus, Event, EventReason, ObjectRef, Pod, PodPhase, PullPolicy,
+    Shared, Time,
 };
 use crate::sim::controller::{Change, Outcome, ProbeKind, Work};
 use crate::sim::rng::Rng;
@@ -191,7 +192,8 @@ pub struct KubeletContext<'a> {
     pub now: Time,
     pub rng: &'a mut Rng,
     pub out: Outcome,
-    pub pod: Pod,
+    /// The pod as stored, shared until an action first edits it (then copied, once).
+    pub pod: Shared<Pod>,
     pub runtime: PodRuntime,
 }
 
@@ -255,7 +257,13 @@ impl<'a> KubeletContext<'a> {
 
     /// Finishes the action: recomputes the pod status and records the writes.
     fn finish(mut self) -> Outcome {
-        let status = status::generate_pod_status(&self.pod, &self.runtime, self.now);
+        // The working status: taken from the pod if the action has already copied it for an
+        // edit, else copied from the stored pod (status only).
+        let working = match self.pod.unique_mut() {
+            Some(pod) => std::mem::take(&mut pod.status),
+            None => self.pod.status.clone(),
+        };
+        let status = status::generate_from(working, &self.pod.spec, &self.runtime, self.now);
         // Compare with the stored status, not `self.pod.status`: the kubelet functions edit
         // `self.pod` in place (`set_state`), and those edits must be written too.
         let stored = self

@@ -3,13 +3,24 @@
 
 use super::PodRuntime;
 use crate::sim::api::{
-    ConditionStatus, ContainerState, Pod, PodCondition, PodConditionType, PodPhase, PodStatus, Time,
+    ConditionStatus, ContainerState, Pod, PodCondition, PodConditionType, PodPhase, PodSpec,
+    PodStatus, Time,
 };
 use crate::sim::store::set_pod_condition;
 
 /// The status the kubelet reports for a pod given its node-local state.
 pub fn generate_pod_status(pod: &Pod, rt: &PodRuntime, now: Time) -> PodStatus {
-    let mut status = pod.status.clone();
+    generate_from(pod.status.clone(), &pod.spec, rt, now)
+}
+
+/// [`generate_pod_status`] from a status the caller owns (the kubelet's working copy), so it is
+/// not copied again.
+pub(super) fn generate_from(
+    mut status: PodStatus,
+    spec: &PodSpec,
+    rt: &PodRuntime,
+    now: Time,
+) -> PodStatus {
     let t = now.truncate_to_secs();
     for (i, cs) in status.container_statuses.iter_mut().enumerate() {
         let Some(c) = rt.containers.get(i) else {
@@ -17,8 +28,7 @@ pub fn generate_pod_status(pod: &Pod, rt: &PodRuntime, now: Time) -> PodStatus {
         };
         let running =
             matches!(cs.state, ContainerState::Running { .. }) && c.running_since.is_some();
-        let has_readiness = pod
-            .spec
+        let has_readiness = spec
             .containers
             .get(i)
             .is_some_and(|s| s.readiness_probe.is_some());

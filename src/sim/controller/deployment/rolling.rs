@@ -14,26 +14,26 @@ pub fn rollout_rolling(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &
     let Ok(rss) = get_all_replica_sets_and_sync_revision(ctx, d, rs_list, true) else {
         return;
     };
-    let Some(new_rs) = rss.new_rs.clone() else {
+    let all_rss = rss.all();
+    let Some(new_rs) = rss.new_rs.as_ref() else {
         return;
     };
-    let all_rss = rss.all();
 
-    if reconcile_new_replica_set(ctx, &all_rss, &new_rs, d) {
-        progress::sync_rollout_status(ctx, &all_rss, Some(&new_rs), d);
+    if reconcile_new_replica_set(ctx, &all_rss, new_rs, d) {
+        progress::sync_rollout_status(ctx, &all_rss, Some(new_rs), d);
         return;
     }
 
     let active_old = filter_active(&rss.old_rss);
-    if reconcile_old_replica_sets(ctx, &all_rss, &active_old, &new_rs, d) {
-        progress::sync_rollout_status(ctx, &all_rss, Some(&new_rs), d);
+    if reconcile_old_replica_sets(ctx, &all_rss, &active_old, new_rs, d) {
+        progress::sync_rollout_status(ctx, &all_rss, Some(new_rs), d);
         return;
     }
 
     if deployment_complete(d, &d.status) {
         super::sync::cleanup_deployment(ctx, &rss.old_rss, d);
     }
-    progress::sync_rollout_status(ctx, &all_rss, Some(&new_rs), d);
+    progress::sync_rollout_status(ctx, &all_rss, Some(new_rs), d);
 }
 
 /// `reconcileNewReplicaSet`: scales the new ReplicaSet down to `spec.replicas` if it is above it,
@@ -122,12 +122,12 @@ pub fn reconcile_old_replica_sets(
         ));
     }
 
-    let mut all_after = old_after_cleanup.clone();
-    all_after.push(new_rs.clone());
-    let scaled_down =
-        scale_down_old_replica_sets_for_rolling_update(ctx, &all_after, &old_after_cleanup, d);
+    // All ReplicaSets after the cleanup: the old ones as cleaned up, then the new one.
+    let available = get_available_replica_count_for_replica_sets(
+        old_after_cleanup.iter().chain(std::iter::once(new_rs)),
+    );
+    let scaled_down = scale_down_old_by_available(ctx, available, &old_after_cleanup, d);
     if scaled_down > 0 {
-        let available = get_available_replica_count_for_replica_sets(&all_after);
         ctx.out.say(format!(
             "Because {}, at least {} − {} = {min_available} pods must stay available; {available} are available, so {scaled_down} old pod{} can go.",
             unavailable_phrase(d),
@@ -188,16 +188,27 @@ pub fn scale_down_old_replica_sets_for_rolling_update(
     old_rss: &[ReplicaSet],
     d: &Deployment,
 ) -> i32 {
-    let min_available = d.replicas() - max_unavailable(d);
     let available = get_available_replica_count_for_replica_sets(all_rss);
+    scale_down_old_by_available(ctx, available, old_rss, d)
+}
+
+/// [`scale_down_old_replica_sets_for_rolling_update`] given the available count of all the
+/// ReplicaSets, so a caller that holds them in pieces need not copy them into one list.
+fn scale_down_old_by_available(
+    ctx: &mut SyncContext<'_>,
+    available: i32,
+    old_rss: &[ReplicaSet],
+    d: &Deployment,
+) -> i32 {
+    let min_available = d.replicas() - max_unavailable(d);
     if available <= min_available {
         return 0;
     }
-    let mut olds = old_rss.to_vec();
-    olds.sort_by(by_creation_timestamp);
+    let mut olds: Vec<&ReplicaSet> = old_rss.iter().collect();
+    olds.sort_by(|a, b| by_creation_timestamp(a, b));
     let want = available - min_available;
     let mut total = 0;
-    for target in &olds {
+    for &target in &olds {
         if total >= want {
             break;
         }

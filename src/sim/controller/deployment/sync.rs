@@ -49,7 +49,7 @@ pub fn get_all_replica_sets_and_sync_revision(
         .filter(|(i, _)| Some(*i) != new_idx)
         .map(|(_, rs)| rs.clone())
         .collect();
-    let existing = new_idx.map(|i| rs_list[i].clone());
+    let existing = new_idx.and_then(|i| rs_list.get(i));
     let new_rs = get_new_replica_set(ctx, d, existing, &old_rss, create)?;
     Ok(ReplicaSets { new_rs, old_rss })
 }
@@ -58,7 +58,7 @@ pub fn get_all_replica_sets_and_sync_revision(
 fn get_new_replica_set(
     ctx: &mut SyncContext<'_>,
     d: &mut Deployment,
-    existing: Option<ReplicaSet>,
+    existing: Option<&ReplicaSet>,
     old_rss: &[ReplicaSet],
     create: bool,
 ) -> Result<Option<ReplicaSet>, String> {
@@ -327,8 +327,11 @@ pub fn is_scaling_event(
     let Ok(rss) = get_all_replica_sets_and_sync_revision(ctx, d, rs_list, false) else {
         return false;
     };
-    filter_active(&rss.all())
+    // `filterActiveReplicaSets(all)`, walked in place rather than copied.
+    rss.old_rss
         .iter()
+        .chain(rss.new_rs.as_ref())
+        .filter(|rs| rs.spec.replicas > 0)
         .filter_map(get_desired_replicas_annotation)
         .any(|desired| desired != d.replicas())
 }
