@@ -7,7 +7,8 @@ use rolloutscope::sim::engine::Sim;
 use rolloutscope::sim::kubectl::{self, Moment, Resource};
 use rolloutscope::sim::scenario::{self, Scenario};
 use rolloutscope::sim::trace::Step;
-use rolloutscope::sim::view::{ClusterView, StepRecord};
+use rolloutscope::sim::{self, TraceFormat};
+use std::fmt;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -272,29 +273,38 @@ fn load(file: &str) -> Result<Scenario, String> {
     })
 }
 
+/// Streams the run's trace to stdout through the core's writer, the one the JavaScript module
+/// prints through too.
 fn print_run(scenario: &Scenario, json: bool) -> io::Result<()> {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let mut result = Ok(());
-    if !json {
-        writeln!(out, "# {}", scenario.name)?;
+    let format = if json {
+        TraceFormat::JsonLines
+    } else {
+        TraceFormat::Text
+    };
+    let mut out = IoWriter {
+        inner: io::BufWriter::new(io::stdout().lock()),
+        error: None,
+    };
+    let written = sim::write_trace(scenario, format, &mut out);
+    if let Some(e) = out.error.take() {
+        return Err(e);
     }
-    let run = scenario::run_with(scenario, |step, sim| {
-        if result.is_err() {
-            return;
-        }
-        result = if json {
-            serde_json::to_string(&StepRecord::new(step, sim))
-                .map_err(io::Error::other)
-                .and_then(|line| writeln!(out, "{line}"))
-        } else {
-            write!(out, "{step}")
-                .and_then(|()| writeln!(out, "      = {}", ClusterView::summary_of(sim)))
-        };
-    });
-    result?;
-    if !json {
-        writeln!(out, "# stopped at {}: {}", run.sim.now(), run.stopped)?;
+    written.map_err(io::Error::other)?;
+    out.inner.flush()
+}
+
+/// An `io::Write` seen as the `fmt::Write` the core writes to. It keeps the I/O error it hit,
+/// since `fmt::Error` carries none and the runner reports what went wrong.
+struct IoWriter<W: Write> {
+    inner: W,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> fmt::Write for IoWriter<W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.inner.write_all(s.as_bytes()).map_err(|e| {
+            self.error = Some(e);
+            fmt::Error
+        })
     }
-    out.flush()
 }

@@ -22,6 +22,53 @@ pub mod validation;
 pub mod view;
 pub mod yaml;
 
+use std::fmt;
+
+/// The two printed forms of a run, as `rolloutscope run` prints them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceFormat {
+    /// The readable trace (the golden format): a `# name` header, each step followed by a
+    /// one-line summary of the state it left, and a closing line saying why the run stopped.
+    Text,
+    /// One [`view::StepRecord`] JSON object per step, one per line, and nothing else.
+    JsonLines,
+}
+
+/// Runs `scenario` to its end and writes its trace to `out` as each step is taken, so a long
+/// run streams instead of being held whole. The command-line runner and the JavaScript module
+/// both print through here, which keeps their outputs identical.
+///
+/// # Errors
+/// The first error `out` returns (or a step record that fails to serialize); nothing more is
+/// written after it, though the run itself still goes to its end, since it cannot fail.
+pub fn write_trace(
+    scenario: &scenario::Scenario,
+    format: TraceFormat,
+    out: &mut impl fmt::Write,
+) -> fmt::Result {
+    if format == TraceFormat::Text {
+        writeln!(out, "# {}", scenario.name)?;
+    }
+    let mut result = Ok(());
+    let run = scenario::run_with(scenario, |step, sim| {
+        if result.is_err() {
+            return;
+        }
+        result = match format {
+            TraceFormat::Text => write!(out, "{step}")
+                .and_then(|()| writeln!(out, "      = {}", view::ClusterView::summary_of(sim))),
+            TraceFormat::JsonLines => serde_json::to_string(&view::StepRecord::new(step, sim))
+                .map_err(|_| fmt::Error)
+                .and_then(|line| writeln!(out, "{line}")),
+        };
+    });
+    result?;
+    if format == TraceFormat::Text {
+        writeln!(out, "# stopped at {}: {}", run.sim.now(), run.stopped)?;
+    }
+    Ok(())
+}
+
 /// Runs a scenario file's text to its end and returns the readable trace: each step followed by
 /// a one-line summary of the state it left.
 ///
@@ -34,17 +81,7 @@ pub fn trace_text(scenario_yaml: &str) -> Result<String, String> {
             .collect::<Vec<_>>()
             .join("\n")
     })?;
-    let mut out = format!("# {}\n", scenario.name);
-    let run = scenario::run_with(&scenario, |step, sim| {
-        out.push_str(&step.to_string());
-        out.push_str("      = ");
-        out.push_str(&view::ClusterView::summary_of(sim));
-        out.push('\n');
-    });
-    out.push_str(&format!(
-        "# stopped at {}: {}\n",
-        run.sim.now(),
-        run.stopped
-    ));
+    let mut out = String::new();
+    write_trace(&scenario, TraceFormat::Text, &mut out).map_err(|e| e.to_string())?;
     Ok(out)
 }
