@@ -520,36 +520,83 @@ pub struct EventRecord {
 /// The events of a trace, folded the way the event recorder folds repeats, in the order they
 /// were first emitted. Timestamps are truncated to whole seconds, as on the wire.
 pub fn event_records(steps: &[Step]) -> Vec<EventRecord> {
-    let mut records: Vec<EventRecord> = Vec::new();
-    let mut index: BTreeMap<(String, String, String, String, String, String), usize> =
-        BTreeMap::new();
-    for step in steps {
-        let t = step.time.truncate_to_secs();
-        for e in &step.events {
-            let key = (
-                e.source.clone(),
-                e.involved_object.kubectl_object(),
-                e.involved_object.field_path.clone().unwrap_or_default(),
-                e.type_.as_str().to_string(),
-                e.reason.as_str().to_string(),
-                e.message.clone(),
-            );
-            if let Some(&i) = index.get(&key) {
-                let r = &mut records[i];
-                r.count += 1;
-                r.last_timestamp = t;
-            } else {
-                index.insert(key, records.len());
-                records.push(EventRecord {
-                    event: e.clone(),
-                    first_timestamp: t,
-                    last_timestamp: t,
-                    count: 1,
-                });
+    let mut fold = EventFold::default();
+    fold.extend(steps);
+    fold.at(steps.len(), usize::MAX).1
+}
+
+/// The identity under which the event recorder folds repeats: source, object, field path,
+/// type, reason and message.
+type EventKey = (String, String, String, &'static str, &'static str, String);
+
+fn event_key(e: &Event) -> EventKey {
+    (
+        e.source.clone(),
+        e.involved_object.kubectl_object(),
+        e.involved_object.field_path.clone().unwrap_or_default(),
+        e.type_.as_str(),
+        e.reason.as_str(),
+        e.message.clone(),
+    )
+}
+
+/// The events of a growing trace folded as [`event_records`] folds them, kept up to date one
+/// step at a time, so that the fold as of any earlier position is read without going over the
+/// whole trace again: each record remembers the steps it occurred at.
+#[derive(Clone, Debug, Default)]
+pub struct EventFold {
+    folded: usize,
+    /// Records in first-emission order, each with its occurrences as (0-based step, time).
+    records: Vec<(Event, Vec<(usize, Time)>)>,
+    index: BTreeMap<EventKey, usize>,
+}
+
+impl EventFold {
+    /// Folds the steps of `steps` not folded yet. `steps` must extend the steps folded before.
+    pub fn extend(&mut self, steps: &[Step]) {
+        for (i, step) in steps.iter().enumerate().skip(self.folded) {
+            let t = step.time.truncate_to_secs();
+            for e in &step.events {
+                let key = event_key(e);
+                match self.index.get(&key) {
+                    Some(&r) => self.records[r].1.push((i, t)),
+                    None => {
+                        self.index.insert(key, self.records.len());
+                        self.records.push((e.clone(), vec![(i, t)]));
+                    }
+                }
             }
         }
+        self.folded = self.folded.max(steps.len());
     }
-    records
+
+    /// How many steps are folded.
+    pub fn folded(&self) -> usize {
+        self.folded
+    }
+
+    /// The records as [`event_records`] gives them for the first `position` steps, keeping
+    /// only the last `max` of them, and how many earlier ones were left out.
+    pub fn at(&self, position: usize, max: usize) -> (usize, Vec<EventRecord>) {
+        // Records are in first-emission order, so those seen by `position` are a prefix.
+        let seen = self
+            .records
+            .partition_point(|(_, occ)| occ.first().is_some_and(|(i, _)| *i < position));
+        let hidden = seen.saturating_sub(max);
+        let records = self.records[hidden..seen]
+            .iter()
+            .map(|(event, occ)| {
+                let n = occ.partition_point(|(i, _)| *i < position);
+                EventRecord {
+                    event: event.clone(),
+                    first_timestamp: occ[0].1,
+                    last_timestamp: occ[n - 1].1,
+                    count: u32::try_from(n).unwrap_or(u32::MAX),
+                }
+            })
+            .collect();
+        (hidden, records)
+    }
 }
 
 /// `kubectl get events`: `LAST SEEN TYPE REASON OBJECT MESSAGE`. The API server lists events

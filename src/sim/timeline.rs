@@ -58,6 +58,16 @@ impl Timeline {
         t
     }
 
+    /// The step after the current position, when it is already known (a preview for speaker
+    /// notes; it changes nothing).
+    pub fn next_step(&self) -> Option<&Step> {
+        let pos = self.position();
+        match self.steps.get(pos) {
+            Some(step) => Some(step),
+            None => self.lookahead.as_ref().map(|next| &next.1),
+        }
+    }
+
     /// The number of steps in the whole run, once a step forward has found its end.
     pub fn known_end(&self) -> Option<usize> {
         self.ended.then_some(self.steps.len())

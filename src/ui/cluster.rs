@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use super::session::{Session, UserAction};
 use crate::sim::view::{ClusterView, NodeView, PodView, ReplicaSetView};
 
 /// Above this many pods in a lane, the lane shows counts and draws its chips only on request.
@@ -78,7 +79,7 @@ pub fn DeploymentPanel(cluster: Memo<ClusterView>) -> impl IntoView {
 
 /// One lane per ReplicaSet, newest revision first, each with its pods.
 #[component]
-pub fn ReplicaSetLanes(cluster: Memo<ClusterView>) -> impl IntoView {
+pub fn ReplicaSetLanes(cluster: Memo<ClusterView>, session: RwSignal<Session>) -> impl IntoView {
     let names = Memo::new(move |_| {
         cluster.with(|c| {
             c.replica_sets
@@ -94,7 +95,7 @@ pub fn ReplicaSetLanes(cluster: Memo<ClusterView>) -> impl IntoView {
                 <p class="empty">"No ReplicaSet yet: the deployment controller creates one for the template."</p>
             </Show>
             <For each=move || names.get() key=|name| name.clone() let(name)>
-                <ReplicaSetLane cluster name />
+                <ReplicaSetLane cluster session name />
             </For>
         </section>
     }
@@ -110,7 +111,11 @@ fn chip_key(p: &PodView) -> String {
 }
 
 #[component]
-fn ReplicaSetLane(cluster: Memo<ClusterView>, name: String) -> impl IntoView {
+fn ReplicaSetLane(
+    cluster: Memo<ClusterView>,
+    session: RwSignal<Session>,
+    name: String,
+) -> impl IntoView {
     let rs_name = name.clone();
     let rs = Memo::new(move |_| {
         cluster.with(|c| c.replica_sets.iter().find(|rs| rs.name == rs_name).cloned())
@@ -162,7 +167,7 @@ fn ReplicaSetLane(cluster: Memo<ClusterView>, name: String) -> impl IntoView {
                 fallback=move || view! {
                     <ul class="pods" aria-label="Pods">
                         <For each=move || pods.get() key=chip_key let(pod)>
-                            <PodChip pod />
+                            <PodChip pod session />
                         </For>
                     </ul>
                 }
@@ -209,7 +214,7 @@ fn probe_glyph(letter: &str, result: Option<bool>) -> (String, &'static str) {
 
 /// A pod: readiness glyph, short name, kubectl STATUS, restarts, and each probe's last result.
 #[component]
-fn PodChip(pod: PodView) -> impl IntoView {
+fn PodChip(pod: PodView, session: RwSignal<Session>) -> impl IntoView {
     let (glyph, class) = if pod.terminating {
         ("⊘", "terminating")
     } else if pod.ready {
@@ -248,10 +253,19 @@ fn PodChip(pod: PodView) -> impl IntoView {
         pod.restarts,
         probe_words.join(", ")
     );
+    let pod_name = pod.name.clone();
+    let can_delete = !pod.terminating;
     view! {
         <li class=format!("pod {class}") data-testid="pod" data-pod=pod.name.clone()
             data-status=pod.status.clone() data-ready=pod.ready.to_string()
             title=label.clone() aria-label=label>
+            {can_delete.then(|| view! {
+                <button class="fault" data-testid="delete-pod" title=format!("Break it: kubectl delete pod {pod_name}")
+                    aria-label=format!("Delete pod {pod_name}")
+                    on:click=move |_| act(session, UserAction::DeletePod(pod_name.clone()))>
+                    "✂"
+                </button>
+            })}
             <span class="glyph" aria-hidden="true">{glyph}</span>
             <span class="pod-name">{short}</span>
             <span class="pod-status">{pod.status.clone()}</span>
@@ -273,20 +287,20 @@ fn PodChip(pod: PodView) -> impl IntoView {
 
 /// The nodes: readiness, cordon, and the CPU, memory and pod slots their pods request.
 #[component]
-pub fn NodeGrid(cluster: Memo<ClusterView>) -> impl IntoView {
+pub fn NodeGrid(cluster: Memo<ClusterView>, session: RwSignal<Session>) -> impl IntoView {
     let nodes = move || cluster.with(|c| c.nodes.clone());
     view! {
         <section class="panel nodes" aria-labelledby="nodes-heading">
             <h2 id="nodes-heading">"Nodes"</h2>
             <ul class="node-grid">
-                {move || nodes().into_iter().map(|n| view! { <NodeCard node=n /> }).collect_view()}
+                {move || nodes().into_iter().map(|n| view! { <NodeCard node=n session /> }).collect_view()}
             </ul>
         </section>
     }
 }
 
 #[component]
-fn NodeCard(node: NodeView) -> impl IntoView {
+fn NodeCard(node: NodeView, session: RwSignal<Session>) -> impl IntoView {
     let (glyph, word, class) = if !node.ready {
         ("✗", "NotReady", "bad")
     } else if node.unschedulable {
@@ -302,8 +316,40 @@ fn NodeCard(node: NodeView) -> impl IntoView {
             <Meter label="CPU" pct=cpu text=format!("{}m of {}m", node.milli_cpu_requested, node.milli_cpu_allocatable) />
             <Meter label="Memory" pct=mem text=format!("{}Mi of {}Mi", node.memory_requested >> 20, node.memory_allocatable >> 20) />
             <p class="node-pods">{format!("{} pods", node.pods)}</p>
+            <div class="node-faults">
+                {
+                    let name = node.name.clone();
+                    let (label, action) = if node.unschedulable {
+                        ("Uncordon", UserAction::Uncordon(name.clone()))
+                    } else {
+                        ("Cordon", UserAction::Cordon(name.clone()))
+                    };
+                    view! {
+                        <button class="control small" data-testid="node-cordon"
+                            title=format!("kubectl {} {name}", label.to_lowercase())
+                            on:click=move |_| act(session, action.clone())>{label}</button>
+                    }
+                }
+                {node.ready.then(|| {
+                    let name = node.name.clone();
+                    view! {
+                        <button class="control small fault-button" data-testid="node-fail"
+                            title=format!("Break it: {name}'s kubelet stops; after 40 s the node is NotReady")
+                            on:click=move |_| act(session, UserAction::FailNode(name.clone()))>"Make NotReady"</button>
+                    }
+                })}
+            </div>
         </li>
     }
+}
+
+/// Runs a fault or command the person clicked; its outcome (or refusal) becomes the notice.
+fn act(session: RwSignal<Session>, action: UserAction) {
+    session.update(|s| {
+        if let Err(e) = s.act(action) {
+            s.notice = Some(e);
+        }
+    });
 }
 
 fn percent_i64(n: i64, of: i64) -> i64 {

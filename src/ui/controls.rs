@@ -85,9 +85,12 @@ pub fn Controls(
     playing: RwSignal<bool>,
     speed: RwSignal<u32>,
     show_help: RwSignal<bool>,
+    /// Starts the run over (asking first when it would discard the person's actions).
+    reset: Callback<()>,
 ) -> impl IntoView {
     let position = Memo::new(move |_| session.with(Session::position));
     let known = Memo::new(move |_| session.with(|s| s.known_steps().max(s.position())));
+    let bounds = Memo::new(move |_| session.with(Session::bounds));
     let at_end = Memo::new(move |_| session.with(Session::at_end));
     let now = Memo::new(move |_| session.with(|s| s.now().to_string()));
     let notice = Memo::new(move |_| session.with(|s| s.notice.clone()));
@@ -117,7 +120,7 @@ pub fn Controls(
     view! {
         <div class="controls" role="toolbar" aria-label="Step through the run">
             <ControlButton glyph="|◀" label="Reset" keys="Home" testid="reset" disabled=at_start
-                on_press=move || { stop(); session.update(Session::reset) } />
+                on_press=move || reset.run(()) />
             <ControlButton glyph="◀◀" label="Previous stage" keys="Shift+ArrowLeft" testid="prev-stage" disabled=at_start
                 on_press=move || { stop(); session.update(Session::previous_stage) } />
             <ControlButton glyph="◀" label="Step back" keys="ArrowLeft" testid="step-back" disabled=at_start
@@ -156,8 +159,8 @@ pub fn Controls(
                 <input
                     type="range"
                     data-testid="scrubber"
-                    min="0"
-                    max=move || known.get().to_string()
+                    min=move || bounds.get().0.to_string()
+                    max=move || bounds.get().1.to_string()
                     prop:value=move || position.get().to_string()
                     aria-valuetext=move || format!("step {} of {}", position.get(), known.get())
                     on:input=on_scrub
@@ -182,14 +185,19 @@ pub fn Controls(
 
 /// Every keyboard shortcut, shown with `?`.
 #[component]
-pub fn ShortcutHelp(show_help: RwSignal<bool>) -> impl IntoView {
+pub fn ShortcutHelp(show_help: RwSignal<bool>, present: bool) -> impl IntoView {
+    const PRESENTER_KEYS: [(&str, &str); 3] = [
+        ("Space, → or Page Down (clicker)", "step forward"),
+        ("← or Page Up (clicker)", "step back"),
+        (".", "play / pause"),
+    ];
     const KEYS: [(&str, &str); 8] = [
         ("→ or Page Down", "step forward"),
         ("← or Page Up", "step back"),
         ("Shift + →", "next stage"),
         ("Shift + ←", "previous stage"),
         ("Space or k", "play / pause"),
-        ("Home / End", "start / end of the run"),
+        ("Home / End", "start over / end of the run"),
         ("?", "show or hide this list"),
         (
             "Tab",
@@ -201,8 +209,9 @@ pub fn ShortcutHelp(show_help: RwSignal<bool>) -> impl IntoView {
             <section class="shortcut-help" data-testid="shortcut-help" aria-label="Keyboard shortcuts">
                 <h2>"Keyboard shortcuts"</h2>
                 <dl>
-                    {KEYS
+                    {(if present { &PRESENTER_KEYS[..] } else { &[][..] })
                         .iter()
+                        .chain(KEYS.iter())
                         .map(|(k, what)| view! { <dt><kbd>{*k}</kbd></dt><dd>{*what}</dd> })
                         .collect_view()}
                 </dl>

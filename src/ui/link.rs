@@ -3,10 +3,12 @@
 //! links come from anywhere.
 //!
 //! Format version 1, as a query string: `v=1`, then `scenario=<file stem>` or
-//! `yaml=<base64url of the scenario file>`, and `step=<n>`. Unknown parameters are ignored so
-//! that newer links still open their scenario in an older app.
+//! `yaml=<base64url of the scenario file>`, `step=<n>`, and one `do=<step>.<verb>.<base64url
+//! argument>` per action the person took (an applied manifest, a deleted pod, a cordoned or
+//! failed node), in order. Unknown parameters are ignored so that newer links still open their
+//! scenario in an older app; view options (`embed`, `from`, `to`, …) travel alongside.
 
-use super::session::Session;
+use super::session::{Lock, Session, UserAction};
 use crate::sim::scenario::BUNDLED;
 
 /// The newest link format this app writes.
@@ -15,6 +17,8 @@ pub const VERSION: u32 = 1;
 const MAX_YAML_BYTES: usize = 256 * 1024;
 /// The furthest step a link may ask for.
 pub const MAX_STEP: usize = 100_000;
+/// The most actions a link may carry.
+const MAX_ACTIONS: usize = 200;
 
 /// Where a link's scenario comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,6 +34,7 @@ pub enum LinkScenario {
 pub struct Link {
     pub scenario: Option<LinkScenario>,
     pub step: Option<usize>,
+    pub actions: Vec<(usize, UserAction)>,
 }
 
 /// Reads a query string (with or without its leading `?`).
@@ -77,6 +82,12 @@ pub fn parse_query(query: &str) -> Result<Link, String> {
                     .map_err(|_| "the scenario in the link is not UTF-8 text".to_string())?;
                 link.scenario = Some(LinkScenario::Yaml(text));
             }
+            "do" => {
+                if link.actions.len() >= MAX_ACTIONS {
+                    return Err(format!("the link carries more than {MAX_ACTIONS} actions"));
+                }
+                link.actions.push(parse_action(value)?);
+            }
             "step" => {
                 let n: usize = value
                     .parse()
@@ -99,6 +110,68 @@ pub fn parse_query(query: &str) -> Result<Link, String> {
     }
 }
 
+fn parse_action(value: &str) -> Result<(usize, UserAction), String> {
+    let damaged = || format!("the action {:?} in the link is damaged", shorten(value));
+    let mut parts = value.splitn(3, '.');
+    let (Some(step), Some(verb), Some(arg)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(damaged());
+    };
+    let step: usize = step.parse().map_err(|_| damaged())?;
+    if step > MAX_STEP {
+        return Err(damaged());
+    }
+    let arg = base64url_decode(arg)
+        .and_then(|b| String::from_utf8(b).ok())
+        .ok_or_else(damaged)?;
+    let action = UserAction::from_parts(verb, arg)
+        .ok_or_else(|| format!("the link asks for an unknown action {:?}", shorten(verb)))?;
+    Ok((step, action))
+}
+
+/// The query string that reproduces `session` exactly: its scenario, the person's actions and
+/// the current step, followed by `view` (the view options to keep, already encoded).
+pub fn session_query(session: &Session, view: &str) -> String {
+    let scenario = match session.scenario_idx {
+        Some(idx) => LinkScenario::Bundled(idx),
+        None => LinkScenario::Yaml(session.source.clone()),
+    };
+    let mut q = to_query(&scenario, session.position());
+    for (step, action) in &session.actions {
+        q.push_str(&format!(
+            "&do={step}.{}.{}",
+            action.verb(),
+            base64url_encode(action.arg().as_bytes())
+        ));
+    }
+    if !view.is_empty() {
+        q.push('&');
+        q.push_str(view);
+    }
+    q
+}
+
+/// The view options of a query string (`embed`, `readonly`, `from`, `to`, `present`,
+/// `notes`), kept as written so that rewriting the URL on every step does not lose them.
+pub fn view_params(query: &str) -> String {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    query
+        .split('&')
+        .filter(|p| {
+            let key = p.split_once('=').map_or(*p, |(k, _)| k);
+            matches!(
+                key,
+                "embed" | "readonly" | "from" | "to" | "present" | "notes"
+            )
+        })
+        .map(|p| {
+            p.chars()
+                .filter(|c| c.is_ascii_alphanumeric() || "=_-.".contains(*c))
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
 /// The query string for a link to `scenario` at `step`.
 pub fn to_query(scenario: &LinkScenario, step: usize) -> String {
     let what = match scenario {
@@ -111,6 +184,76 @@ pub fn to_query(scenario: &LinkScenario, step: usize) -> String {
         LinkScenario::Yaml(text) => format!("yaml={}", base64url_encode(text.as_bytes())),
     };
     format!("?v={VERSION}&{what}&step={step}")
+}
+
+/// How the page is shown, from the link: the full app, an embed for docs, the presenter's view
+/// or the presenter's notes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ViewOptions {
+    /// `embed`: the compact layout for an iframe.
+    pub embed: bool,
+    /// `readonly`: the manifest can be read but not edited or applied.
+    pub readonly: bool,
+    /// `present`: large type, chrome hidden, stage title cards.
+    pub present: bool,
+    /// `notes`: the speaker notes that follow a presenting window.
+    pub notes: bool,
+    /// `from` / `to`: a step number (`from=12`) or a stage (`from=stage3`).
+    pub lock: Option<Lock>,
+}
+
+/// Reads the view options of a query string. Malformed bounds are ignored rather than
+/// refused: the view still works, just without the lock.
+pub fn view_options(query: &str) -> ViewOptions {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let mut o = ViewOptions::default();
+    let (mut from, mut to) = (None, None);
+    for pair in query.split('&') {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        match key {
+            "embed" => o.embed = true,
+            "readonly" => o.readonly = true,
+            "present" => o.present = true,
+            "notes" => o.notes = true,
+            "from" => from = parse_bound(value),
+            "to" => to = parse_bound(value),
+            _ => {}
+        }
+    }
+    o.lock = match (from, to) {
+        (None, None) => None,
+        (Some(Bound::Stage(a)), Some(Bound::Stage(b))) => Some(Lock::Stages(a.min(b), a.max(b))),
+        (Some(Bound::Stage(a)), None) => Some(Lock::Stages(a, 5)),
+        (None, Some(Bound::Stage(b))) => Some(Lock::Stages(1, b)),
+        (Some(Bound::Step(a)), Some(Bound::Step(b))) => Some(Lock::Steps(a.min(b), a.max(b))),
+        (Some(Bound::Step(a)), None) => Some(Lock::Steps(a, MAX_STEP)),
+        (None, Some(Bound::Step(b))) => Some(Lock::Steps(0, b)),
+        // A stage at one end and a step at the other: keep to the stages.
+        (Some(Bound::Stage(a)), Some(Bound::Step(_))) => Some(Lock::Stages(a, 5)),
+        (Some(Bound::Step(_)), Some(Bound::Stage(b))) => Some(Lock::Stages(1, b)),
+    };
+    o
+}
+
+#[derive(Clone, Copy)]
+enum Bound {
+    Step(usize),
+    Stage(u8),
+}
+
+fn parse_bound(value: &str) -> Option<Bound> {
+    match value.strip_prefix("stage") {
+        Some(n) => n
+            .parse::<u8>()
+            .ok()
+            .filter(|n| (1..=5).contains(n))
+            .map(Bound::Stage),
+        None => value
+            .parse::<usize>()
+            .ok()
+            .filter(|n| *n <= MAX_STEP)
+            .map(Bound::Step),
+    }
 }
 
 /// The session a query string opens: its scenario at its step. A link that cannot be followed
@@ -140,6 +283,20 @@ pub fn open(query: &str) -> Result<Session, String> {
             Err(why) => return fallback(format!("its scenario is not valid: {why}")),
         },
     };
+    if let Err(why) = session.replay(link.actions) {
+        let mut fresh = Session::load(session.scenario_idx.unwrap_or(0))?;
+        if session.scenario_idx.is_none() {
+            fresh = Session::from_text(None, &session.source)?;
+        }
+        fresh.notice = Some(format!(
+            "Part of this link could not be repeated: {}.",
+            shorten_to(&why, 400)
+        ));
+        return Ok(fresh);
+    }
+    if let Some(lock) = view_options(query).lock {
+        session.set_lock(lock);
+    }
     if let Some(step) = link.step {
         session.seek(step);
         if session.position() < step {
@@ -235,7 +392,8 @@ mod tests {
             link,
             Link {
                 scenario: Some(yaml),
-                step: Some(12)
+                step: Some(12),
+                actions: Vec::new(),
             }
         );
         let bundled = LinkScenario::Bundled(2);
@@ -296,6 +454,63 @@ mod tests {
                 .as_deref()
                 .is_some_and(|n| n.contains("no built-in scenario"))
         );
+    }
+
+    #[test]
+    fn a_session_link_reopens_the_same_moment() {
+        let mut s = Session::load(0).expect("loads");
+        s.seek(15);
+        s.act(UserAction::Cordon("node-1".into())).expect("cordon");
+        s.seek(30);
+        let q = session_query(&s, "embed&from=2");
+        assert!(q.ends_with("&embed&from=2"), "{q}");
+        let again = open(&q).expect("opens");
+        assert_eq!(again.notice, None);
+        assert_eq!(again.position(), 30);
+        assert_eq!(again.actions, s.actions);
+        assert_eq!(again.timeline.steps()[..30], s.timeline.steps()[..30]);
+        // A damaged or unknown action falls back to the scenario, saying why.
+        let s = open("?scenario=recreate&do=3.explode.eA&step=4").expect("falls back");
+        assert!(
+            s.notice
+                .as_deref()
+                .is_some_and(|n| n.contains("unknown action")),
+            "{:?}",
+            s.notice
+        );
+        let s = open("?scenario=recreate&do=3.cordon.bm9kZS05&step=4").expect("falls back");
+        assert!(
+            s.notice
+                .as_deref()
+                .is_some_and(|n| n.contains("could not be repeated")),
+            "{:?}",
+            s.notice
+        );
+        assert_eq!(s.position(), 0);
+    }
+
+    #[test]
+    fn view_params_keep_only_view_options_and_safe_characters() {
+        assert_eq!(
+            view_params("?v=1&embed&from=3&to=4&step=9&x=<b>"),
+            "embed&from=3&to=4"
+        );
+        assert_eq!(
+            view_params("present&notes=1\"><script>"),
+            "present&notes=1script"
+        );
+    }
+
+    #[test]
+    fn view_options_read_modes_and_locks() {
+        let o = view_options("?embed&readonly&from=stage3&to=stage4");
+        assert!(o.embed && o.readonly && !o.present);
+        assert_eq!(o.lock, Some(Lock::Stages(3, 4)));
+        assert_eq!(view_options("from=12&to=4").lock, Some(Lock::Steps(4, 12)));
+        assert_eq!(view_options("from=stage9").lock, None);
+        assert_eq!(view_options("to=x").lock, None);
+        let s = open("?scenario=rolling-update&embed&from=stage3&to=stage4").expect("opens");
+        assert_eq!(s.current_step().map(|st| st.stage.number()), Some(3));
     }
 
     #[test]

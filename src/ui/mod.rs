@@ -5,10 +5,12 @@
 //! signal, derives every panel from it, and changes it only through the session's methods (the
 //! commands a person gives). One Effect drives time: the play timer.
 
+mod browser;
 mod cluster;
 mod controls;
 pub mod link;
 mod panels;
+mod presenter;
 mod scenario_picker;
 pub mod session;
 mod spec_editor;
@@ -21,7 +23,9 @@ use wasm_bindgen::JsCast;
 use crate::sim::view::ClusterView;
 use cluster::{DeploymentPanel, NodeGrid, ReplicaSetLanes};
 use controls::{Controls, ShortcutHelp, StageRail};
+use link::ViewOptions;
 use panels::{DiagnosisPanel, EventLog, KubectlPanel, Narration};
+use presenter::{SpeakerNotes, StageCard};
 use scenario_picker::ScenarioPicker;
 use session::Session;
 use spec_editor::{Editor, SpecEditor};
@@ -68,14 +72,35 @@ fn show_crash_notice(detail: &str) {
     let _ = body.prepend_with_node_1(&notice);
 }
 
+/// Local-storage keys for the person's work: the link of where they were, and the editor text.
+const SAVED_LINK: &str = "rolloutscope.link";
+const SAVED_EDITOR: &str = "rolloutscope.editor";
+
 /// The page, or a message when no scenario loads (which the tests rule out for bundled files).
 #[component]
 pub fn App() -> impl IntoView {
-    let query = web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .unwrap_or_default();
-    match link::open(&query) {
-        Ok(initial) => view! { <Workspace initial /> }.into_any(),
+    let query = browser::query();
+    let view = link::view_options(&query);
+    // A bare address reopens the person's own work where they left it; a link opens what it
+    // says. Embeds and notes never read or write the saved work: they belong to someone else.
+    let keeps_work = !view.embed && !view.notes;
+    let link_query = if keeps_work
+        && link::parse_query(&query).is_ok_and(|l| l.scenario.is_none() && l.step.is_none())
+    {
+        browser::load(SAVED_LINK).unwrap_or_else(|| query.clone())
+    } else {
+        query.clone()
+    };
+    match link::open(&link_query) {
+        Ok(initial) => {
+            // The text in the editor comes back with the moment it was typed at: a reload, or
+            // a bare address that reopens the saved work.
+            let saved_text = (keeps_work
+                && browser::load(SAVED_LINK) == Some(link::session_query(&initial, "")))
+            .then(|| browser::load(SAVED_EDITOR))
+            .flatten();
+            view! { <Workspace initial view saved_text keeps_work /> }.into_any()
+        }
         Err(message) => view! {
             <main class="app">
                 <h1>"RolloutScope"</h1>
@@ -101,22 +126,48 @@ fn activating_target(ev: &web_sys::KeyboardEvent) -> bool {
 }
 
 #[component]
-fn Workspace(initial: Session) -> impl IntoView {
+fn Workspace(
+    initial: Session,
+    view: ViewOptions,
+    saved_text: Option<String>,
+    keeps_work: bool,
+) -> impl IntoView {
     let editor = Editor::new(initial.manifest_text());
+    if let Some(text) = saved_text {
+        editor.restore(text);
+    }
     let session = RwSignal::new(initial);
     let playing = RwSignal::new(false);
     // Steps per second while playing.
     let speed = RwSignal::new(2u32);
     let show_help = RwSignal::new(false);
+    let view_query = link::view_params(&browser::query());
 
-    let pick = Callback::new(move |idx: usize| {
+    let load = move |s: Result<Session, String>| {
         playing.set(false);
-        match Session::load(idx) {
-            Ok(s) => {
+        match s {
+            Ok(mut s) => {
+                if let Some(lock) = view.lock {
+                    s.set_lock(lock);
+                }
                 editor.replace_all(s.manifest_text());
                 session.set(s);
             }
             Err(e) => session.update(|s| s.notice = Some(e)),
+        }
+    };
+    let pick = Callback::new(move |idx: usize| load(Session::load(idx)));
+
+    // Starting over discards the person's actions: ask first.
+    let reset = Callback::new(move |()| {
+        playing.set(false);
+        let has_actions = session.with_untracked(|s| s.actions.iter().any(|(k, _)| *k > 0));
+        if !has_actions
+            || browser::confirm(
+                "Start over? The actions you took during this run (applies, faults) will be discarded.",
+            )
+        {
+            session.update(Session::reset);
         }
     });
 
@@ -143,12 +194,114 @@ fn Workspace(initial: Session) -> impl IntoView {
         }
     });
 
-    // Keyboard control for the whole page (the buttons say which keys they answer to).
+    // The address bar always reproduces this moment, the saved work follows it, a host page
+    // hears of each step, and speaker notes follow the presenter. This Effect writes to the
+    // browser, never to a signal.
+    let channel = StoredValue::new_local(None::<web_sys::BroadcastChannel>);
+    if view.present || view.notes {
+        let listener = browser::listen_channel(move |text| {
+            if !view.notes {
+                return;
+            }
+            // The presenter sends its link; follow it, replaying only when the run changed.
+            let same_run = session.with_untracked(|s| {
+                link::session_query(s, "").split("&step=").next() == text.split("&step=").next()
+            });
+            let step = link::parse_query(&text).ok().and_then(|l| l.step);
+            match (same_run, step) {
+                (true, Some(step)) => session.update(|s| s.seek(step)),
+                _ => load(link::open(&text)),
+            }
+        });
+        channel.set_value(listener);
+    }
+    let framed = browser::in_frame();
+    Effect::new(move |_| {
+        let q = session.with(|s| link::session_query(s, &view_query));
+        browser::replace_query(&q);
+        if keeps_work {
+            browser::save(SAVED_LINK, &session.with(|s| link::session_query(s, "")));
+        }
+        if view.present {
+            channel.with_value(|c| {
+                if let Some(c) = c {
+                    browser::post_channel(c, &session.with(|s| link::session_query(s, "")));
+                }
+            });
+        }
+        if framed {
+            session.with(|s| {
+                let step = s.current_step();
+                browser::post_to_host(&browser::step_message(
+                    s.position(),
+                    step.map_or(0, |st| st.stage.number()),
+                    s.now().as_millis(),
+                    step.map_or("", |st| st.narration.as_str()),
+                ));
+            });
+        }
+    });
+    if keeps_work {
+        Effect::new(move |_| editor.with_text(|t| browser::save(SAVED_EDITOR, t)));
+    }
+
+    // A host page drives an embedded view with messages: {type: "rolloutscope", action, ...}.
+    if framed {
+        browser::listen_host(move |msg| {
+            if browser::field(&msg, "type").as_deref() != Some("rolloutscope") {
+                return;
+            }
+            match browser::field(&msg, "action").as_deref() {
+                Some("goto") => {
+                    if let Some(n) =
+                        browser::field(&msg, "step").and_then(|n| n.parse::<f64>().ok())
+                    {
+                        let n = n.clamp(0.0, link::MAX_STEP as f64) as usize;
+                        session.update(|s| s.seek(n));
+                    }
+                }
+                Some("next") => {
+                    session.update(|s| {
+                        s.forward();
+                    });
+                }
+                Some("previous") => session.update(Session::back),
+                Some("play") => playing.set(true),
+                Some("pause") => playing.set(false),
+                Some("load") => {
+                    let stem = browser::field(&msg, "scenario").unwrap_or_default();
+                    match link::parse_query(&format!("scenario={stem}")) {
+                        Ok(link::Link {
+                            scenario: Some(link::LinkScenario::Bundled(idx)),
+                            ..
+                        }) => {
+                            load(Session::load(idx));
+                        }
+                        Ok(_) | Err(_) => session.update(|s| {
+                            s.notice = Some(format!(
+                                "The host page asked for an unknown scenario {:?}.",
+                                stem.chars().take(40).collect::<String>()
+                            ));
+                        }),
+                    }
+                }
+                _ => {}
+            }
+        });
+    }
+
+    // Keyboard control for the whole page (the buttons say which keys they answer to). In
+    // presenter mode Space and a clicker's keys step forward, and `.` plays or pauses.
     let keys = window_event_listener(ev::keydown, move |ev: web_sys::KeyboardEvent| {
         if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing_target(&ev) {
             return;
         }
         let key = ev.key();
+        let forward = move || {
+            session.update(|s| {
+                s.forward();
+            })
+        };
         let handled = match key.as_str() {
             "ArrowRight" | "PageDown" if ev.shift_key() => {
                 session.update(Session::next_stage);
@@ -159,13 +312,19 @@ fn Workspace(initial: Session) -> impl IntoView {
                 true
             }
             "ArrowRight" | "PageDown" => {
-                session.update(|s| {
-                    s.forward();
-                });
+                forward();
+                true
+            }
+            " " if view.present && !activating_target(&ev) => {
+                forward();
                 true
             }
             "ArrowLeft" | "PageUp" => {
                 session.update(Session::back);
+                true
+            }
+            "." if view.present => {
+                playing.update(|p| *p = !*p);
                 true
             }
             " " | "k" if !activating_target(&ev) => {
@@ -173,7 +332,7 @@ fn Workspace(initial: Session) -> impl IntoView {
                 true
             }
             "Home" => {
-                session.update(|s| s.seek(0));
+                reset.run(());
                 true
             }
             "End" => {
@@ -192,7 +351,7 @@ fn Workspace(initial: Session) -> impl IntoView {
         };
         if handled {
             ev.prevent_default();
-            if key != " " && key != "k" && key != "?" {
+            if !matches!(key.as_str(), " " | "k" | "?" | ".") {
                 playing.set(false);
             }
         }
@@ -201,26 +360,61 @@ fn Workspace(initial: Session) -> impl IntoView {
 
     let cluster = Memo::new(move |_| session.with(|s| ClusterView::of(s.timeline.sim())));
     let description = move || session.with(|s| s.scenario.description.clone());
+    let notice = Memo::new(move |_| session.with(|s| s.notice.clone()));
+    let full_view = move || {
+        format!(
+            "{}{}",
+            browser::base_url(),
+            session.with(|s| link::session_query(s, ""))
+        )
+    };
+    let mode = if view.notes {
+        "app notes"
+    } else if view.present {
+        "app present"
+    } else if view.embed {
+        "app embed"
+    } else {
+        "app"
+    };
+
+    if view.notes {
+        return view! {
+            <main class=mode data-testid="app">
+                <h1 class="visually-hidden">"RolloutScope"</h1>
+                <SpeakerNotes session />
+                <p class="notice" data-testid="notice" role="status">{move || notice.get().map(|n| format!("ℹ {n}"))}</p>
+            </main>
+        }
+        .into_any();
+    }
 
     view! {
-        <main class="app" data-testid="app">
+        <main class=mode data-testid="app">
             <header class="app-header">
                 <div class="brand">
                     <h1>"RolloutScope"</h1>
                     <p class="tagline">"Step through how a Kubernetes Deployment rolls out."</p>
                 </div>
                 <ScenarioPicker selected=Signal::derive(move || session.with(|s| s.scenario_idx)) on_pick=pick />
+                <CopyLink full_view=Signal::derive(full_view) />
+                {view.embed.then(|| view! {
+                    <a class="full-view" data-testid="full-view" href=full_view target="_blank" rel="noopener">
+                        "Open full view ↗"
+                    </a>
+                })}
                 <p class="scenario-description" data-testid="scenario-description">{description}</p>
             </header>
             <StageRail session playing />
-            <Controls session playing speed show_help />
-            <ShortcutHelp show_help />
+            <Controls session playing speed show_help reset />
+            <ShortcutHelp show_help present=view.present />
+            {view.present.then(|| view! { <StageCard session /> })}
             <div class="workspace">
-                <SpecEditor session editor />
+                <SpecEditor session editor readonly=view.readonly collapsed=view.embed />
                 <section class="cluster" aria-label="The cluster">
                     <DeploymentPanel cluster />
-                    <ReplicaSetLanes cluster />
-                    <NodeGrid cluster />
+                    <ReplicaSetLanes cluster session />
+                    <NodeGrid cluster session />
                 </section>
                 <aside class="side">
                     <Narration session />
@@ -230,5 +424,28 @@ fn Workspace(initial: Session) -> impl IntoView {
                 </aside>
             </div>
         </main>
+    }
+    .into_any()
+}
+
+/// "Copy link": puts the link to this exact moment on the clipboard and shows it, selectable,
+/// for browsers that do not allow the clipboard.
+#[component]
+fn CopyLink(full_view: Signal<String>) -> impl IntoView {
+    let shown = RwSignal::new(None::<String>);
+    view! {
+        <div class="copy-link">
+            <button class="control" data-testid="copy-link" on:click=move |_| {
+                let url = full_view.get_untracked();
+                browser::copy_to_clipboard(&url);
+                shown.set(Some(url));
+            }>"Copy link"</button>
+            {move || shown.get().map(|url| view! {
+                <label class="copied">
+                    <span>"✓ Copied:"</span>
+                    <input type="text" readonly data-testid="copied-link" prop:value=url size="30" />
+                </label>
+            })}
+        </div>
     }
 }

@@ -9,6 +9,23 @@ use crate::sim::api::{ConditionReason, EventType};
 use crate::sim::diagnosis::{self, Cause};
 use crate::sim::kubectl::{self, Moment, Resource};
 
+/// The most lines of `kubectl get` the panel prints; a big rollout's pods are counted instead.
+const KUBECTL_LINES: usize = 120;
+
+/// Keeps the first `max` lines of `text`, saying how many more there were.
+fn clip_lines(text: String, max: usize) -> String {
+    let total = text.lines().count();
+    if total <= max {
+        return text;
+    }
+    let mut out: String = text.lines().take(max).flat_map(|l| [l, "\n"]).collect();
+    out.push_str(&format!(
+        "… {} more lines (kubectl prints them all)\n",
+        total - max
+    ));
+    out
+}
+
 /// The most events the log lists; older ones are counted.
 const EVENT_ROWS: usize = 60;
 
@@ -60,34 +77,57 @@ pub fn Narration(session: RwSignal<Session>) -> impl IntoView {
     }
 }
 
-/// Why ready is below desired, from the core's diagnosis, with the commands that show it. A
-/// disclosure that opens by itself when the rollout is stuck — the run ended short of the
-/// wanted replicas, or the progress deadline passed — and stays closed while a rollout is just
-/// moving, where a diagnosis would alarm for nothing. Hidden while all is well.
+/// Why ready is below desired, from the core's diagnosis, with the commands that show it.
+/// Shown while fewer pods are ready than wanted; opens by itself when the rollout is stuck —
+/// the run ended short, or the progress deadline passed — and stays folded while a rollout is
+/// just moving, where a diagnosis would alarm for nothing. The diagnosis reads the whole trace,
+/// so it is only worked out while the panel is open.
 #[component]
 pub fn DiagnosisPanel(session: RwSignal<Session>) -> impl IntoView {
+    let short = Memo::new(move |_| {
+        session.with(|s| {
+            let d = s.live_deployment()?;
+            let (desired, ready, available) = (
+                d.replicas(),
+                d.status.ready_replicas,
+                d.status.available_replicas,
+            );
+            if ready >= desired {
+                return None;
+            }
+            let deadline = d
+                .status
+                .conditions
+                .iter()
+                .any(|c| c.reason == ConditionReason::ProgressDeadlineExceeded);
+            Some((desired, ready, available, deadline || s.at_end()))
+        })
+    });
+    // The person's own choice to open or fold it; `None` follows whether the rollout is stuck.
+    let chosen: RwSignal<Option<bool>> = RwSignal::new(None);
+    let open =
+        move || short.with(|s| s.is_some_and(|(_, _, _, stuck)| chosen.get().unwrap_or(stuck)));
     let found = Memo::new(move |_| {
+        if !open() {
+            return None;
+        }
         session.with(|s| {
             let d = diagnosis::diagnose(s.timeline.sim(), s.past(), s.deployment_name());
-            let deadline = s.live_deployment().is_some_and(|dep| {
-                dep.status
-                    .conditions
-                    .iter()
-                    .any(|c| c.reason == ConditionReason::ProgressDeadlineExceeded)
-            });
-            let stuck = deadline || (s.at_end() && d.ready < d.desired);
-            (!matches!(d.verdict.cause, Cause::Healthy | Cause::NotFound)).then_some((d, stuck))
+            (!matches!(d.verdict.cause, Cause::Healthy | Cause::NotFound)).then_some(d)
         })
     });
     view! {
-        <Show when=move || found.with(Option::is_some)>
-            <details class="panel diagnosis" data-testid="diagnosis" open=move || found.with(|f| f.as_ref().is_some_and(|(_, stuck)| *stuck))>
-                <summary>
-                    <h2>{move || found.with(|f| f.as_ref().map(|(d, _)| format!(
-                        "Diagnosis: {} wanted, {} ready, {} available", d.desired, d.ready, d.available
-                    )))}</h2>
+        <Show when=move || short.with(Option::is_some)>
+            <details class="panel diagnosis" data-testid="diagnosis" prop:open=open>
+                <summary on:click=move |ev| {
+                    ev.prevent_default();
+                    chosen.set(Some(!open()));
+                }>
+                    <h2>{move || short.get().map(|(desired, ready, available, _)| format!(
+                        "Diagnosis: {desired} wanted, {ready} ready, {available} available"
+                    ))}</h2>
                 </summary>
-                {move || found.get().map(|(d, _)| view! {
+                {move || found.get().map(|d| view! {
                     <p class="verdict">{d.verdict.summary.clone()}</p>
                     <p class="advice">
                         <span aria-hidden="true">{if d.verdict.raising_replicas_helps { "↑ " } else { "✗ " }}</span>
@@ -126,9 +166,8 @@ pub fn EventLog(session: RwSignal<Session>) -> impl IntoView {
     let rows = Memo::new(move |_| {
         session.with(|s| {
             let now = s.now();
-            let records = kubectl::event_records(s.past());
-            let hidden = records.len().saturating_sub(EVENT_ROWS);
-            let rows: Vec<EventRow> = records[hidden..]
+            let (hidden, records) = s.events(EVENT_ROWS);
+            let rows: Vec<EventRow> = records
                 .iter()
                 .map(|r| EventRow {
                     last_seen: kubectl::human_duration(
@@ -202,7 +241,7 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
                 true,
             );
             let status = kubectl::rollout_status_now(s.timeline.sim(), &name);
-            (name, get, status)
+            (name, clip_lines(get, KUBECTL_LINES), status)
         })
     });
     view! {

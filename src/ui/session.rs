@@ -5,13 +5,112 @@
 use crate::sim::api::{Deployment, Time};
 use crate::sim::commands::Command;
 use crate::sim::engine::TimedCommand;
+use crate::sim::kubectl::{EventFold, EventRecord};
 use crate::sim::manifest;
 use crate::sim::scenario::{BUNDLED, Scenario};
 use crate::sim::timeline::Timeline;
 use crate::sim::trace::{Stage, Step};
+use std::sync::Mutex;
 
 /// How far a stage jump may look ahead for a step it has not discovered yet.
 const STAGE_SEARCH_LIMIT: usize = 20_000;
+
+/// Something the person did to the cluster, recorded so that a link, a reload and step back
+/// all repeat it at the same step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UserAction {
+    /// `kubectl apply -f` with this manifest text.
+    Apply(String),
+    /// `kubectl delete pod <name>`.
+    DeletePod(String),
+    /// `kubectl cordon <node>`.
+    Cordon(String),
+    /// `kubectl uncordon <node>`.
+    Uncordon(String),
+    /// The node's kubelet stops (a fault, not a kubectl command).
+    FailNode(String),
+}
+
+impl UserAction {
+    /// The short word a link uses for the action.
+    pub fn verb(&self) -> &'static str {
+        match self {
+            UserAction::Apply(_) => "apply",
+            UserAction::DeletePod(_) => "delete-pod",
+            UserAction::Cordon(_) => "cordon",
+            UserAction::Uncordon(_) => "uncordon",
+            UserAction::FailNode(_) => "fail-node",
+        }
+    }
+
+    /// The action's argument: a manifest, or a pod or node name.
+    pub fn arg(&self) -> &str {
+        match self {
+            UserAction::Apply(a)
+            | UserAction::DeletePod(a)
+            | UserAction::Cordon(a)
+            | UserAction::Uncordon(a)
+            | UserAction::FailNode(a) => a,
+        }
+    }
+
+    /// The action a link's verb and argument name, if any.
+    pub fn from_parts(verb: &str, arg: String) -> Option<UserAction> {
+        Some(match verb {
+            "apply" => UserAction::Apply(arg),
+            "delete-pod" => UserAction::DeletePod(arg),
+            "cordon" => UserAction::Cordon(arg),
+            "uncordon" => UserAction::Uncordon(arg),
+            "fail-node" => UserAction::FailNode(arg),
+            _ => return None,
+        })
+    }
+
+    fn command(&self) -> Result<Command, String> {
+        Ok(match self {
+            UserAction::Apply(text) => {
+                Command::Apply(Box::new(manifest::check(text).map_err(|errs| {
+                    errs.iter()
+                        .map(|e| e.message.clone())
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                })?))
+            }
+            UserAction::DeletePod(name) => Command::DeletePod(name.clone()),
+            UserAction::Cordon(node) => Command::Cordon(node.clone()),
+            UserAction::Uncordon(node) => Command::Uncordon(node.clone()),
+            UserAction::FailNode(node) => Command::FailNode(node.clone()),
+        })
+    }
+}
+
+/// A range an embedded view may not leave: steps `from..=to`, or the steps of stages
+/// `from..=to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lock {
+    Steps(usize, usize),
+    Stages(u8, u8),
+}
+
+/// The fold of the session's events, extended when read. Behind a lock because panels read the
+/// session through a shared reference; `epoch` says which version of the trace it folds.
+#[derive(Debug, Default)]
+struct FoldCache(Mutex<(u64, EventFold)>);
+
+impl FoldCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, (u64, EventFold)> {
+        // A panic aborts the app, so the lock is never poisoned in practice; recover anyway.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Clone for FoldCache {
+    fn clone(&self) -> Self {
+        FoldCache(Mutex::new(self.lock().clone()))
+    }
+}
 
 /// One person's run of one scenario.
 #[derive(Clone, Debug)]
@@ -25,6 +124,14 @@ pub struct Session {
     pub timeline: Timeline,
     /// What the last action the person asked for did, or why it did nothing.
     pub notice: Option<String>,
+    /// The person's actions, by the step each produced (0: before the run, replacing the
+    /// scenario's manifest), in order.
+    pub actions: Vec<(usize, UserAction)>,
+    /// The range of steps this view keeps to, if it is locked.
+    pub lock: Option<Lock>,
+    /// Bumped whenever discovered steps may be rewritten (an action, a reset).
+    epoch: u64,
+    events: FoldCache,
 }
 
 impl Session {
@@ -56,6 +163,10 @@ impl Session {
             timeline: Timeline::of(&scenario),
             scenario,
             notice: None,
+            actions: Vec::new(),
+            lock: None,
+            epoch: 0,
+            events: FoldCache::default(),
         })
     }
 
@@ -90,6 +201,18 @@ impl Session {
         &steps[..self.position().min(steps.len())]
     }
 
+    /// The events so far, folded as `kubectl get events` shows them: the last `max` records
+    /// and how many earlier ones were left out.
+    pub fn events(&self, max: usize) -> (usize, Vec<EventRecord>) {
+        let mut cache = self.events.lock();
+        let steps = self.timeline.steps();
+        if cache.0 != self.epoch || cache.1.folded() > steps.len() {
+            *cache = (self.epoch, EventFold::default());
+        }
+        cache.1.extend(steps);
+        cache.1.at(self.position(), max)
+    }
+
     /// The simulated time now.
     pub fn now(&self) -> Time {
         self.timeline.sim().now()
@@ -100,25 +223,95 @@ impl Session {
         &self.scenario.deployment.metadata.name
     }
 
-    /// One step forward. Returns whether there was one.
-    pub fn forward(&mut self) -> bool {
-        self.notice = None;
-        self.timeline.forward().is_some()
+    /// Whether the view may stand after `pos` steps.
+    fn allowed_at(&self, pos: usize) -> bool {
+        match self.lock {
+            None => true,
+            Some(Lock::Steps(from, to)) => (from..=to).contains(&pos),
+            Some(Lock::Stages(from, to)) => pos
+                .checked_sub(1)
+                .and_then(|i| self.timeline.steps().get(i))
+                .is_some_and(|s| (from..=to).contains(&s.stage.number())),
+        }
     }
 
-    /// One step back (nothing at the start).
+    /// After a move, lands where the lock allows: the nearest allowed position in the direction
+    /// of travel, or else the nearest one behind it.
+    fn settle(&mut self, forward: bool) {
+        if self.lock.is_none() || self.allowed_at(self.position()) {
+            return;
+        }
+        let pos = self.position();
+        let ahead = |s: &mut Session| {
+            for idx in pos + 1..pos + STAGE_SEARCH_LIMIT {
+                match s.stage_of(idx) {
+                    None => return None,
+                    Some(_) if s.allowed_at(idx) => return Some(idx),
+                    Some(_) => {}
+                }
+            }
+            None
+        };
+        let behind = |s: &Session| (0..pos).rev().find(|&idx| s.allowed_at(idx));
+        let target = if forward {
+            ahead(self).or_else(|| behind(self))
+        } else {
+            behind(self).or_else(|| ahead(self))
+        };
+        if let Some(target) = target {
+            self.timeline.seek(target);
+        }
+    }
+
+    /// Locks the view to a range and moves into it.
+    pub fn set_lock(&mut self, lock: Lock) {
+        self.lock = Some(lock);
+        self.settle(true);
+    }
+
+    /// The lowest and highest positions the scrubber may reach now.
+    pub fn bounds(&self) -> (usize, usize) {
+        let known = self.known_steps().max(self.position());
+        match self.lock {
+            None => (0, known),
+            Some(_) => {
+                let lo = (0..=known).find(|&i| self.allowed_at(i)).unwrap_or(0);
+                let hi = (0..=known)
+                    .rev()
+                    .find(|&i| self.allowed_at(i))
+                    .unwrap_or(known);
+                (lo, hi)
+            }
+        }
+    }
+
+    /// One step forward (within the lock). Returns whether the view moved.
+    pub fn forward(&mut self) -> bool {
+        self.notice = None;
+        let pos = self.position();
+        if self.timeline.forward().is_none() {
+            return false;
+        }
+        self.settle(true);
+        self.position() != pos
+    }
+
+    /// One step back (nothing at the start or at the start of the lock).
     pub fn back(&mut self) {
         self.notice = None;
         let pos = self.position();
         if pos > 0 {
             self.timeline.seek(pos - 1);
+            self.settle(false);
         }
     }
 
-    /// Goes to the state after `target` steps.
+    /// Goes to the state after `target` steps, or the nearest the lock allows.
     pub fn seek(&mut self, target: usize) {
         self.notice = None;
+        let forward = target >= self.position();
         self.timeline.seek(target);
+        self.settle(forward);
     }
 
     /// Goes to the end of the run, discovering it (at most [`STAGE_SEARCH_LIMIT`] steps ahead).
@@ -135,19 +328,25 @@ impl Session {
                 "The run goes on past {STAGE_SEARCH_LIMIT} more steps; this is as far as one jump goes."
             ));
         }
+        self.settle(false);
     }
 
-    /// Back to the start of the run, keeping any manifest applied before step 1.
+    /// Back to the start of the run (or of the lock), keeping any manifest applied before
+    /// step 1.
     pub fn reset(&mut self) {
         self.notice = None;
         self.timeline = Timeline::of(&self.scenario);
+        self.epoch += 1;
+        self.actions.retain(|(step, _)| *step == 0);
+        self.settle(true);
     }
 
     /// The stage of the step at 1-based `index`, discovering steps up to it when needed.
     fn stage_of(&mut self, index: usize) -> Option<Stage> {
         if index > self.timeline.steps().len() {
+            // Discover a stretch at once: each discovery ends with a seek back.
             let pos = self.position();
-            self.timeline.seek(index);
+            self.timeline.seek(index + 64);
             self.timeline.seek(pos);
         }
         self.timeline
@@ -159,6 +358,12 @@ impl Session {
     /// Goes to the next step (after the current one) in `stage`, looking ahead as far as
     /// needed. Says so and stays put when there is none.
     pub fn jump_to_stage(&mut self, stage: Stage) {
+        if let Some(Lock::Stages(from, to)) = self.lock
+            && !(from..=to).contains(&stage.number())
+        {
+            self.notice = Some(format!("This view keeps to stages {from} to {to}."));
+            return;
+        }
         let start = self.position() + 1;
         for index in start..start + STAGE_SEARCH_LIMIT {
             match self.stage_of(index) {
@@ -218,34 +423,32 @@ impl Session {
         self.seek(i);
     }
 
-    /// Applies an edited manifest, as `kubectl apply -f` would at the current simulated time.
-    /// Before step 1 nothing has run yet, so the manifest replaces the scenario's own and the
-    /// run starts over from it. Returns what happened, for the notice.
+    /// Does what the person asked, as kubectl would at the current simulated time, and records
+    /// it. Applying a manifest before step 1 (when nothing has run yet) replaces the scenario's
+    /// own manifest and starts the run over from it. Steps after the current one are discarded:
+    /// the future is simulated anew.
     ///
     /// # Errors
-    /// The API server's refusal (an immutable field changed, …); nothing changes then.
-    pub fn apply_manifest(&mut self, deployment: Deployment) -> Result<(), String> {
-        if self.position() == 0 {
-            let mut scenario = self.scenario.clone();
-            let apply = TimedCommand {
-                at: Time::ZERO,
-                command: Command::Apply(Box::new(deployment.clone())),
-            };
-            match scenario.actions.first_mut() {
-                Some(first) if matches!(first.command, Command::Apply(_)) => *first = apply,
-                _ => scenario.actions.insert(0, apply),
-            }
-            scenario.deployment = deployment;
-            self.scenario = scenario;
-            self.reset();
+    /// The manifest's problems or the API server's or kubectl's refusal; nothing changes then.
+    pub fn act(&mut self, action: UserAction) -> Result<(), String> {
+        let command = action.command()?;
+        if self.position() == 0
+            && let Command::Apply(deployment) = command
+        {
+            self.replace_manifest(*deployment);
+            self.actions = vec![(0, action)];
             self.notice = Some(
                 "The edited manifest replaces the scenario's: the run starts over from it.".into(),
             );
             return Ok(());
         }
-        match self.timeline.apply(Command::Apply(Box::new(deployment))) {
+        match self.timeline.apply(command) {
             Ok(step) => {
-                self.notice = Some(format!("Applied at {}: {}", step.time, step.narration));
+                self.epoch += 1;
+                let pos = self.position();
+                self.actions.retain(|(k, _)| *k < pos);
+                self.actions.push((pos, action));
+                self.notice = Some(format!("At {}: {}", step.time, step.narration));
                 Ok(())
             }
             Err(e) => {
@@ -258,6 +461,44 @@ impl Session {
         }
     }
 
+    fn replace_manifest(&mut self, deployment: Deployment) {
+        let mut scenario = self.scenario.clone();
+        let apply = TimedCommand {
+            at: Time::ZERO,
+            command: Command::Apply(Box::new(deployment.clone())),
+        };
+        match scenario.actions.first_mut() {
+            Some(first) if matches!(first.command, Command::Apply(_)) => *first = apply,
+            _ => scenario.actions.insert(0, apply),
+        }
+        scenario.deployment = deployment;
+        self.scenario = scenario;
+        self.timeline = Timeline::of(&self.scenario);
+        self.epoch += 1;
+    }
+
+    /// Repeats recorded actions on a fresh session, each at the step it was taken at, as a link
+    /// asks. Stops at the first that cannot be repeated and says why.
+    ///
+    /// # Errors
+    /// Why an action could not be repeated.
+    pub fn replay(&mut self, actions: Vec<(usize, UserAction)>) -> Result<(), String> {
+        for (step, action) in actions {
+            let at = step.saturating_sub(1);
+            self.seek(at);
+            if self.position() != at {
+                return Err(format!(
+                    "the run ends before step {step}, where an action was taken"
+                ));
+            }
+            let verb = action.verb();
+            self.act(action)
+                .map_err(|e| format!("the {verb} at step {step} was refused: {e}"))?;
+        }
+        self.notice = None;
+        Ok(())
+    }
+
     /// The Deployment as the cluster holds it now (`None` before it is created).
     pub fn live_deployment(&self) -> Option<&Deployment> {
         self.timeline.sim().deployment(self.deployment_name())
@@ -267,6 +508,119 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_event_fold_matches_a_fresh_fold_at_every_position_and_after_actions() {
+        let mut s = rolling();
+        s.run_to_end();
+        let all = s.timeline.steps().to_vec();
+        for p in (0..all.len()).step_by(7) {
+            s.seek(p);
+            let (hidden, records) = s.events(usize::MAX);
+            assert_eq!(hidden, 0);
+            assert_eq!(
+                records,
+                crate::sim::kubectl::event_records(&all[..p]),
+                "at {p}"
+            );
+        }
+        s.seek(50);
+        let (_, before) = s.events(10);
+        s.act(UserAction::Cordon("node-1".into())).expect("cordon");
+        while s.forward() {}
+        let p = s.position();
+        assert_eq!(
+            s.events(usize::MAX).1,
+            crate::sim::kubectl::event_records(&s.timeline.steps()[..p])
+        );
+        s.seek(50);
+        assert_eq!(s.events(10).1, before);
+    }
+
+    #[test]
+    fn a_stage_lock_keeps_every_move_inside_its_stages() {
+        let mut s = rolling();
+        s.set_lock(Lock::Stages(3, 4));
+        let in_lock = |s: &Session| {
+            s.current_step()
+                .is_some_and(|st| (3..=4).contains(&st.stage.number()))
+        };
+        assert!(in_lock(&s), "starts on the first step of stage 3");
+        let first = s.position();
+        s.back();
+        assert_eq!(s.position(), first);
+        for _ in 0..300 {
+            s.forward();
+            assert!(in_lock(&s));
+        }
+        assert!(!s.forward() || in_lock(&s));
+        s.seek(1);
+        assert!(in_lock(&s));
+        s.jump_to_stage(Stage::Reconcile);
+        assert!(
+            s.notice
+                .as_deref()
+                .is_some_and(|n| n.contains("stages 3 to 4"))
+        );
+        s.run_to_end();
+        assert!(in_lock(&s));
+        s.previous_stage();
+        assert!(in_lock(&s));
+        let (lo, hi) = s.bounds();
+        assert_eq!(lo, first);
+        assert!(hi <= 172 && hi > lo);
+    }
+
+    #[test]
+    fn a_step_lock_clamps_to_its_range() {
+        let mut s = rolling();
+        s.set_lock(Lock::Steps(10, 20));
+        assert_eq!(s.position(), 10);
+        s.seek(50);
+        assert_eq!(s.position(), 20);
+        assert!(!s.forward());
+        s.seek(0);
+        assert_eq!(s.position(), 10);
+        s.reset();
+        assert_eq!(s.position(), 10);
+    }
+
+    #[test]
+    fn replaying_recorded_actions_reproduces_the_same_state() {
+        let mut s = rolling();
+        let text = s.manifest_text();
+        s.act(UserAction::Apply(
+            text.replace("replicas: 10", "replicas: 6"),
+        ))
+        .expect("before the run");
+        s.seek(20);
+        s.act(UserAction::Cordon("node-1".into())).expect("cordon");
+        s.seek(40);
+        let pod = crate::sim::view::ClusterView::of(s.timeline.sim()).pods[0]
+            .name
+            .clone();
+        s.act(UserAction::DeletePod(pod)).expect("delete");
+        s.seek(60);
+        let actions = s.actions.clone();
+        assert_eq!(
+            actions.iter().map(|(k, _)| *k).collect::<Vec<_>>(),
+            vec![0, 21, 41]
+        );
+        let mut again = rolling();
+        again.replay(actions).expect("replays");
+        again.seek(60);
+        assert_eq!(again.timeline.steps()[..60], s.timeline.steps()[..60]);
+        assert_eq!(
+            crate::sim::view::ClusterView::of(again.timeline.sim()),
+            crate::sim::view::ClusterView::of(s.timeline.sim())
+        );
+        // An action the run cannot repeat is refused with a reason.
+        let mut other = rolling();
+        let err = other
+            .replay(vec![(5, UserAction::Cordon("node-9".into()))])
+            .expect_err("no such node");
+        assert!(err.contains("cordon at step 5"), "{err}");
+    }
 
     fn rolling() -> Session {
         let idx = BUNDLED
@@ -349,8 +703,7 @@ mod tests {
         let mut s = rolling();
         let text = s.manifest_text();
         let edited = manifest::set_field(&text, "spec.replicas", Some("4")).expect("set");
-        let d = manifest::check(&edited).expect("valid");
-        s.apply_manifest(d).expect("applies");
+        s.act(UserAction::Apply(edited)).expect("applies");
         assert_eq!(s.position(), 0);
         while s.forward() {}
         assert_eq!(s.live_deployment().map(|d| d.replicas()), Some(4));
@@ -363,8 +716,7 @@ mod tests {
         let t = s.now();
         let text = s.manifest_text();
         let edited = manifest::set_field(&text, "spec.replicas", Some("12")).expect("set");
-        s.apply_manifest(manifest::check(&edited).expect("valid"))
-            .expect("applies");
+        s.act(UserAction::Apply(edited)).expect("applies");
         assert_eq!(s.position(), 13);
         assert_eq!(s.current_step().map(|st| st.time), Some(t));
         assert_eq!(
@@ -384,8 +736,10 @@ mod tests {
         s.seek(12);
         let text = s.manifest_text();
         let edited = text.replace("{app: web}", "{app: api}");
-        let d = manifest::check(&edited).expect("valid on its own");
-        let err = s.apply_manifest(d).expect_err("selector is immutable");
+        assert!(manifest::check(&edited).is_ok(), "valid on its own");
+        let err = s
+            .act(UserAction::Apply(edited))
+            .expect_err("selector is immutable");
         assert!(err.contains("field is immutable"), "{err}");
         assert_eq!(s.position(), 12);
     }

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use super::session::Session;
+use super::session::{Session, UserAction};
 use crate::sim::api::Deployment;
 use crate::sim::commands::describe_spec_change;
 use crate::sim::manifest::{self, ManifestError};
@@ -35,6 +35,16 @@ impl Editor {
     pub fn replace_all(&self, base: String) {
         self.base.set(base.clone());
         self.replace_text(base);
+    }
+
+    /// Puts back text the person had typed before a reload.
+    pub fn restore(&self, text: String) {
+        self.replace_text(text);
+    }
+
+    /// Reads the current text (tracked).
+    pub fn with_text<T>(&self, f: impl FnOnce(&String) -> T) -> T {
+        self.text.with(f)
     }
 
     fn replace_text(&self, text: String) {
@@ -100,7 +110,14 @@ fn preview(live: Option<&Deployment>, edited: &Deployment, position: usize) -> (
 }
 
 #[component]
-pub fn SpecEditor(session: RwSignal<Session>, editor: Editor) -> impl IntoView {
+pub fn SpecEditor(
+    session: RwSignal<Session>,
+    editor: Editor,
+    /// The manifest can be read but not changed (an embed's `readonly`).
+    readonly: bool,
+    /// Start folded away (the compact embed layout).
+    collapsed: bool,
+) -> impl IntoView {
     let text = editor.text;
     let checked = Memo::new(move |_| text.with(|t| manifest::check(t)));
     let doc = Memo::new(move |_| text.with(|t| manifest::parse_document(t).ok()));
@@ -120,7 +137,7 @@ pub fn SpecEditor(session: RwSignal<Session>, editor: Editor) -> impl IntoView {
             Some(session.with(|s| preview(s.live_deployment(), d, s.position())))
         })
     });
-    let can_apply = move || plan.with(|p| p.as_ref().is_some_and(|(ok, _)| *ok));
+    let can_apply = move || !readonly && plan.with(|p| p.as_ref().is_some_and(|(ok, _)| *ok));
     let dirty = move || text.with(|t| editor.base.with(|b| t != b));
 
     let set = move |path: String, raw: String| {
@@ -158,6 +175,7 @@ pub fn SpecEditor(session: RwSignal<Session>, editor: Editor) -> impl IntoView {
                         min=(kind == "number").then_some("0")
                         data-testid=testid
                         placeholder=placeholder
+                    disabled=readonly
                         prop:value=value
                         on:change=move |ev| set(path.clone(), event_target_value(&ev))
                     />
@@ -186,10 +204,11 @@ pub fn SpecEditor(session: RwSignal<Session>, editor: Editor) -> impl IntoView {
     };
 
     let on_apply = move |_| {
-        let Some(Ok(d)) = checked.with_untracked(|c| Some(c.clone())) else {
+        if checked.with_untracked(Result::is_err) {
             return;
-        };
-        match session.try_update(|s| s.apply_manifest(d)) {
+        }
+        let action = UserAction::Apply(text.get_untracked());
+        match session.try_update(|s| s.act(action)) {
             Some(Err(e)) => apply_error.set(Some(e)),
             _ => apply_error.set(None),
         }
@@ -203,8 +222,8 @@ pub fn SpecEditor(session: RwSignal<Session>, editor: Editor) -> impl IntoView {
     };
 
     view! {
-        <section class="panel spec-editor" aria-labelledby="spec-heading" data-testid="spec-editor">
-            <h2 id="spec-heading">"Deployment manifest"</h2>
+        <details class="panel spec-editor" data-testid="spec-editor" open=!collapsed>
+            <summary><h2 id="spec-heading">{if readonly { "Deployment manifest (read-only)" } else { "Deployment manifest" }}</h2></summary>
             <div class="editor">
                 <div class="gutter" aria-hidden="true" node_ref=gutter_ref>
                     {move || {
@@ -222,6 +241,7 @@ pub fn SpecEditor(session: RwSignal<Session>, editor: Editor) -> impl IntoView {
                     aria-describedby="manifest-status"
                     aria-invalid=move || if checked.with(Result::is_err) { "true" } else { "false" }
                     spellcheck="false"
+                    readonly=readonly
                     wrap="off"
                     prop:value=move || { editor.version.track(); text.get_untracked() }
                     on:input=move |ev| text.set(event_target_value(&ev))
@@ -250,7 +270,7 @@ pub fn SpecEditor(session: RwSignal<Session>, editor: Editor) -> impl IntoView {
                     }
                 }}
             </div>
-            <div class="apply-row">
+            <div class="apply-row" hidden=readonly>
                 <button class="control primary" data-testid="apply" disabled=move || !can_apply() on:click=on_apply>
                     "kubectl apply"
                 </button>
@@ -272,7 +292,7 @@ pub fn SpecEditor(session: RwSignal<Session>, editor: Editor) -> impl IntoView {
                     {field("image", format!("{CONTAINER}.image"), "text", "")}
                     <label class="field">
                         <span>"strategy"</span>
-                        <select data-testid="field-strategy" on:change=move |ev| set("spec.strategy.type".into(), event_target_value(&ev))>
+                        <select data-testid="field-strategy" disabled=readonly on:change=move |ev| set("spec.strategy.type".into(), event_target_value(&ev))>
                             {["RollingUpdate", "Recreate"].into_iter().map(|v| view! {
                                 <option value=v selected=move || strategy_value() == v>{v}</option>
                             }).collect_view()}
@@ -293,6 +313,6 @@ pub fn SpecEditor(session: RwSignal<Session>, editor: Editor) -> impl IntoView {
                 }).collect_view()}
                 {move || form_note.get().map(|n| view! { <p class="form-note" role="status">{n}</p> })}
             </details>
-        </section>
+        </details>
     }
 }

@@ -1,0 +1,133 @@
+//! The browser: the few web APIs the app talks to outside the page itself — the address bar,
+//! local storage, the clipboard, a channel to the speaker-notes window and messages to and
+//! from a host page. Each call fails quietly: a browser that refuses one (private mode, an
+//! old engine, a sandboxed iframe) still gets a working app.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+/// The page's query string, with its `?`.
+pub fn query() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
+}
+
+/// The page's address without its query, for building links.
+pub fn base_url() -> String {
+    web_sys::window()
+        .and_then(|w| {
+            let l = w.location();
+            Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
+        })
+        .unwrap_or_default()
+}
+
+/// Rewrites the address bar without a reload or a history entry.
+pub fn replace_query(query: &str) {
+    if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(query));
+    }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+/// A value saved in local storage.
+pub fn load(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok()?
+}
+
+/// Saves a value in local storage.
+pub fn save(key: &str, value: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(key, value);
+    }
+}
+
+/// Asks the person to confirm; `true` when the browser cannot ask.
+pub fn confirm(message: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| w.confirm_with_message(message).ok())
+        .unwrap_or(true)
+}
+
+/// Puts text on the clipboard, when the browser allows it.
+pub fn copy_to_clipboard(text: &str) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.navigator().clipboard().write_text(text);
+    }
+}
+
+/// The channel between a presenting window and its speaker notes.
+pub const CHANNEL: &str = "rolloutscope-presenter";
+
+/// Opens the presenter channel and calls `on_message` with each text sent on it. The channel
+/// lives as long as the page.
+pub fn listen_channel(on_message: impl Fn(String) + 'static) -> Option<web_sys::BroadcastChannel> {
+    let channel = web_sys::BroadcastChannel::new(CHANNEL).ok()?;
+    let handler =
+        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            if let Some(text) = ev.data().as_string() {
+                on_message(text);
+            }
+        });
+    channel.set_onmessage(Some(handler.as_ref().unchecked_ref()));
+    // The handler must outlive this call; the page keeps the channel for its whole life.
+    handler.forget();
+    Some(channel)
+}
+
+/// Sends a text on the presenter channel.
+pub fn post_channel(channel: &web_sys::BroadcastChannel, text: &str) {
+    let _ = channel.post_message(&JsValue::from_str(text));
+}
+
+/// Whether the page runs inside a frame of another page.
+pub fn in_frame() -> bool {
+    web_sys::window().is_some_and(|w| {
+        w.parent()
+            .ok()
+            .flatten()
+            .is_some_and(|p| !js_sys::Object::is(&p, &w))
+    })
+}
+
+/// Tells the host page (when framed) about the current step.
+pub fn post_to_host(message: &JsValue) {
+    if let Some(parent) = web_sys::window().and_then(|w| w.parent().ok().flatten()) {
+        let _ = parent.post_message(message, "*");
+    }
+}
+
+/// Calls `on_message` with each message a host page posts to this one.
+pub fn listen_host(on_message: impl Fn(JsValue) + 'static) {
+    let Some(w) = web_sys::window() else { return };
+    let handler =
+        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            on_message(ev.data());
+        });
+    let _ = w.add_event_listener_with_callback("message", handler.as_ref().unchecked_ref());
+    handler.forget();
+}
+
+/// Reads a field of a plain JS object: a string, or a number as text.
+pub fn field(obj: &JsValue, name: &str) -> Option<String> {
+    let v = js_sys::Reflect::get(obj, &JsValue::from_str(name)).ok()?;
+    v.as_string().or_else(|| v.as_f64().map(|n| n.to_string()))
+}
+
+/// Builds the message a host page receives on each step change.
+pub fn step_message(step: usize, stage: u8, time_ms: u64, narration: &str) -> JsValue {
+    let obj = js_sys::Object::new();
+    let set = |k: &str, v: JsValue| {
+        let _ = js_sys::Reflect::set(&obj, &JsValue::from_str(k), &v);
+    };
+    set("type", JsValue::from_str("rolloutscope:step"));
+    set("step", JsValue::from_f64(step as f64));
+    set("stage", JsValue::from_f64(f64::from(stage)));
+    set("timeMs", JsValue::from_f64(time_ms as f64));
+    set("narration", JsValue::from_str(narration));
+    obj.into()
+}

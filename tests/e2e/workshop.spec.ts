@@ -1,0 +1,191 @@
+// The docs and workshop surface: links that reproduce a moment, the embed and its lock, the
+// presenter with its speaker notes, click-to-break faults, hostile links, saved work, and the
+// accessibility audit in every mode.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { AppPage } from './app-page';
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+test('a copied link reopens the same step with the same state, faults included', async ({ page, context }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('rolling-update.yaml');
+  await app.scrubTo(30);
+  await page.locator('[data-testid="node"][data-node="node-2"]').getByTestId('node-cordon').click();
+  await expect(page.locator('[data-testid="node"][data-node="node-2"]')).toContainText('SchedulingDisabled');
+  for (let i = 0; i < 15; i++) await app.forward();
+  const before = await app.visibleState();
+  await page.getByTestId('copy-link').click();
+  const link = await page.getByTestId('copied-link').inputValue();
+  expect(link).toContain('do=31.cordon.');
+  expect(page.url()).toBe(link);
+
+  const other = new AppPage(await context.newPage());
+  await other.page.goto(link);
+  await expect(other.stepCount).toHaveText(/^Step 46 of/);
+  expect(await other.visibleState()).toEqual(before);
+  expect(other.consoleErrors).toEqual([]);
+});
+
+test('an embed locked to stages 3 to 4 cannot leave them, even at 360 px', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 800 });
+  const app = new AppPage(page);
+  await app.goto('?scenario=rolling-update&embed&from=stage3&to=stage4');
+  const stageNow = async () => Number((await page.locator('.stage.current .stage-number').textContent()) ?? '0');
+  expect([3, 4]).toContain(await stageNow());
+  const first = await app.position();
+  await app.backButton.click({ force: true });
+  expect(await app.position()).toBe(first);
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('ArrowRight');
+    expect([3, 4]).toContain(await stageNow());
+  }
+  await page.getByTestId('stage-2').click();
+  expect([3, 4]).toContain(await stageNow());
+  await expect(page.getByTestId('notice')).toContainText('stages 3 to 4');
+  await page.keyboard.press('End');
+  expect([3, 4]).toContain(await stageNow());
+  await expect(page.getByTestId('full-view')).toHaveAttribute('href', /scenario=rolling-update/);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(360);
+  await app.screenshot('embed-360');
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('clicker keys drive presenter mode and the notes window follows', async ({ page, context }) => {
+  const app = new AppPage(page);
+  await app.goto('?scenario=rolling-update&present');
+  const notes = await context.newPage();
+  await notes.goto('./?notes');
+  await expect(notes.getByTestId('speaker-notes')).toBeVisible();
+  await page.bringToFront();
+  await page.keyboard.press('PageDown');
+  await expect(app.stepCount).toHaveText(/^Step 1 of/);
+  await expect(page.getByTestId('stage-card')).toContainText('Declare the desired replicas');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowRight');
+  await expect(app.stepCount).toHaveText(/^Step 3 of/);
+  await page.keyboard.press('PageUp');
+  await expect(app.stepCount).toHaveText(/^Step 2 of/);
+  await expect(notes.getByTestId('notes-step')).toContainText('Step 2 ');
+  await expect(notes.getByTestId('notes-narration')).toHaveText((await app.narration.textContent()) ?? '');
+  await expect(notes.getByTestId('notes-next')).toContainText('Step 3 ');
+  await page.keyboard.press('.');
+  await expect(app.playButton).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('.');
+  await expect(app.playButton).toHaveAttribute('aria-pressed', 'false');
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('shortcut-help')).toContainText('clicker');
+  await page.keyboard.press('Escape');
+  await app.screenshot('presenter');
+  await notes.screenshot({ path: `${require('node:path').resolve(__dirname, '..', '..', 'target', 'screenshots')}/speaker-notes.png`, fullPage: true });
+  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(notes)).toEqual([]);
+});
+
+test('each fault shows its effect and survives a reload and step back', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('rolling-update.yaml');
+  await app.scrubTo(40);
+  // Delete a pod: the ReplicaSet controller replaces it.
+  const victim = await page.getByTestId('pod').first().getAttribute('data-pod');
+  await page.locator(`[data-testid="pod"][data-pod="${victim}"]`).getByTestId('delete-pod').click();
+  await expect(app.stepCount).toHaveText(/^Step 41 of 41/);
+  await expect(app.narration).toContainText(`${victim}`);
+  // Make a node NotReady: after 40 s of silence the node lifecycle controller marks it.
+  await page.locator('[data-testid="node"][data-node="node-3"]').getByTestId('node-fail').click();
+  await expect(app.stepCount).toHaveText(/^Step 42 of/);
+  const notReady = page.locator('[data-testid="node"][data-node="node-3"]');
+  while (!((await notReady.textContent()) ?? '').includes('NotReady')) await app.forward();
+  await app.screenshot('fault-node-not-ready');
+  const after = await app.visibleState();
+  // Reload: the link and the saved work bring back the same moment.
+  await page.reload();
+  await expect(app.stepCount).toHaveText(new RegExp(`^${after.step}`));
+  expect(await app.visibleState()).toEqual(after);
+  // Step back over both faults and forward again: they are replayed.
+  const pos = await app.position();
+  await app.scrubTo(35);
+  await expect(page.locator(`[data-testid="pod"][data-pod="${victim}"]`)).toHaveCount(1);
+  await app.scrubTo(pos);
+  expect(await app.visibleState()).toEqual(after);
+});
+
+test('hostile links are refused cleanly and the app still works', async ({ page }) => {
+  const app = new AppPage(page);
+  let dialogs = 0;
+  page.on('dialog', async (d) => {
+    dialogs++;
+    await d.dismiss();
+  });
+  const scriptName = Buffer.from('name: <img src=x onerror=alert(1)>\nseed: 1\ndeployment: {}\n').toString('base64url');
+  const hugeReplicas = Buffer.from(
+    'name: x\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\n  spec:\n    replicas: 99999999\n    selector: {matchLabels: {app: web}}\n    template:\n      metadata: {labels: {app: web}}\n      spec: {containers: [{name: web, image: web:1}]}\n',
+  ).toString('base64url');
+  const cases: [string, RegExp][] = [
+    ['?scenario=%3Cscript%3Ealert(1)%3C/script%3E', /no built-in scenario/],
+    [`?yaml=${scriptName}`, /not valid/],
+    [`?yaml=${hugeReplicas}`, /at most 20000/],
+    ['?yaml=@@@@', /damaged/],
+    ['?step=12abc', /not a number/],
+    ['?v=99&scenario=recreate', /newer RolloutScope/],
+    // Long enough to be absurd, short enough for the test server to pass on.
+    [`?yaml=${'_'.repeat(60_000)}`, /not UTF-8|not valid/],
+    ['?scenario=recreate&do=1.cordon.bm9kZS05', /could not be repeated/],
+  ];
+  for (const [query, why] of cases) {
+    await app.goto(query);
+    await expect(page.getByTestId('notice')).toContainText(why);
+    await expect(page.locator('img, script:not([src])')).toHaveCount(await page.locator('script:not([src])').count());
+    await app.forward();
+  }
+  await app.screenshot('hostile-link');
+  expect(dialogs).toBe(0);
+  expect(app.consoleErrors).toEqual([]);
+});
+
+test('edits and position survive a reload, and reset asks before discarding actions', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('recreate.yaml');
+  await app.scrubTo(10);
+  await app.editManifest((t) => t.replace(/replicas: \d+/, 'replicas: 7'));
+  await page.reload();
+  await expect(app.stepCount).toHaveText(/^Step 10 of/);
+  await expect(app.manifest).toHaveValue(/replicas: 7/);
+  // A bare address reopens the saved work too.
+  await page.goto('./');
+  await expect(app.stepCount).toHaveText(/^Step 10 of/);
+  await expect(app.manifest).toHaveValue(/replicas: 7/);
+  // With an action taken, reset asks; declining keeps everything.
+  await page.locator('[data-testid="node"]').first().getByTestId('node-cordon').click();
+  let asked = 0;
+  page.once('dialog', async (d) => {
+    asked++;
+    await d.dismiss();
+  });
+  await app.resetButton.click();
+  expect(asked).toBe(1);
+  await expect(app.stepCount).toHaveText(/^Step 11 of/);
+  page.once('dialog', (d) => d.accept());
+  await app.resetButton.click();
+  await expect(app.stepCount).toHaveText(/^Step 0 of/);
+});
+
+test('the embed and presenter modes have no serious accessibility violations', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto('?scenario=image-typo&embed&readonly&step=60');
+  await expect(app.manifest).toHaveAttribute('readonly', '');
+  await expect(app.applyButton).toBeHidden();
+  expect(await seriousViolations(page)).toEqual([]);
+  await app.screenshot('embed-readonly');
+  await app.goto('?scenario=image-typo&present&step=60');
+  expect(await seriousViolations(page)).toEqual([]);
+});
