@@ -44,13 +44,18 @@ pub fn DeploymentPanel(cluster: Memo<ClusterView>) -> impl IntoView {
                             }).collect_view()}
                         </dl>
                         <p class="limits">
-                            {format!(
-                                "maxSurge {} · maxUnavailable {} → at most {} pods, at least {} available",
-                                d.max_surge,
-                                d.max_unavailable,
-                                d.spec_replicas + d.max_surge,
-                                (d.spec_replicas - d.max_unavailable).max(0)
-                            )}
+                            {if d.max_surge == 0 && d.max_unavailable == 0 {
+                                // Validation forbids both being 0 for RollingUpdate: this is Recreate.
+                                "Recreate: every old pod stops before any new one starts".to_string()
+                            } else {
+                                format!(
+                                    "maxSurge {} · maxUnavailable {} → at most {} pods, at least {} available",
+                                    d.max_surge,
+                                    d.max_unavailable,
+                                    d.spec_replicas + d.max_surge,
+                                    (d.spec_replicas - d.max_unavailable).max(0)
+                                )
+                            }}
                         </p>
                         <ul class="conditions" data-testid="conditions">
                             {d.conditions.into_iter().map(|c| {
@@ -149,7 +154,7 @@ fn ReplicaSetLane(
                     )}
                 </p>
                 <div class="rs-bar" aria-hidden="true">
-                    <span class="rs-bar-fill" style=format!("width: {}%", percent(rs.available_replicas, rs.replicas.max(rs.status_replicas)))></span>
+                    <span class="rs-bar-fill" style:width=format!("{}%", percent(rs.available_replicas, rs.replicas.max(rs.status_replicas)))></span>
                 </div>
             }
         })
@@ -367,7 +372,7 @@ fn Meter(label: &'static str, pct: i64, text: String) -> impl IntoView {
             <span class="meter-label">{label}</span>
             <span class="meter-track" role="meter" aria-label=label aria-valuemin="0" aria-valuemax="100"
                 aria-valuenow=pct.to_string() aria-valuetext=format!("{pct}% requested: {text}")>
-                <span class="meter-fill" style=format!("width: {pct}%")></span>
+                <span class="meter-fill" style:width=format!("{pct}%")></span>
             </span>
             <span class="meter-text">{format!("{pct}% · {text}")}</span>
         </div>

@@ -189,3 +189,36 @@ test('the embed and presenter modes have no serious accessibility violations', a
   await app.goto('?scenario=image-typo&present&step=60');
   expect(await seriousViolations(page)).toEqual([]);
 });
+
+test('the embed example drives the iframe with postMessage under a strict CSP', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto('./embed-example.html');
+  const frame = page.frameLocator('#rolloutscope');
+  await expect(frame.getByTestId('step-count')).toHaveText(/^Step \d+ of/);
+  await expect(page.locator('#host-step')).toContainText('step');
+  await page.locator('#host-goto').click();
+  await expect(page.locator('#host-step')).toContainText(/step 4\d/);
+  const at = Number(/step (\d+)/.exec((await page.locator('#host-step').textContent()) ?? '')?.[1]);
+  await page.locator('#host-next').click();
+  await expect(page.locator('#host-step')).not.toContainText(`step ${at} `);
+  await expect(frame.getByTestId('manifest')).toHaveAttribute('readonly', '');
+  await page.locator('#host-load').click();
+  await expect(frame.getByTestId('scenario-description')).toContainText('Recreate');
+  await page.screenshot({ path: require('node:path').resolve(__dirname, '..', '..', 'target', 'screenshots', 'embed-example.png'), fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test('dist/ uses only relative paths and no inline script', async () => {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const dist = path.resolve(__dirname, '..', '..', 'dist');
+  const html: string = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+  expect(html).not.toMatch(/(src|href)="\/(?!\/)/);
+  expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  expect(html).toContain("script-src 'self' 'wasm-unsafe-eval'");
+  const boot = fs.readdirSync(dist).find((f: string) => f.startsWith('boot-'));
+  expect(fs.readFileSync(path.join(dist, boot), 'utf8')).not.toMatch(/from '\//);
+});
