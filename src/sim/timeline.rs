@@ -68,6 +68,15 @@ impl Timeline {
         }
     }
 
+    /// The step after the current position, working it out when it is not known yet (at the
+    /// start of a run). The run itself does not move.
+    pub fn peek(&mut self) -> Option<&Step> {
+        if self.position() == self.steps.len() && self.lookahead.is_none() && !self.ended {
+            self.look_ahead();
+        }
+        self.next_step()
+    }
+
     /// The number of steps in the whole run, once a step forward has found its end.
     pub fn known_end(&self) -> Option<usize> {
         self.ended.then_some(self.steps.len())

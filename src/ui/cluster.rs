@@ -32,7 +32,7 @@ pub fn DeploymentPanel(cluster: Memo<ClusterView>) -> impl IntoView {
                     view! {
                         <h2 id="deployment-heading">
                             {format!("Deployment {}", d.name)}
-                            <span class="badge">{format!("revision {}", d.revision)}</span>
+                            {(!d.revision.is_empty()).then(|| view! { <span class="badge">{format!("revision {}", d.revision)}</span> })}
                             {d.paused.then(|| view! { <span class="badge warn">"⏸ paused"</span> })}
                         </h2>
                         <dl class="counts">

@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use super::predict::Predict;
 use super::session::Session;
 use crate::sim::trace::Stage;
 
@@ -87,6 +88,8 @@ pub fn Controls(
     show_help: RwSignal<bool>,
     /// Starts the run over (asking first when it would discard the person's actions).
     reset: Callback<()>,
+    /// Predict-then-step, through which every step forward goes.
+    predict: Predict,
 ) -> impl IntoView {
     let position = Memo::new(move |_| session.with(Session::position));
     let known = Memo::new(move |_| session.with(|s| s.known_steps().max(s.position())));
@@ -130,13 +133,13 @@ pub fn Controls(
                 data-testid="play"
                 aria-keyshortcuts="Space"
                 aria-pressed=move || if playing.get() { "true" } else { "false" }
-                disabled=move || at_end.get() && !playing.get()
+                disabled=move || (at_end.get() && !playing.get()) || predict.on.get()
                 on:click=move |_| playing.update(|p| *p = !*p)
             >
                 {move || if playing.get() { "❚❚ Pause" } else { "▷ Play" }}
             </button>
             <ControlButton glyph="▶" label="Step forward" keys="ArrowRight" testid="step-forward" disabled=at_end
-                on_press=move || { stop(); session.update(|s| { s.forward(); }) } />
+                on_press=move || { stop(); predict.forward() } />
             <ControlButton glyph="▶▶" label="Next stage" keys="Shift+ArrowRight" testid="next-stage" disabled=at_end
                 on_press=move || { stop(); session.update(Session::next_stage) } />
             <ControlButton glyph="▶|" label="End" keys="End" testid="to-end" disabled=at_end
@@ -171,6 +174,11 @@ pub fn Controls(
                 " · "
                 <span data-testid="sim-time">{move || format!("t = {}", now.get())}</span>
             </p>
+            <button class="control" data-testid="predict-toggle" aria-pressed=move || if predict.on.get() { "true" } else { "false" }
+                title="Before each step, predict what it will do"
+                on:click=move |_| { stop(); predict.toggle() }>
+                {move || if predict.on.get() { "✓ Predicting" } else { "Predict" }}
+            </button>
             <button class="control help-toggle" data-testid="help-toggle" aria-keyshortcuts="?"
                 aria-expanded=move || if show_help.get() { "true" } else { "false" }
                 on:click=move |_| show_help.update(|h| *h = !*h)>
@@ -191,14 +199,15 @@ pub fn ShortcutHelp(show_help: RwSignal<bool>, present: bool) -> impl IntoView {
         ("← or Page Up (clicker)", "step back"),
         (".", "play / pause"),
     ];
-    const KEYS: [(&str, &str); 8] = [
+    const KEYS: [(&str, &str); 9] = [
+        ("?", "show or hide this list"),
         ("→ or Page Down", "step forward"),
         ("← or Page Up", "step back"),
         ("Shift + →", "next stage"),
         ("Shift + ←", "previous stage"),
         ("Space or k", "play / pause"),
         ("Home / End", "start over / end of the run"),
-        ("?", "show or hide this list"),
+        ("1 – 9", "answer a prediction"),
         (
             "Tab",
             "move between controls; Enter or Space presses a button",

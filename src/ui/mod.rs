@@ -10,6 +10,7 @@ mod cluster;
 mod controls;
 pub mod link;
 mod panels;
+mod predict;
 mod presenter;
 mod scenario_picker;
 pub mod session;
@@ -25,6 +26,7 @@ use cluster::{DeploymentPanel, NodeGrid, ReplicaSetLanes};
 use controls::{Controls, ShortcutHelp, StageRail};
 use link::ViewOptions;
 use panels::{DiagnosisPanel, EventLog, KubectlPanel, Narration};
+use predict::{Predict, PredictPanel};
 use presenter::{SpeakerNotes, StageCard};
 use scenario_picker::ScenarioPicker;
 use session::Session;
@@ -141,6 +143,7 @@ fn Workspace(
     // Steps per second while playing.
     let speed = RwSignal::new(2u32);
     let show_help = RwSignal::new(false);
+    let predict = Predict::new(session);
     let view_query = link::view_params(&browser::query());
 
     let load = move |s: Result<Session, String>| {
@@ -181,7 +184,8 @@ fn Workspace(
         }
         if on {
             let tick = move || {
-                let more = session.try_update(Session::forward).unwrap_or(false);
+                let more = !predict.on.get_untracked()
+                    && session.try_update(Session::forward).unwrap_or(false);
                 if !more {
                     playing.set(false);
                 }
@@ -297,11 +301,7 @@ fn Workspace(
             return;
         }
         let key = ev.key();
-        let forward = move || {
-            session.update(|s| {
-                s.forward();
-            })
-        };
+        let forward = move || predict.forward();
         let handled = match key.as_str() {
             "ArrowRight" | "PageDown" if ev.shift_key() => {
                 session.update(Session::next_stage);
@@ -341,6 +341,10 @@ fn Workspace(
             }
             "?" => {
                 show_help.update(|h| *h = !*h);
+                true
+            }
+            digit @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9") if predict.asking() => {
+                predict.answer(digit.parse::<usize>().unwrap_or(1) - 1);
                 true
             }
             "Escape" => {
@@ -406,7 +410,8 @@ fn Workspace(
                 <p class="scenario-description" data-testid="scenario-description">{description}</p>
             </header>
             <StageRail session playing />
-            <Controls session playing speed show_help reset />
+            <Controls session playing speed show_help reset predict />
+            <PredictPanel predict />
             <ShortcutHelp show_help present=view.present />
             {view.present.then(|| view! { <StageCard session /> })}
             <div class="workspace">

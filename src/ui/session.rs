@@ -201,6 +201,11 @@ impl Session {
         &steps[..self.position().min(steps.len())]
     }
 
+    /// The next step, worked out if needed, without moving.
+    pub fn peek_next(&mut self) -> Option<Step> {
+        self.timeline.peek().cloned()
+    }
+
     /// The events so far, folded as `kubectl get events` shows them: the last `max` records
     /// and how many earlier ones were left out.
     pub fn events(&self, max: usize) -> (usize, Vec<EventRecord>) {

@@ -222,3 +222,36 @@ test('dist/ uses only relative paths and no inline script', async () => {
   const boot = fs.readdirSync(dist).find((f: string) => f.startsWith('boot-'));
   expect(fs.readFileSync(path.join(dist, boot), 'utf8')).not.toMatch(/from '\//);
 });
+
+test('predict-then-step asks before each step and says whether the learner was right', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('rolling-update.yaml');
+  await page.getByTestId('predict-toggle').click();
+  await expect(page.getByTestId('predict')).toBeVisible();
+  // Forward asks instead of stepping.
+  await app.forwardButton.click();
+  await expect(page.getByTestId('predict-prompt')).toBeVisible();
+  await expect(app.stepCount).toHaveText(/^Step 0 of/);
+  // Answer with the keyboard: each option is numbered.
+  await page.keyboard.press('1');
+  await expect(app.stepCount).toHaveText(/^Step 1 of/);
+  await expect(page.getByTestId('predict-verdict')).toContainText(/Right|Not quite/);
+  await expect(page.getByTestId('predict-score')).toHaveText(/of 1 right/);
+  // Walk on to the first scaling question and answer it right, from the step it will take.
+  let asked = '';
+  for (let i = 0; i < 40 && !asked.includes('To how many replicas'); i++) {
+    await page.keyboard.press('ArrowRight');
+    asked = (await page.getByTestId('predict-prompt').textContent()) ?? '';
+    if (!asked.includes('To how many replicas')) await page.getByTestId('predict-option').first().click();
+  }
+  expect(asked).toContain('To how many replicas');
+  await app.screenshot('predict-question');
+  const options = await page.getByTestId('predict-option').allTextContents();
+  // The rolling update's first scale-up creates the ReplicaSet at its full 10.
+  const right = options.findIndex((o) => / · 10$/.test(o));
+  expect(right).toBeGreaterThanOrEqual(0);
+  await page.getByTestId('predict-option').nth(right).click();
+  await expect(page.getByTestId('predict-verdict')).toContainText('✓ Right: 10');
+  await app.screenshot('predict-verdict');
+});
