@@ -45,6 +45,12 @@ pub enum Command {
     FailNode(String),
     /// `kubectl delete pod <name>`; a prefix deletes the first pod (by name) that starts with it.
     DeletePod(String),
+    /// A fault: the pod's readiness endpoint stops answering (its app lost a dependency).
+    BreakReadiness(String),
+    /// A fault: the pod's first container exits with the image's exit code (a crash).
+    CrashPod(String),
+    /// A fault: the registry stops serving an image; pulls of it fail from now on.
+    FailRegistry(String),
 }
 
 /// Why a command was refused: kubectl's or the API server's message.
@@ -114,6 +120,9 @@ impl Command {
             Command::Uncordon(n) => format!("kubectl uncordon {n}"),
             Command::DeletePod(p) => format!("kubectl delete pod {p}"),
             Command::FailNode(n) => format!("(fault) the kubelet on {n} stops"),
+            Command::BreakReadiness(p) => format!("(fault) the readiness endpoint of {p} fails"),
+            Command::CrashPod(p) => format!("(fault) the container of {p} crashes"),
+            Command::FailRegistry(i) => format!("(fault) the registry stops serving {i}"),
         }
     }
 
@@ -128,9 +137,10 @@ impl Command {
             | Command::Resume { deployment }
             | Command::RolloutRestart { deployment } => format!("deployment/{deployment}"),
             Command::Cordon(n) | Command::Uncordon(n) | Command::FailNode(n) => format!("node/{n}"),
-            Command::DeletePod(p) => {
+            Command::DeletePod(p) | Command::BreakReadiness(p) | Command::CrashPod(p) => {
                 format!("pod/{}", resolve_pod(store, p).unwrap_or_else(|| p.clone()))
             }
+            Command::FailRegistry(i) => format!("image/{i}"),
         }
     }
 
@@ -153,6 +163,15 @@ fn resolve_pod(store: &Store, p: &str) -> Option<String> {
         .filter(|pod| pod.metadata.deletion_timestamp.is_none())
         .find(|pod| pod.metadata.name.starts_with(p))
         .map(|pod| pod.metadata.name.clone())
+}
+
+/// The pod a command names (by name or prefix), or kubectl's NotFound.
+fn existing_pod(store: &Store, p: &str) -> Result<String, CommandError> {
+    resolve_pod(store, p).ok_or_else(|| {
+        refuse(format!(
+            "Error from server (NotFound): pods {p:?} not found"
+        ))
+    })
 }
 
 fn get_deployment<'a>(store: &'a Store, name: &str) -> Result<&'a Deployment, CommandError> {
@@ -450,12 +469,73 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 "Fault: the kubelet on {n} stops (the machine lost power or its network). Nothing changes yet: the node controller only notices after the node-monitor grace period of 40s without a status update. Meanwhile the pods there keep their last status."
             ));
         }
-        Command::DeletePod(p) => {
-            let Some(name) = resolve_pod(store, p) else {
+        Command::BreakReadiness(p) => {
+            let name = existing_pod(store, p)?;
+            let mut rt = store.kubelet.get(&name).cloned().unwrap_or_default();
+            if rt.readiness_broken {
+                out.say(format!("The readiness endpoint of {name} already fails."));
+                return Ok(out);
+            }
+            rt.readiness_broken = true;
+            out.changes.push(Change::SetPodRuntime {
+                name: name.clone(),
+                runtime: rt,
+            });
+            out.stage = Some(Stage::Retry);
+            let has_probe = store.pods.get(&name).is_some_and(|pod| {
+                pod.spec
+                    .containers
+                    .iter()
+                    .any(|c| c.readiness_probe.is_some())
+            });
+            out.say(if has_probe {
+                format!("Fault: the readiness endpoint of {name} stops answering, as when its app loses its database. Nothing changes until the readiness probe runs again; after failureThreshold failures in a row the pod turns not Ready and its ReplicaSet counts it as unavailable. Readiness never restarts a container, so the pod stays, not Ready, until the endpoint recovers.")
+            } else {
+                format!("Fault: the readiness endpoint of {name} stops answering. Its containers have no readinessProbe, so the kubelet never asks and the pod stays Ready: without a probe, Kubernetes cannot see this failure.")
+            });
+        }
+        Command::CrashPod(p) => {
+            let name = existing_pod(store, p)?;
+            let running = store
+                .kubelet
+                .get(&name)
+                .and_then(|rt| rt.containers.first())
+                .filter(|c| c.running_since.is_some())
+                .map(|c| c.instance);
+            let Some(instance) = running else {
                 return Err(refuse(format!(
-                    "Error from server (NotFound): pods {p:?} not found"
+                    "pod {name:?} has no running container to crash"
                 )));
             };
+            out.requeue.push((
+                0,
+                super::controller::Work::ContainerExit {
+                    pod: name.clone(),
+                    container: 0,
+                    instance,
+                },
+            ));
+            out.stage = Some(Stage::Retry);
+            out.say(format!(
+                "Fault: the process in the first container of {name} crashes. The kubelet sees the exit at once and, under restartPolicy Always, restarts the container after the crash-loop back-off (0s for a first crash, then 10s, 20s, 40s … up to 300s)."
+            ));
+        }
+        Command::FailRegistry(image) => {
+            if store.registry_down.contains(image) {
+                out.say(format!("The registry already refuses {image}."));
+                return Ok(out);
+            }
+            out.changes.push(Change::SetRegistryDown {
+                image: image.clone(),
+                down: true,
+            });
+            out.stage = Some(Stage::Retry);
+            out.say(format!(
+                "Fault: the registry stops serving {image}. Pods already running it are unaffected, and nodes that already hold the image do not pull it again (imagePullPolicy IfNotPresent); every new pull of it fails with ErrImagePull and then waits in ImagePullBackOff."
+            ));
+        }
+        Command::DeletePod(p) => {
+            let name = existing_pod(store, p)?;
             let grace = store
                 .pods
                 .get(&name)

@@ -675,6 +675,9 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
         "uncordon",
         "delete_pod",
         "fail_node",
+        "break_readiness",
+        "crash_pod",
+        "fail_registry",
     ];
     for (i, a) in list.iter().enumerate() {
         let path = format!("actions[{i}]");
@@ -791,17 +794,21 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
             "pause" => Some(Command::Pause { deployment: d }),
             "resume" => Some(Command::Resume { deployment: d }),
             "rollout_restart" => Some(Command::RolloutRestart { deployment: d }),
-            "cordon" | "uncordon" | "delete_pod" | "fail_node" => match arg.as_str() {
+            "cordon" | "uncordon" | "delete_pod" | "fail_node" | "break_readiness"
+            | "crash_pod" | "fail_registry" => match arg.as_str() {
                 Some(s) if !s.is_empty() => Some(match verb {
                     "cordon" => Command::Cordon(s.to_string()),
                     "uncordon" => Command::Uncordon(s.to_string()),
                     "fail_node" => Command::FailNode(s.to_string()),
+                    "break_readiness" => Command::BreakReadiness(s.to_string()),
+                    "crash_pod" => Command::CrashPod(s.to_string()),
+                    "fail_registry" => Command::FailRegistry(s.to_string()),
                     _ => Command::DeletePod(s.to_string()),
                 }),
                 _ => {
                     l.err(
                         &vpath,
-                        "must name a node (or, for delete_pod, a pod name or prefix)",
+                        "must name a node, a pod (name or prefix) or, for fail_registry, an image",
                     );
                     None
                 }

@@ -122,6 +122,8 @@ pub struct Store {
     on_node: OrdMap<String, OrdMap<String, i32>>,
     /// Node-local kubelet state shared by a node's pods.
     pub kubelet_nodes: OrdMap<String, crate::sim::kubelet::NodeRuntime>,
+    /// Images the registry refuses to serve (the `fail_registry` fault).
+    pub registry_down: OrdSet<String>,
 }
 
 /// A pod's CPU and memory requests, summed over its containers.
@@ -413,6 +415,14 @@ impl Store {
             }
             Change::SetNodeRuntime { name, runtime } => {
                 self.kubelet_nodes.insert(name, runtime);
+                vec![]
+            }
+            Change::SetRegistryDown { image, down } => {
+                if down {
+                    self.registry_down.insert(image);
+                } else {
+                    self.registry_down.remove(&image);
+                }
                 vec![]
             }
             Change::UpdateNode(node) => {

@@ -146,6 +146,16 @@ fn ReplicaSetLane(
                     " "
                     <span class="rs-name">{rs.name.clone()}</span>
                     <span class="rs-meta">{format!(" revision {} · {}", rs.revision, rs.image)}</span>
+                    {
+                        let image = rs.image.clone();
+                        view! {
+                            <button class="fault" data-testid="fail-registry" title=format!("Break it: the registry stops serving {image}")
+                                aria-label=format!("Make the registry fail for {image}")
+                                on:click=move |_| act(session, UserAction::FailRegistry(image.clone()))>
+                                "registry ✗"
+                            </button>
+                        }
+                    }
                 </h3>
                 <p class="rs-counts" data-testid="rs-counts">
                     {format!(
@@ -260,6 +270,8 @@ fn PodChip(pod: PodView, session: RwSignal<Session>) -> impl IntoView {
     );
     let pod_name = pod.name.clone();
     let can_delete = !pod.terminating;
+    let running = pod.status == "Running" && !pod.terminating;
+    let (break_name, crash_name) = (pod.name.clone(), pod.name.clone());
     view! {
         <li class=format!("pod {class}") data-testid="pod" data-pod=pod.name.clone()
             data-status=pod.status.clone() data-ready=pod.ready.to_string()
@@ -269,6 +281,18 @@ fn PodChip(pod: PodView, session: RwSignal<Session>) -> impl IntoView {
                     aria-label=format!("Delete pod {pod_name}")
                     on:click=move |_| act(session, UserAction::DeletePod(pod_name.clone()))>
                     "✂"
+                </button>
+            })}
+            {running.then(|| view! {
+                <button class="fault" data-testid="break-readiness" title=format!("Break it: the readiness endpoint of {break_name} stops answering")
+                    aria-label=format!("Fail the readiness of pod {break_name}")
+                    on:click=move |_| act(session, UserAction::BreakReadiness(break_name.clone()))>
+                    "R✗"
+                </button>
+                <button class="fault" data-testid="crash-pod" title=format!("Break it: the container of {crash_name} crashes")
+                    aria-label=format!("Crash pod {crash_name}")
+                    on:click=move |_| act(session, UserAction::CrashPod(crash_name.clone()))>
+                    "↯"
                 </button>
             })}
             <span class="glyph" aria-hidden="true">{glyph}</span>

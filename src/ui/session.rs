@@ -29,6 +29,12 @@ pub enum UserAction {
     Uncordon(String),
     /// The node's kubelet stops (a fault, not a kubectl command).
     FailNode(String),
+    /// The pod's readiness endpoint stops answering (a fault).
+    BreakReadiness(String),
+    /// The pod's container crashes (a fault).
+    CrashPod(String),
+    /// The registry stops serving the image (a fault).
+    FailRegistry(String),
 }
 
 impl UserAction {
@@ -40,6 +46,9 @@ impl UserAction {
             UserAction::Cordon(_) => "cordon",
             UserAction::Uncordon(_) => "uncordon",
             UserAction::FailNode(_) => "fail-node",
+            UserAction::BreakReadiness(_) => "break-readiness",
+            UserAction::CrashPod(_) => "crash-pod",
+            UserAction::FailRegistry(_) => "fail-registry",
         }
     }
 
@@ -50,7 +59,10 @@ impl UserAction {
             | UserAction::DeletePod(a)
             | UserAction::Cordon(a)
             | UserAction::Uncordon(a)
-            | UserAction::FailNode(a) => a,
+            | UserAction::FailNode(a)
+            | UserAction::BreakReadiness(a)
+            | UserAction::CrashPod(a)
+            | UserAction::FailRegistry(a) => a,
         }
     }
 
@@ -62,6 +74,9 @@ impl UserAction {
             "cordon" => UserAction::Cordon(arg),
             "uncordon" => UserAction::Uncordon(arg),
             "fail-node" => UserAction::FailNode(arg),
+            "break-readiness" => UserAction::BreakReadiness(arg),
+            "crash-pod" => UserAction::CrashPod(arg),
+            "fail-registry" => UserAction::FailRegistry(arg),
             _ => return None,
         })
     }
@@ -80,6 +95,9 @@ impl UserAction {
             UserAction::Cordon(node) => Command::Cordon(node.clone()),
             UserAction::Uncordon(node) => Command::Uncordon(node.clone()),
             UserAction::FailNode(node) => Command::FailNode(node.clone()),
+            UserAction::BreakReadiness(pod) => Command::BreakReadiness(pod.clone()),
+            UserAction::CrashPod(pod) => Command::CrashPod(pod.clone()),
+            UserAction::FailRegistry(image) => Command::FailRegistry(image.clone()),
         })
     }
 }
@@ -540,6 +558,22 @@ mod tests {
         );
         s.seek(50);
         assert_eq!(s.events(10).1, before);
+    }
+
+    #[test]
+    fn a_crashed_pod_restarts_in_the_view() {
+        let mut s = rolling();
+        s.seek(40);
+        let pods = crate::sim::view::ClusterView::of(s.timeline.sim()).pods;
+        let (a, b) = (pods[0].name.clone(), pods[1].name.clone());
+        s.act(UserAction::BreakReadiness(a)).expect("break");
+        s.act(UserAction::CrashPod(b.clone())).expect("crash");
+        for _ in 0..40 {
+            s.forward();
+        }
+        let view = crate::sim::view::ClusterView::of(s.timeline.sim());
+        let pod = view.pods.iter().find(|p| p.name == b).expect("pod");
+        assert_eq!(pod.restarts, 1, "{pod:?} at {}", s.now());
     }
 
     #[test]

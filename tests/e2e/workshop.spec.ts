@@ -255,3 +255,38 @@ test('predict-then-step asks before each step and says whether the learner was r
   await expect(page.getByTestId('predict-verdict')).toContainText('✓ Right: 10');
   await app.screenshot('predict-verdict');
 });
+
+test('readiness, crash and registry faults show their effects', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('rolling-update.yaml');
+  await app.scrubTo(40);
+  const pods = page.getByTestId('pod');
+  const first = await pods.nth(0).getAttribute('data-pod');
+  const second = await pods.nth(1).getAttribute('data-pod');
+  await page.locator(`[data-testid="pod"][data-pod="${first}"]`).getByTestId('break-readiness').click();
+  await expect(app.narration).toContainText('readiness endpoint');
+  await page.locator(`[data-testid="pod"][data-pod="${second}"]`).getByTestId('crash-pod').click();
+  await expect(app.narration).toContainText('crashes');
+  const broken = page.locator(`[data-testid="pod"][data-pod="${first}"]`);
+  for (let i = 0; i < 150 && (await broken.getAttribute('data-ready')) !== 'false'; i++) await app.forward();
+  await expect(broken).toHaveAttribute('data-ready', 'false');
+  await expect(broken).toHaveAttribute('data-status', 'Running');
+  const crashed = page.locator(`[data-testid="pod"][data-pod="${second}"]`);
+  for (let i = 0; i < 60 && !((await crashed.textContent()) ?? '').includes('↻1'); i++) await app.forward();
+  await expect(crashed).toContainText('↻1');
+  await expect(crashed).toHaveAttribute('aria-label', /1 restarts/);
+  // The registry refuses web:2.0 as soon as the rollout creates its ReplicaSet, before any
+  // node pulls it: the new pods stall in image pull errors while the old ones keep serving.
+  await app.goto('?scenario=rolling-update&step=60');
+  while ((await page.getByTestId('rs-lane').count()) < 2) await app.forward();
+  const newLane = page.locator('[data-testid="rs-lane"]').filter({ hasText: 'web:2.0' });
+  await newLane.getByTestId('fail-registry').click();
+  await expect(app.narration).toContainText('registry stops serving web:2.0');
+  const stalled = page.locator('[data-testid="pod"][data-status="ErrImagePull"], [data-testid="pod"][data-status="ImagePullBackOff"]');
+  for (let i = 0; i < 80 && (await stalled.count()) === 0; i++) await app.forward();
+  await expect(stalled.first()).toBeVisible();
+  await expect(app.eventLog).toContainText('i/o timeout');
+  await app.screenshot('fault-registry');
+  expect(app.consoleErrors).toEqual([]);
+});

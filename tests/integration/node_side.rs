@@ -588,3 +588,90 @@ fn a_probe_times_out_when_the_app_answers_slower_than_timeout_seconds() {
         "a 3s probe waits for the 2s answer"
     );
 }
+
+/// The rolling-update scenario with extra actions spliced in before its own.
+fn rolling_with(actions: &str, run_secs: u64) -> (Sim, Vec<Step>) {
+    let base = BUNDLED
+        .iter()
+        .find(|(f, _)| *f == "rolling-update.yaml")
+        .map(|(_, y)| *y)
+        .expect("bundled");
+    let yaml = base
+        .replace("actions:\n", &format!("actions:\n{actions}"))
+        .replace("run_until: complete", &format!("run_until: {run_secs}s"));
+    let sc = Scenario::parse(&yaml).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut sim = sc.sim();
+    let mut steps = Vec::new();
+    while let Some(step) = sim.step_until(sc.time_limit()) {
+        steps.push(step);
+    }
+    (sim, steps)
+}
+
+#[test]
+fn a_broken_readiness_endpoint_makes_the_pod_not_ready_without_a_restart() {
+    // web:1.0 pods are Ready by 20 s; the fault at 30 s, probes every 5 s, failureThreshold 3.
+    let (sim, steps) = rolling_with("  - {at: 30s, break_readiness: web-}\n", 50);
+    let fault = steps
+        .iter()
+        .find(|s| s.narration.starts_with("Fault: the readiness endpoint"))
+        .expect("the fault step");
+    let pod = fault.object.trim_start_matches("pod/").to_string();
+    let p = sim.store().pods.get(&pod).expect("the pod stays");
+    assert!(
+        !kubectl::ready_cell(p).starts_with("1/"),
+        "{}",
+        kubectl::ready_cell(p)
+    );
+    assert_eq!(p.status.container_statuses[0].restart_count, 0);
+    // Failures after the fault (earlier ones are the app still starting up).
+    let after: Vec<u64> = event_times(
+        &steps,
+        &pod,
+        EventReason::Unhealthy,
+        "Readiness probe failed",
+    )
+    .into_iter()
+    .filter(|t| *t > 30_000)
+    .collect();
+    assert!(after.len() >= 3, "{after:?}");
+}
+
+#[test]
+fn a_crashed_container_is_restarted() {
+    let (sim, steps) = rolling_with("  - {at: 30s, crash_pod: web-}\n", 45);
+    let fault = steps
+        .iter()
+        .find(|s| s.narration.starts_with("Fault: the process"))
+        .expect("the fault step");
+    let pod = fault.object.trim_start_matches("pod/").to_string();
+    let p = sim.store().pods.get(&pod).expect("the pod stays");
+    assert_eq!(p.status.container_statuses[0].restart_count, 1);
+    assert!(steps.iter().any(|s| {
+        s.time.as_millis() >= 30_000
+            && s.events
+                .iter()
+                .any(|e| e.involved_object.name == pod && e.reason == EventReason::Started)
+    }));
+}
+
+#[test]
+fn a_failed_registry_stalls_new_pulls_with_a_timeout() {
+    let (sim, steps) = rolling_with("  - {at: 10s, fail_registry: web:2.0}\n", 120);
+    let failed: Vec<_> = steps
+        .iter()
+        .flat_map(|s| s.events.iter())
+        .filter(|e| e.reason == EventReason::Failed && e.message.contains("i/o timeout"))
+        .collect();
+    assert!(!failed.is_empty());
+    assert!(failed[0].message.contains(
+        "Head \"https://registry-1.docker.io/v2/library/web/manifests/2.0\": dial tcp: i/o timeout"
+    ), "{}", failed[0].message);
+    // The old pods keep serving: the rollout stalls rather than breaking the service.
+    let d = sim.deployment("web").expect("deployment");
+    assert!(d.status.available_replicas >= 8, "{:?}", d.status);
+    assert!(sim.store().pods.values().any(|p| {
+        kubectl::get_pods(&Moment::new(&sim, &steps), "", false).contains("ImagePullBackOff")
+            || p.status.phase == PodPhase::Pending
+    }));
+}

@@ -53,6 +53,11 @@ pub enum Change {
         runtime: PodRuntime,
     },
     UpdateNode(Node),
+    /// A fault: the registry serves an image or not (not an API object).
+    SetRegistryDown {
+        image: String,
+        down: bool,
+    },
     /// Node-local kubelet bookkeeping shared by a node's pods (the image puller).
     SetNodeRuntime {
         name: String,
@@ -135,7 +140,9 @@ impl Outcome {
         self.changes.iter().all(|c| {
             matches!(
                 c,
-                Change::SetPodRuntime { .. } | Change::SetNodeRuntime { .. }
+                Change::SetPodRuntime { .. }
+                    | Change::SetNodeRuntime { .. }
+                    | Change::SetRegistryDown { .. }
             )
         }) && self.events.is_empty()
     }

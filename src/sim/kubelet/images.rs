@@ -93,6 +93,26 @@ fn pull_error_text(image: &str, custom: Option<&str>) -> String {
     )
 }
 
+/// The message a pull reports when the registry does not answer, as containerd phrases a
+/// timed-out request for the manifest.
+pub fn registry_unreachable_text(image: &str) -> String {
+    let q = qualified(image);
+    let (host, rest) = q.split_once('/').unwrap_or(("docker.io", q.as_str()));
+    // Docker Hub's API lives on its own host; other registries answer on theirs.
+    let api_host = if host == "docker.io" {
+        "registry-1.docker.io"
+    } else {
+        host
+    };
+    let (path, tag) = match rest.rsplit_once(':') {
+        Some((path, tag)) if !tag.contains('/') => (path, tag),
+        _ => (rest, "latest"),
+    };
+    format!(
+        "rpc error: code = Unknown desc = failed to pull and unpack image {q:?}: failed to resolve reference {q:?}: failed to do request: Head \"https://{api_host}/v2/{path}/manifests/{tag}\": dial tcp: i/o timeout"
+    )
+}
+
 /// `EnsureImageExists`, then start: honours the pull policy and any pull back-off, and either
 /// starts the container at once (image present), begins a pull, or reports the back-off.
 pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
@@ -187,7 +207,7 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     }
 
     // Pull. Pulls on a node are serialized, so this one may wait for the puller.
-    let behavior = k.world.image(&image);
+    let behavior = super::effective_behavior(k.world, k.store, &image, None);
     let node_rt = k.store_node_runtime();
     let start = node_rt.puller_busy_until.max(k.now);
     let in_flight = node_rt.in_flight.contains_key(&image) || present;
@@ -257,7 +277,7 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
 /// A pull finished: success starts the container; failure records ErrImagePull and the back-off.
 pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
     let image = k.pod.spec.containers[c].image.clone();
-    let behavior = k.world.image(&image);
+    let behavior = super::effective_behavior(k.world, k.store, &image, None);
     let started = k.runtime.containers[c].pull_started.unwrap_or(k.now);
     k.runtime.containers[c].pull_started = None;
     let mut node_rt = k.store_node_runtime();

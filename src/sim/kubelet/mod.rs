@@ -154,6 +154,9 @@ pub struct PodRuntime {
     pub pull_backoff: BTreeMap<String, Backoff>,
     pub sandbox_ready: bool,
     pub terminating: bool,
+    /// The readiness endpoint fails from now on (the `break_readiness` fault).
+    #[serde(default)]
+    pub readiness_broken: bool,
 }
 
 /// Node-local state shared by the pods of one node: the serialized image puller.
@@ -165,6 +168,26 @@ pub struct NodeRuntime {
     pub in_flight: BTreeMap<String, Time>,
     /// The kubelet has stopped (the `fail_node` fault): it acts on nothing and posts no status.
     pub kubelet_down: bool,
+}
+
+/// How an image behaves for one pod now: the scenario's behaviour with the faults a person
+/// injected on top — a registry that stopped serving the image, a pod whose readiness
+/// endpoint broke.
+pub fn effective_behavior(
+    world: &World,
+    store: &Store,
+    image: &str,
+    runtime: Option<&PodRuntime>,
+) -> ImageBehavior {
+    let mut b = world.image(image);
+    if store.registry_down.contains(image) {
+        b.pull_ok = false;
+        b.pull_error = Some(images::registry_unreachable_text(image));
+    }
+    if runtime.is_some_and(|r| r.readiness_broken) {
+        b.ready = ReadyBehavior::Never;
+    }
+    b
 }
 
 /// Whether the kubelet of `node` has stopped.
@@ -567,7 +590,13 @@ pub fn probe_tick(
             && w.last_run == Some(true)
             && w.last_observed == Some(true)
             && w.run_count >= p.success_threshold().max(p.failure_threshold())
-            && probes::passes(world, pod, c, since, kind, p, now)
+            && probes::passes(
+                &effective_behavior(world, store, &spec.image, Some(rt)),
+                since,
+                kind,
+                p,
+                now,
+            )
         {
             let period = u64::try_from(p.period_seconds()).unwrap_or(1).max(1) * 1000;
             let mut out = Outcome::default();

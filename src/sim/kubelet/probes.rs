@@ -3,9 +3,10 @@
 //! kills, and the CrashLoopBackOff restart delay.
 
 use super::{
-    Backoff, KubeletContext, POD_WORKER_RESYNC_MS, ReadyBehavior, World, format_pod, go_duration,
+    Backoff, ImageBehavior, KubeletContext, POD_WORKER_RESYNC_MS, ReadyBehavior, format_pod,
+    go_duration,
 };
-use crate::sim::api::{ContainerState, EventReason, IntOrString, Pod, Probe, Time};
+use crate::sim::api::{ContainerState, EventReason, IntOrString, Probe, Time};
 use crate::sim::controller::{ProbeKind, Work};
 use crate::sim::trace::Stage;
 
@@ -66,18 +67,12 @@ pub fn schedule_initial_probes(k: &mut KubeletContext<'_>, c: usize, instance: u
 /// Whether a probe run would pass now: the application listens `listen_after` after its start,
 /// and its readiness endpoint answers according to `ready`. A TCP probe only needs the port.
 pub fn passes(
-    world: &World,
-    pod: &Pod,
-    c: usize,
+    b: &ImageBehavior,
     running_since: Time,
     kind: ProbeKind,
     p: &Probe,
     now: Time,
 ) -> bool {
-    let Some(spec) = pod.spec.containers.get(c) else {
-        return false;
-    };
-    let b = world.image(&spec.image);
     let elapsed = now.millis_since(running_since);
     let listening = elapsed >= b.listen_after_ms;
     let ready_ok = match b.ready {
@@ -94,11 +89,11 @@ pub fn passes(
 /// What the probe would see right now, and the failure output when it fails.
 fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (bool, String) {
     let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
-    if passes(k.world, &k.pod, c, since, kind, p, k.now) {
+    let image = &k.pod.spec.containers[c].image;
+    let b = super::effective_behavior(k.world, k.store, image, Some(&k.runtime));
+    if passes(&b, since, kind, p, k.now) {
         return (true, String::new());
     }
-    let image = &k.pod.spec.containers[c].image;
-    let b = k.world.image(image);
     let elapsed = k.now.millis_since(since);
     let listening = elapsed >= b.listen_after_ms;
     let ip = k
