@@ -34,6 +34,22 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
+/// Milliseconds since the page loaded (for pacing writes, never for the simulation).
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Calls `f` when the page is hidden or unloaded (a reload, a closed tab, a switch away).
+pub fn on_page_hide(f: impl Fn() + 'static) {
+    let Some(w) = web_sys::window() else { return };
+    let handler = Closure::<dyn Fn()>::new(f);
+    let _ = w.add_event_listener_with_callback("pagehide", handler.as_ref().unchecked_ref());
+    // Lives as long as the page.
+    handler.forget();
+}
+
 /// A value saved in local storage.
 pub fn load(key: &str) -> Option<String> {
     storage()?.get_item(key).ok()?

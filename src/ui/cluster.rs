@@ -15,10 +15,10 @@ const CHIPS_PER_LANE: usize = 40;
 pub fn DeploymentPanel(cluster: Memo<ClusterView>) -> impl IntoView {
     let deployment = move || cluster.with(|c| c.deployment.clone());
     view! {
-        <section class="panel deployment" data-testid="deployment" aria-labelledby="deployment-heading">
+        <section class="panel deployment" data-testid="deployment" aria-label="The Deployment">
             {move || match deployment() {
                 None => view! {
-                    <h2 id="deployment-heading">"Deployment"</h2>
+                    <h2>"Deployment"</h2>
                     <p class="empty">"Not created yet: the first step applies the manifest."</p>
                 }.into_any(),
                 Some(d) => {
@@ -30,7 +30,7 @@ pub fn DeploymentPanel(cluster: Memo<ClusterView>) -> impl IntoView {
                         ("total", d.replicas, "all pods of all ReplicaSets"),
                     ];
                     view! {
-                        <h2 id="deployment-heading">
+                        <h2>
                             {format!("Deployment {}", d.name)}
                             {(!d.revision.is_empty()).then(|| view! { <span class="badge">{format!("revision {}", d.revision)}</span> })}
                             {d.paused.then(|| view! { <span class="badge warn">"⏸ paused"</span> })}
@@ -84,7 +84,11 @@ pub fn DeploymentPanel(cluster: Memo<ClusterView>) -> impl IntoView {
 
 /// One lane per ReplicaSet, newest revision first, each with its pods.
 #[component]
-pub fn ReplicaSetLanes(cluster: Memo<ClusterView>, session: RwSignal<Session>) -> impl IntoView {
+pub fn ReplicaSetLanes(
+    cluster: Memo<ClusterView>,
+    /// The session the fault buttons act on; `None` draws no fault buttons.
+    session: Option<RwSignal<Session>>,
+) -> impl IntoView {
     let names = Memo::new(move |_| {
         cluster.with(|c| {
             c.replica_sets
@@ -94,8 +98,8 @@ pub fn ReplicaSetLanes(cluster: Memo<ClusterView>, session: RwSignal<Session>) -
         })
     });
     view! {
-        <section class="panel replica-sets" aria-labelledby="rs-heading">
-            <h2 id="rs-heading">"ReplicaSets and their Pods"</h2>
+        <section class="panel replica-sets" aria-label="ReplicaSets and their Pods">
+            <h2>"ReplicaSets and their Pods"</h2>
             <Show when=move || names.with(Vec::is_empty)>
                 <p class="empty">"No ReplicaSet yet: the deployment controller creates one for the template."</p>
             </Show>
@@ -118,7 +122,7 @@ fn chip_key(p: &PodView) -> String {
 #[component]
 fn ReplicaSetLane(
     cluster: Memo<ClusterView>,
-    session: RwSignal<Session>,
+    session: Option<RwSignal<Session>>,
     name: String,
 ) -> impl IntoView {
     let rs_name = name.clone();
@@ -148,13 +152,13 @@ fn ReplicaSetLane(
                     <span class="rs-meta">{format!(" revision {} · {}", rs.revision, rs.image)}</span>
                     {
                         let image = rs.image.clone();
-                        view! {
+                        session.map(|session| view! {
                             <button class="fault" data-testid="fail-registry" title=format!("Break it: the registry stops serving {image}")
                                 aria-label=format!("Make the registry fail for {image}")
                                 on:click=move |_| act(session, UserAction::FailRegistry(image.clone()))>
                                 "registry ✗"
                             </button>
-                        }
+                        })
                     }
                 </h3>
                 <p class="rs-counts" data-testid="rs-counts">
@@ -229,7 +233,7 @@ fn probe_glyph(letter: &str, result: Option<bool>) -> (String, &'static str) {
 
 /// A pod: readiness glyph, short name, kubectl STATUS, restarts, and each probe's last result.
 #[component]
-fn PodChip(pod: PodView, session: RwSignal<Session>) -> impl IntoView {
+fn PodChip(pod: PodView, session: Option<RwSignal<Session>>) -> impl IntoView {
     let (glyph, class) = if pod.terminating {
         ("⊘", "terminating")
     } else if pod.ready {
@@ -269,8 +273,8 @@ fn PodChip(pod: PodView, session: RwSignal<Session>) -> impl IntoView {
         probe_words.join(", ")
     );
     let pod_name = pod.name.clone();
-    let can_delete = !pod.terminating;
-    let running = pod.status == "Running" && !pod.terminating;
+    let can_delete = session.is_some() && !pod.terminating;
+    let running = session.is_some() && pod.status == "Running" && !pod.terminating;
     let (break_name, crash_name) = (pod.name.clone(), pod.name.clone());
     view! {
         <li class=format!("pod {class}") data-testid="pod" data-pod=pod.name.clone()
@@ -279,19 +283,19 @@ fn PodChip(pod: PodView, session: RwSignal<Session>) -> impl IntoView {
             {can_delete.then(|| view! {
                 <button class="fault" data-testid="delete-pod" title=format!("Break it: kubectl delete pod {pod_name}")
                     aria-label=format!("Delete pod {pod_name}")
-                    on:click=move |_| act(session, UserAction::DeletePod(pod_name.clone()))>
+                    on:click=move |_| act_on(session, UserAction::DeletePod(pod_name.clone()))>
                     "✂"
                 </button>
             })}
             {running.then(|| view! {
                 <button class="fault" data-testid="break-readiness" title=format!("Break it: the readiness endpoint of {break_name} stops answering")
                     aria-label=format!("Fail the readiness of pod {break_name}")
-                    on:click=move |_| act(session, UserAction::BreakReadiness(break_name.clone()))>
+                    on:click=move |_| act_on(session, UserAction::BreakReadiness(break_name.clone()))>
                     "R✗"
                 </button>
                 <button class="fault" data-testid="crash-pod" title=format!("Break it: the container of {crash_name} crashes")
                     aria-label=format!("Crash pod {crash_name}")
-                    on:click=move |_| act(session, UserAction::CrashPod(crash_name.clone()))>
+                    on:click=move |_| act_on(session, UserAction::CrashPod(crash_name.clone()))>
                     "↯"
                 </button>
             })}
@@ -369,6 +373,13 @@ fn NodeCard(node: NodeView, session: RwSignal<Session>) -> impl IntoView {
                 })}
             </div>
         </li>
+    }
+}
+
+/// Runs a fault on the session, when the view has one to act on.
+fn act_on(session: Option<RwSignal<Session>>, action: UserAction) {
+    if let Some(session) = session {
+        act(session, action);
     }
 }
 

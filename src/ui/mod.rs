@@ -7,6 +7,7 @@
 
 mod browser;
 mod cluster;
+mod compare;
 mod controls;
 pub mod link;
 mod panels;
@@ -23,6 +24,7 @@ use wasm_bindgen::JsCast;
 
 use crate::sim::view::ClusterView;
 use cluster::{DeploymentPanel, NodeGrid, ReplicaSetLanes};
+use compare::{CompareView, Pair};
 use controls::{Controls, ShortcutHelp, StageRail};
 use link::ViewOptions;
 use panels::{DiagnosisPanel, EventLog, KubectlPanel, Narration};
@@ -220,12 +222,21 @@ fn Workspace(
         channel.set_value(listener);
     }
     let framed = browser::in_frame();
+    let mirror = Mirror {
+        session,
+        view_query: StoredValue::new(view_query.clone()),
+        keeps_work,
+        last_write: StoredValue::new(0.0),
+        pending: StoredValue::new(None),
+    };
+    browser::on_page_hide(move || mirror.write());
+
     Effect::new(move |_| {
-        let q = session.with(|s| link::session_query(s, &view_query));
-        browser::replace_query(&q);
-        if keeps_work {
-            browser::save(SAVED_LINK, &session.with(|s| link::session_query(s, "")));
-        }
+        // The address bar and saved work follow at most every 250 ms: browsers throttle
+        // rapid history rewrites (and warn), which playing fast would trigger. A pending write
+        // is flushed when the page is hidden, so a reload never loses it.
+        session.track();
+        mirror.throttled_write();
         if view.present {
             channel.with_value(|c| {
                 if let Some(c) = c {
@@ -363,6 +374,16 @@ fn Workspace(
     on_cleanup(move || keys.remove());
 
     let cluster = Memo::new(move |_| session.with(|s| ClusterView::of(s.timeline.sim())));
+    // The side-by-side view, while it is open.
+    let comparing: RwSignal<Option<RwSignal<Pair>>> = RwSignal::new(None);
+    let on_compare = Callback::new(move |(left, right): (String, String)| {
+        playing.set(false);
+        match session.with_untracked(|s| Pair::new(s, &left, &right)) {
+            Ok(pair) => comparing.set(Some(RwSignal::new(pair))),
+            Err(e) => session.update(|s| s.notice = Some(e)),
+        }
+    });
+    let close_compare = Callback::new(move |()| comparing.set(None));
     let description = move || session.with(|s| s.scenario.description.clone());
     let notice = Memo::new(move |_| session.with(|s| s.notice.clone()));
     let full_view = move || {
@@ -409,16 +430,19 @@ fn Workspace(
                 })}
                 <p class="scenario-description" data-testid="scenario-description">{description}</p>
             </header>
-            <StageRail session playing />
-            <Controls session playing speed show_help reset predict />
-            <PredictPanel predict />
+            <div class:hidden=move || comparing.with(Option::is_some)>
+                <StageRail session playing />
+                <Controls session playing speed show_help reset predict />
+                <PredictPanel predict />
+            </div>
             <ShortcutHelp show_help present=view.present />
             {view.present.then(|| view! { <StageCard session /> })}
-            <div class="workspace">
-                <SpecEditor session editor readonly=view.readonly collapsed=view.embed />
+            {move || comparing.get().map(|pair| view! { <CompareView pair on_close=close_compare /> })}
+            <div class="workspace" class:hidden=move || comparing.with(Option::is_some)>
+                <SpecEditor session editor readonly=view.readonly collapsed=view.embed on_compare />
                 <section class="cluster" aria-label="The cluster">
                     <DeploymentPanel cluster />
-                    <ReplicaSetLanes cluster session />
+                    <ReplicaSetLanes cluster session=Some(session) />
                     <NodeGrid cluster session />
                 </section>
                 <aside class="side">
@@ -431,6 +455,57 @@ fn Workspace(
         </main>
     }
     .into_any()
+}
+
+/// Mirrors the session to the address bar and to saved work, no more often than a browser
+/// allows history rewrites.
+#[derive(Clone, Copy)]
+struct Mirror {
+    session: RwSignal<Session>,
+    view_query: StoredValue<String>,
+    keeps_work: bool,
+    /// When the last write happened (ms since the page loaded).
+    last_write: StoredValue<f64>,
+    pending: StoredValue<Option<TimeoutHandle>>,
+}
+
+impl Mirror {
+    const INTERVAL_MS: f64 = 250.0;
+
+    /// Writes now.
+    fn write(&self) {
+        if let Some(h) = self.pending.try_update_value(Option::take).flatten() {
+            h.clear();
+        }
+        self.last_write.set_value(browser::now_ms());
+        let view_query = self.view_query.get_value();
+        let Some((q, own)) = self.session.try_with_untracked(|s| {
+            (
+                link::session_query(s, &view_query),
+                link::session_query(s, ""),
+            )
+        }) else {
+            return;
+        };
+        browser::replace_query(&q);
+        if self.keeps_work {
+            browser::save(SAVED_LINK, &own);
+        }
+    }
+
+    /// Writes now if the last write was long enough ago, or else once the interval has passed.
+    fn throttled_write(&self) {
+        let since = browser::now_ms() - self.last_write.get_value();
+        if since >= Self::INTERVAL_MS {
+            self.write();
+        } else if self.pending.with_value(Option::is_none) {
+            let this = *self;
+            let wait = Duration::from_millis((Self::INTERVAL_MS - since).max(0.0) as u64);
+            if let Ok(h) = set_timeout_with_handle(move || this.write(), wait) {
+                self.pending.set_value(Some(h));
+            }
+        }
+    }
 }
 
 /// "Copy link": puts the link to this exact moment on the clipboard and shows it, selectable,

@@ -117,6 +117,8 @@ pub fn SpecEditor(
     readonly: bool,
     /// Start folded away (the compact embed layout).
     collapsed: bool,
+    /// Opens the side-by-side view: the scenario's own manifest against this text.
+    on_compare: Callback<(String, String)>,
 ) -> impl IntoView {
     let text = editor.text;
     let checked = Memo::new(move |_| text.with(|t| manifest::check(t)));
@@ -273,6 +275,12 @@ pub fn SpecEditor(
             <div class="apply-row" hidden=readonly>
                 <button class="control primary" data-testid="apply" disabled=move || !can_apply() on:click=on_apply>
                     "kubectl apply"
+                </button>
+                <button class="control" data-testid="compare-open"
+                    title="Run the scenario's own manifest and this one side by side"
+                    disabled=move || readonly || !dirty() || checked.with(Result::is_err)
+                    on:click=move |_| on_compare.run((editor.base.get_untracked(), text.get_untracked()))>
+                    "Compare side by side"
                 </button>
                 <button class="control" data-testid="revert" disabled=move || !dirty()
                     on:click=move |_| { apply_error.set(None); editor.replace_text(editor.base.get_untracked()); }>

@@ -24,7 +24,7 @@ test('a copied link reopens the same step with the same state, faults included',
   await page.getByTestId('copy-link').click();
   const link = await page.getByTestId('copied-link').inputValue();
   expect(link).toContain('do=31.cordon.');
-  expect(page.url()).toBe(link);
+  await expect.poll(() => page.url()).toBe(link);
 
   const other = new AppPage(await context.newPage());
   await other.page.goto(link);
@@ -288,5 +288,30 @@ test('readiness, crash and registry faults show their effects', async ({ page })
   await expect(stalled.first()).toBeVisible();
   await expect(app.eventLog).toContainText('i/o timeout');
   await app.screenshot('fault-registry');
+  expect(app.consoleErrors).toEqual([]);
+});
+
+test('side by side runs the same scenario under two strategies in step', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('rolling-update.yaml');
+  await app.editManifest((t) =>
+    t.replace('  replicas: 10\n', '  replicas: 10\n  strategy:\n    rollingUpdate:\n      maxSurge: 0\n      maxUnavailable: 1\n'),
+  );
+  await page.getByTestId('compare-open').click();
+  await expect(page.getByTestId('compare-left')).toContainText('not created yet');
+  for (let i = 0; i < 3; i++) await page.getByTestId('compare-forward').click();
+  await expect(page.getByTestId('compare-left')).toContainText('maxSurge 3 · maxUnavailable 2');
+  await expect(page.getByTestId('compare-right')).toContainText('maxSurge 0 · maxUnavailable 1');
+  // Step both past the image change at 60 s and watch the two rollouts diverge.
+  for (let i = 0; i < 150; i++) await page.getByTestId('compare-forward').click();
+  await expect(page.getByTestId('compare-time')).toHaveText(/t = \d+/);
+  const lanes = (side: string) => page.getByTestId(side).getByTestId('rs-lane');
+  await expect(lanes('compare-left')).toHaveCount(2);
+  await expect(lanes('compare-right')).toHaveCount(2);
+  await app.screenshot('side-by-side');
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByTestId('compare-close').click();
+  await expect(page.getByTestId('compare')).toHaveCount(0);
   expect(app.consoleErrors).toEqual([]);
 });
