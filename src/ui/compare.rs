@@ -91,20 +91,25 @@ fn strategy_line(c: &ClusterView) -> String {
     }
 }
 
-/// One column of the comparison.
+/// One column of the comparison: the left run or the right one of `pair`.
 #[component]
-fn Side(session: RwSignal<Session>, label: &'static str) -> impl IntoView {
-    let cluster = Memo::new(move |_| session.with(|s| ClusterView::of(s.timeline.sim())));
+fn Side(pair: RwSignal<Pair>, left: bool) -> impl IntoView {
+    fn pick(p: &Pair, left: bool) -> &Session {
+        if left { &p.left } else { &p.right }
+    }
+    let cluster = Memo::new(move |_| pair.with(|p| ClusterView::of(pick(p, left).timeline.sim())));
     let narration = Memo::new(move |_| {
-        session.with(|s| {
-            s.current_step()
+        pair.with(|p| {
+            pick(p, left)
+                .current_step()
                 .map(|st| format!("Step {} at {}: {}", st.index, st.time, st.narration))
                 .unwrap_or_else(|| "Nothing has run yet.".to_string())
         })
     });
+    let label = if left { "left" } else { "right" };
     view! {
         <section class="compare-side" data-testid=format!("compare-{label}") aria-label=format!("{label} run")>
-            <h2>{move || format!("{}: {}", if label == "left" { "A" } else { "B" }, cluster.with(strategy_line))}</h2>
+            <h2>{move || format!("{}: {}", if left { "A" } else { "B" }, cluster.with(strategy_line))}</h2>
             <p class="compare-narration">{move || narration.get()}</p>
             <DeploymentPanel cluster />
             <ReplicaSetLanes cluster session=None />
@@ -115,29 +120,19 @@ fn Side(session: RwSignal<Session>, label: &'static str) -> impl IntoView {
 /// Both runs side by side with one set of controls.
 #[component]
 pub fn CompareView(pair: RwSignal<Pair>, on_close: Callback<()>) -> impl IntoView {
-    let left = RwSignal::new(pair.with_untracked(|p| p.left.clone()));
-    let right = RwSignal::new(pair.with_untracked(|p| p.right.clone()));
-    // The pair moves as one; each column reads its own copy, refreshed after every move.
-    let drive = move |f: fn(&mut Pair)| {
-        pair.update(f);
-        pair.with_untracked(|p| {
-            left.set(p.left.clone());
-            right.set(p.right.clone());
-        });
-    };
     let now = move || pair.with(|p| p.now().to_string());
     view! {
         <section class="compare" data-testid="compare" aria-label="Side by side">
             <div class="controls" role="toolbar" aria-label="Step both runs">
-                <button class="control" data-testid="compare-reset" on:click=move |_| drive(Pair::reset)>"|◀ Reset"</button>
-                <button class="control" data-testid="compare-back" on:click=move |_| drive(Pair::back)>"◀ Step back"</button>
-                <button class="control" data-testid="compare-forward" on:click=move |_| drive(|p| { p.forward(); })>"▶ Step forward"</button>
+                <button class="control" data-testid="compare-reset" on:click=move |_| pair.update(Pair::reset)>"|◀ Reset"</button>
+                <button class="control" data-testid="compare-back" on:click=move |_| pair.update(Pair::back)>"◀ Step back"</button>
+                <button class="control" data-testid="compare-forward" on:click=move |_| pair.update(|p| { p.forward(); })>"▶ Step forward"</button>
                 <p class="position" data-testid="compare-time">{move || format!("t = {}", now())}</p>
                 <button class="control" data-testid="compare-close" on:click=move |_| on_close.run(())>"✕ Close the comparison"</button>
             </div>
             <div class="compare-grid">
-                <Side session=left label="left" />
-                <Side session=right label="right" />
+                <Side pair left=true />
+                <Side pair left=false />
             </div>
         </section>
     }

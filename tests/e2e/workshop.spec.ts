@@ -292,6 +292,8 @@ test('readiness, crash and registry faults show their effects', async ({ page })
 });
 
 test('side by side runs the same scenario under two strategies in step', async ({ page }) => {
+  // About 150 clicks, each recorded by the trace: slow on a loaded machine, not in the app.
+  test.setTimeout(120_000);
   const app = new AppPage(page);
   await app.goto();
   await app.chooseScenario('rolling-update.yaml');
