@@ -9,6 +9,9 @@ use crate::sim::api::{ConditionReason, EventType};
 use crate::sim::diagnosis::{self, Cause};
 use crate::sim::kubectl::{self, Moment, Resource};
 
+/// Up to this many pods the `kubectl get` table is open without asking.
+const AUTO_OPEN_PODS: usize = 100;
+
 /// The most lines of `kubectl get` the panel prints; a big rollout's pods are counted instead.
 const KUBECTL_LINES: usize = 120;
 
@@ -231,29 +234,53 @@ pub fn EventLog(session: RwSignal<Session>) -> impl IntoView {
 /// `kubectl get deploy,rs,pods -o wide` and `kubectl rollout status` as they print now.
 #[component]
 pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
-    let text = Memo::new(move |_| {
+    // The table is worked out only while it is shown: open by itself for a classroom-sized
+    // cluster, folded for a big one, where formatting every pod on every step would cost more
+    // than the step.
+    let n_pods = Memo::new(move |_| session.with(|s| s.timeline.sim().store().pods.len()));
+    let chosen: RwSignal<Option<bool>> = RwSignal::new(None);
+    let open = move || {
+        chosen
+            .get()
+            .unwrap_or_else(|| n_pods.get() <= AUTO_OPEN_PODS)
+    };
+    let table = Memo::new(move |_| {
+        if !open() {
+            return String::new();
+        }
         session.with(|s| {
             let m = Moment::new(s.timeline.sim(), s.past());
-            let name = s.deployment_name().to_string();
             let get = kubectl::get(
                 &m,
                 &[Resource::Deployments, Resource::ReplicaSets, Resource::Pods],
                 true,
             );
-            let status = kubectl::rollout_status_now(s.timeline.sim(), &name);
-            (name, clip_lines(get, KUBECTL_LINES), status)
+            clip_lines(get, KUBECTL_LINES)
+        })
+    });
+    let status = Memo::new(move |_| {
+        session.with(|s| {
+            let name = s.deployment_name();
+            format!(
+                "$ kubectl rollout status deployment/{name}\n{}",
+                kubectl::rollout_status_now(s.timeline.sim(), name)
+            )
         })
     });
     view! {
         <section class="panel kubectl" aria-labelledby="kubectl-heading" data-testid="kubectl">
             <h2 id="kubectl-heading">"kubectl, at this moment"</h2>
-            <pre class="terminal" tabindex="0" data-testid="kubectl-get">
-                "$ kubectl get deploy,rs,pods -o wide\n"
-                {move || text.with(|t| t.1.clone())}
-            </pre>
-            <pre class="terminal" tabindex="0" data-testid="rollout-status">
-                {move || text.with(|t| format!("$ kubectl rollout status deployment/{}\n{}", t.0, t.2))}
-            </pre>
+            <details class="kubectl-get" prop:open=open>
+                <summary on:click=move |ev| {
+                    ev.prevent_default();
+                    chosen.set(Some(!open()));
+                }>
+                    <code>"$ kubectl get deploy,rs,pods -o wide"</code>
+                    {move || (!open()).then(|| format!(" ({} pods; open to print)", n_pods.get()))}
+                </summary>
+                <pre class="terminal" tabindex="0" data-testid="kubectl-get">{move || table.get()}</pre>
+            </details>
+            <pre class="terminal" tabindex="0" data-testid="rollout-status">{move || status.get()}</pre>
         </section>
     }
 }
