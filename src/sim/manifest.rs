@@ -58,8 +58,15 @@ pub fn check_document(doc: &Document) -> Result<Deployment, Vec<(String, String)
 /// # Errors
 /// Every problem found, each with the line it points at.
 pub fn check(text: &str) -> Result<Deployment, Vec<ManifestError>> {
-    let doc = parse_document(text)?;
-    check_document(&doc).map_err(|errs| {
+    check_parsed(&parse_document(text)?)
+}
+
+/// Checks a manifest already parsed by [`parse_document`], each error at the line it points at.
+///
+/// # Errors
+/// Every problem found.
+pub fn check_parsed(doc: &Document) -> Result<Deployment, Vec<ManifestError>> {
+    check_document(doc).map_err(|errs| {
         errs.into_iter()
             .map(|(field, message)| ManifestError {
                 line: doc.line_of(&field),

@@ -172,6 +172,13 @@ pub fn view_params(query: &str) -> String {
         .join("&")
 }
 
+impl Link {
+    /// Whether two links describe the same run (scenario and actions), whatever their steps.
+    pub fn same_run(&self, other: &Link) -> bool {
+        self.scenario == other.scenario && self.actions == other.actions
+    }
+}
+
 /// The query string for a link to `scenario` at `step`.
 pub fn to_query(scenario: &LinkScenario, step: usize) -> String {
     let what = match scenario {
@@ -284,10 +291,10 @@ pub fn open(query: &str) -> Result<Session, String> {
         },
     };
     if let Err(why) = session.replay(link.actions) {
-        let mut fresh = Session::load(session.scenario_idx.unwrap_or(0))?;
-        if session.scenario_idx.is_none() {
-            fresh = Session::from_text(None, &session.source)?;
-        }
+        let mut fresh = match session.scenario_idx {
+            Some(idx) => Session::load(idx)?,
+            None => Session::from_text(None, &session.source)?,
+        };
         fresh.notice = Some(format!(
             "Part of this link could not be repeated: {}.",
             shorten_to(&why, 400)
@@ -487,6 +494,22 @@ mod tests {
             s.notice
         );
         assert_eq!(s.position(), 0);
+    }
+
+    #[test]
+    fn links_of_the_same_run_differ_only_in_their_step() {
+        let mut s = Session::load(0).expect("loads");
+        s.seek(10);
+        let at_10 = parse_query(&session_query(&s, "")).expect("parses");
+        s.seek(20);
+        let at_20 = parse_query(&session_query(&s, "")).expect("parses");
+        assert!(at_10.same_run(&at_20));
+        // An action changes the run even though the scenario and step come first in the link.
+        s.act(UserAction::Cordon("node-1".into())).expect("cordon");
+        let acted = parse_query(&session_query(&s, "")).expect("parses");
+        assert!(!at_20.same_run(&acted));
+        let other = parse_query("?scenario=recreate&step=20").expect("parses");
+        assert!(!at_20.same_run(&other));
     }
 
     #[test]

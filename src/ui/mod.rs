@@ -103,7 +103,8 @@ pub fn App() -> impl IntoView {
                 && browser::load(SAVED_LINK) == Some(link::session_query(&initial, "")))
             .then(|| browser::load(SAVED_EDITOR))
             .flatten();
-            view! { <Workspace initial view saved_text keeps_work /> }.into_any()
+            view! { <Workspace initial view saved_text keeps_work query=query.clone() /> }
+                .into_any()
         }
         Err(message) => view! {
             <main class="app">
@@ -135,6 +136,8 @@ fn Workspace(
     view: ViewOptions,
     saved_text: Option<String>,
     keeps_work: bool,
+    /// The page's query string, whose view options the rewritten address keeps.
+    query: String,
 ) -> impl IntoView {
     let editor = Editor::new(initial.manifest_text());
     if let Some(text) = saved_text {
@@ -146,7 +149,7 @@ fn Workspace(
     let speed = RwSignal::new(2u32);
     let show_help = RwSignal::new(false);
     let predict = Predict::new(session);
-    let view_query = link::view_params(&browser::query());
+    let view_query = link::view_params(&query);
 
     let load = move |s: Result<Session, String>| {
         playing.set(false);
@@ -209,12 +212,15 @@ fn Workspace(
             if !view.notes {
                 return;
             }
-            // The presenter sends its link; follow it, replaying only when the run changed.
+            // The presenter sends its link; follow it, replaying only when the run changed
+            // (another scenario, or an action taken), and otherwise just seeking.
+            let Ok(sent) = link::parse_query(&text) else {
+                return load(link::open(&text));
+            };
             let same_run = session.with_untracked(|s| {
-                link::session_query(s, "").split("&step=").next() == text.split("&step=").next()
+                link::parse_query(&link::session_query(s, "")).is_ok_and(|l| l.same_run(&sent))
             });
-            let step = link::parse_query(&text).ok().and_then(|l| l.step);
-            match (same_run, step) {
+            match (same_run, sent.step) {
                 (true, Some(step)) => session.update(|s| s.seek(step)),
                 _ => load(link::open(&text)),
             }

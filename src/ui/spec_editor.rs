@@ -121,8 +121,14 @@ pub fn SpecEditor(
     on_compare: Callback<(String, String)>,
 ) -> impl IntoView {
     let text = editor.text;
-    let checked = Memo::new(move |_| text.with(|t| manifest::check(t)));
-    let doc = Memo::new(move |_| text.with(|t| manifest::parse_document(t).ok()));
+    // The text is parsed once per edit; the check and the form fields both read that parse.
+    let parsed = Memo::new(move |_| text.with(|t| manifest::parse_document(t)));
+    let checked = Memo::new(move |_| {
+        parsed.with(|p| match p {
+            Ok(doc) => manifest::check_parsed(doc),
+            Err(errs) => Err(errs.clone()),
+        })
+    });
     let form_note: RwSignal<Option<String>> = RwSignal::new(None);
     let apply_error: RwSignal<Option<String>> = RwSignal::new(None);
 
@@ -159,8 +165,9 @@ pub fn SpecEditor(
         move |label: &'static str, path: String, kind: &'static str, placeholder: &'static str| {
             let read_path = path.clone();
             let value = move || {
-                doc.with(|d| {
+                parsed.with(|d| {
                     d.as_ref()
+                        .ok()
                         .map(|d| shown(manifest::value_at(d, &read_path)))
                         .unwrap_or_default()
                 })
@@ -185,19 +192,21 @@ pub fn SpecEditor(
             }
         };
     let strategy_value = move || {
-        doc.with(|d| {
+        parsed.with(|d| {
             d.as_ref()
+                .ok()
                 .map(|d| shown(manifest::value_at(d, "spec.strategy.type")))
                 .filter(|s| !s.is_empty())
                 .unwrap_or_else(|| "RollingUpdate".into())
         })
     };
     let probes = move || {
-        doc.with(|d| {
+        parsed.with(|d| {
             ["readinessProbe", "livenessProbe", "startupProbe"]
                 .into_iter()
                 .filter(|p| {
                     d.as_ref()
+                        .ok()
                         .and_then(|d| manifest::value_at(d, &format!("{CONTAINER}.{p}")))
                         .is_some_and(Value::is_object)
                 })
