@@ -90,12 +90,66 @@ pub struct NodeView {
     pub pods: i64,
 }
 
+/// The pods of one ReplicaSet as its lane counts them: how many, how many are ready, and how
+/// many show each kubectl STATUS (in STATUS order). A lane too big for a chip per pod shows these
+/// counts instead.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct LaneCounts {
+    pub replica_set: String,
+    pub total: usize,
+    pub ready: usize,
+    pub by_status: Vec<(String, usize)>,
+}
+
+impl LaneCounts {
+    /// The counts of a lane from each pod's kubectl STATUS and readiness.
+    fn tally<'a>(
+        replica_set: &str,
+        pods: impl Iterator<Item = (std::borrow::Cow<'a, str>, bool)>,
+    ) -> LaneCounts {
+        let mut counts = LaneCounts {
+            replica_set: replica_set.to_string(),
+            ..LaneCounts::default()
+        };
+        let mut by_status = std::collections::BTreeMap::<std::borrow::Cow<'a, str>, usize>::new();
+        for (status, ready) in pods {
+            counts.total += 1;
+            counts.ready += usize::from(ready);
+            *by_status.entry(status).or_default() += 1;
+        }
+        counts.by_status = by_status
+            .into_iter()
+            .map(|(s, n)| (s.into_owned(), n))
+            .collect();
+        counts
+    }
+
+    /// One line: `1000 pods (998 ready): 2 ContainerCreating, 998 Running`.
+    pub fn summary(&self) -> String {
+        let parts: Vec<String> = self
+            .by_status
+            .iter()
+            .map(|(s, n)| format!("{n} {s}"))
+            .collect();
+        format!(
+            "{} pods ({} ready): {}",
+            self.total,
+            self.ready,
+            parts.join(", ")
+        )
+    }
+}
+
 /// Everything a panel shows at one moment.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ClusterView {
     pub deployment: Option<DeploymentView>,
     pub replica_sets: Vec<ReplicaSetView>,
+    /// Pod rows: every pod's ([`ClusterView::of`]), or only those of the lanes drawn pod by pod
+    /// ([`ClusterView::for_lanes`]); in name order either way.
     pub pods: Vec<PodView>,
+    /// The pod counts of each ReplicaSet, in the order of `replica_sets`.
+    pub lanes: Vec<LaneCounts>,
     pub nodes: Vec<NodeView>,
 }
 
@@ -217,17 +271,74 @@ fn replica_sets_newest_first(store: &crate::sim::store::Store) -> Vec<&ReplicaSe
 }
 
 impl ClusterView {
-    /// The view of the simulator's current state.
+    /// The view of the simulator's current state, with a row for every pod.
     pub fn of(sim: &Sim) -> ClusterView {
+        let store = sim.store();
+        let mut view = Self::without_pods(sim);
+        view.pods = store
+            .pods
+            .values()
+            .map(|p| {
+                let rs_name = p
+                    .metadata
+                    .controller_ref()
+                    .map(|r| r.name.as_str())
+                    .unwrap_or_default();
+                pod_view(p, rs_name, store.kubelet.get(&p.metadata.name))
+            })
+            .collect();
+        view.lanes = view
+            .replica_sets
+            .iter()
+            .map(|rs| {
+                let rows = view.pods.iter().filter(|p| p.replica_set == rs.name);
+                LaneCounts::tally(&rs.name, rows.map(|p| (p.status.as_str().into(), p.ready)))
+            })
+            .collect();
+        view
+    }
+
+    /// The view the ReplicaSet lanes draw: pod rows only for a lane of at most `chips_up_to`
+    /// pods or one named in `expanded`, and counts for every lane. A step of a 1,000-pod run
+    /// then costs a count per pod rather than a row of copied strings per pod.
+    pub fn for_lanes(
+        sim: &Sim,
+        chips_up_to: usize,
+        expanded: &std::collections::BTreeSet<String>,
+    ) -> ClusterView {
+        Self::build(sim, &|rs, total| {
+            total <= chips_up_to || expanded.contains(rs)
+        })
+    }
+
+    /// The view with every lane's counts, and the pod rows of the ReplicaSets for which
+    /// `rows(name, pod count)` holds: grouped by lane, each lane's in name order.
+    fn build(sim: &Sim, rows: &dyn Fn(&str, usize) -> bool) -> ClusterView {
+        let store = sim.store();
+        let mut view = Self::without_pods(sim);
+        for rs in replica_sets_newest_first(store) {
+            let name = rs.metadata.name.as_str();
+            let owned: Vec<&Pod> = store.pods_owned_by(&rs.metadata.uid).collect();
+            let statuses = owned
+                .iter()
+                .map(|p| (p.kubectl_status().into(), p.is_ready()));
+            view.lanes.push(LaneCounts::tally(name, statuses));
+            if rows(name, owned.len()) {
+                view.pods.extend(
+                    owned
+                        .iter()
+                        .map(|p| pod_view(p, name, store.kubelet.get(&p.metadata.name))),
+                );
+            }
+        }
+        view
+    }
+
+    /// The Deployment, ReplicaSet and Node rows, without pods.
+    fn without_pods(sim: &Sim) -> ClusterView {
         let store = sim.store();
         let d = store.deployments.values().next();
         let rss = replica_sets_newest_first(store);
-        let rs_name_of = |p: &Pod| {
-            p.metadata
-                .controller_ref()
-                .map(|r| r.name.clone())
-                .unwrap_or_default()
-        };
         let nodes = store
             .nodes
             .values()
@@ -248,11 +359,8 @@ impl ClusterView {
         ClusterView {
             deployment: d.map(deployment_view),
             replica_sets: rss.iter().map(|rs| replica_set_view(rs, d)).collect(),
-            pods: store
-                .pods
-                .values()
-                .map(|p| pod_view(p, &rs_name_of(p), store.kubelet.get(&p.metadata.name)))
-                .collect(),
+            pods: Vec::new(),
+            lanes: Vec::new(),
             nodes,
         }
     }
@@ -260,16 +368,7 @@ impl ClusterView {
     /// The summary line of the simulator's current state, without building pod rows (the
     /// runner prints it after every step, so it must not cost a walk over every pod).
     pub fn summary_of(sim: &Sim) -> String {
-        let store = sim.store();
-        let d = store.deployments.values().next();
-        let rss = replica_sets_newest_first(store);
-        ClusterView {
-            deployment: d.map(deployment_view),
-            replica_sets: rss.iter().map(|rs| replica_set_view(rs, d)).collect(),
-            pods: Vec::new(),
-            nodes: Vec::new(),
-        }
-        .summary_line()
+        Self::without_pods(sim).summary_line()
     }
 
     /// One line summing the state up, as the readable trace prints it after a step.
@@ -316,5 +415,83 @@ impl StepRecord {
                 })
                 .collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::scenario::Scenario;
+    use crate::sim::timeline::Timeline;
+    use std::collections::BTreeSet;
+
+    /// The rolling update in mid-rollout, when both ReplicaSets have pods.
+    fn mid_rollout() -> Timeline {
+        let text = include_str!("../../scenarios/rolling-update.yaml");
+        let sc = Scenario::parse(text).expect("bundled scenario");
+        let mut tl = Timeline::of(&sc);
+        tl.seek(90);
+        tl
+    }
+
+    #[test]
+    fn lanes_view_counts_every_lane_and_rows_only_the_small_or_opened_ones() {
+        let tl = mid_rollout();
+        let full = ClusterView::of(tl.sim());
+        assert_eq!(full.replica_sets.len(), 2, "both ReplicaSets are listed");
+        // With room for every lane's chips, the lanes view has every row (grouped by lane
+        // rather than in name order) and the same everything else.
+        let mut roomy = ClusterView::for_lanes(tl.sim(), 1_000, &BTreeSet::new());
+        roomy.pods.sort_by(|a, b| a.name.cmp(&b.name));
+        assert_eq!(roomy, full);
+
+        // With room for none, every lane keeps its counts but no rows.
+        let counted = ClusterView::for_lanes(tl.sim(), 0, &BTreeSet::new());
+        assert!(counted.pods.is_empty());
+        assert_eq!(counted.lanes, full.lanes);
+        for (lane, rs) in counted.lanes.iter().zip(&full.replica_sets) {
+            assert_eq!(lane.replica_set, rs.name);
+            let rows: Vec<&PodView> = full
+                .pods
+                .iter()
+                .filter(|p| p.replica_set == rs.name)
+                .collect();
+            assert_eq!(lane.total, rows.len());
+            assert_eq!(lane.ready, rows.iter().filter(|p| p.ready).count());
+            assert_eq!(
+                lane.by_status.iter().map(|(_, n)| n).sum::<usize>(),
+                rows.len()
+            );
+        }
+
+        // An opened lane gets its rows back, in name order, and only that lane.
+        let opened = full.replica_sets[1].name.clone();
+        let view = ClusterView::for_lanes(tl.sim(), 0, &BTreeSet::from([opened.clone()]));
+        let want: Vec<PodView> = full
+            .pods
+            .iter()
+            .filter(|p| p.replica_set == opened)
+            .cloned()
+            .collect();
+        assert!(!want.is_empty());
+        assert_eq!(view.pods, want);
+    }
+
+    #[test]
+    fn a_lane_summary_reads_like_kubectl_statuses() {
+        let counts = LaneCounts::tally(
+            "web-1",
+            [
+                ("Running", true),
+                ("ContainerCreating", false),
+                ("Running", true),
+            ]
+            .into_iter()
+            .map(|(s, r)| (s.into(), r)),
+        );
+        assert_eq!(
+            counts.summary(),
+            "3 pods (2 ready): 1 ContainerCreating, 2 Running"
+        );
     }
 }

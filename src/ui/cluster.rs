@@ -5,10 +5,18 @@
 use leptos::prelude::*;
 
 use super::session::{Session, UserAction};
+use crate::sim::engine::Sim;
 use crate::sim::view::{ClusterView, NodeView, PodView, ReplicaSetView};
+use std::collections::BTreeSet;
 
 /// Above this many pods in a lane, the lane shows counts and draws its chips only on request.
 const CHIPS_PER_LANE: usize = 40;
+
+/// The view the panels draw: pod rows only for the lanes drawn pod by pod (at most
+/// [`CHIPS_PER_LANE`] pods, or opened with "Show all" — the names in `expanded`).
+pub fn lanes_view(sim: &Sim, expanded: &BTreeSet<String>) -> ClusterView {
+    ClusterView::for_lanes(sim, CHIPS_PER_LANE, expanded)
+}
 
 /// The Deployment: desired, updated, ready and available replicas, and its conditions.
 #[component]
@@ -86,6 +94,8 @@ pub fn DeploymentPanel(cluster: Memo<ClusterView>) -> impl IntoView {
 #[component]
 pub fn ReplicaSetLanes(
     cluster: Memo<ClusterView>,
+    /// The lanes opened with "Show all", which `cluster` must draw pod by pod (see [`lanes_view`]).
+    expanded: RwSignal<BTreeSet<String>>,
     /// The session the fault buttons act on; `None` draws no fault buttons.
     session: Option<RwSignal<Session>>,
 ) -> impl IntoView {
@@ -104,7 +114,7 @@ pub fn ReplicaSetLanes(
                 <p class="empty">"No ReplicaSet yet: the deployment controller creates one for the template."</p>
             </Show>
             <For each=move || names.get() key=|name| name.clone() let(name)>
-                <ReplicaSetLane cluster session name />
+                <ReplicaSetLane cluster expanded session name />
             </For>
         </section>
     }
@@ -122,6 +132,7 @@ fn chip_key(p: &PodView) -> String {
 #[component]
 fn ReplicaSetLane(
     cluster: Memo<ClusterView>,
+    expanded: RwSignal<BTreeSet<String>>,
     session: Option<RwSignal<Session>>,
     name: String,
 ) -> impl IntoView {
@@ -139,8 +150,21 @@ fn ReplicaSetLane(
                 .collect::<Vec<_>>()
         })
     });
-    let show_all = RwSignal::new(false);
-    let grouped = move || pods.with(Vec::len) > CHIPS_PER_LANE && !show_all.get();
+    let counts_name = name.clone();
+    let counts = Memo::new(move |_| {
+        cluster.with(|c| {
+            c.lanes
+                .iter()
+                .find(|l| l.replica_set == counts_name)
+                .cloned()
+                .unwrap_or_default()
+        })
+    });
+    let open_name = name.clone();
+    let grouped = move || {
+        counts.with(|c| c.total > CHIPS_PER_LANE) && !expanded.with(|e| e.contains(&open_name))
+    };
+    let show_name = name.clone();
     let header = move || {
         rs.get().map(|rs: ReplicaSetView| {
             let role = if rs.current { "new" } else { "old" };
@@ -168,7 +192,7 @@ fn ReplicaSetLane(
                     )}
                 </p>
                 <div class="rs-bar" aria-hidden="true">
-                    <span class="rs-bar-fill" style:width=format!("{}%", percent(rs.available_replicas, rs.replicas.max(rs.status_replicas)))></span>
+                    <span class="rs-bar-fill" style:transform=scale_x(percent_i64(rs.available_replicas.into(), rs.replicas.max(rs.status_replicas).into()))></span>
                 </div>
             }
         })
@@ -192,10 +216,13 @@ fn ReplicaSetLane(
                 }
             >
                 <p class="pod-summary">
-                    {move || pods.with(|p| summarize(p))}
+                    {move || counts.with(|c| c.summary())}
                     " "
-                    <button class="control small" on:click=move |_| show_all.set(true)>
-                        {move || format!("Show all {} pods", pods.with(Vec::len))}
+                    <button class="control small" on:click={
+                        let show_name = show_name.clone();
+                        move |_| expanded.update(|e| { e.insert(show_name.clone()); })
+                    }>
+                        {move || format!("Show all {} pods", counts.with(|c| c.total))}
                     </button>
                 </p>
             </Show>
@@ -203,23 +230,9 @@ fn ReplicaSetLane(
     }
 }
 
-fn percent(n: i32, of: i32) -> i32 {
-    if of <= 0 {
-        0
-    } else {
-        (n * 100 / of).clamp(0, 100)
-    }
-}
-
-/// Counts of pods by kubectl STATUS and readiness, for a lane too big for chips.
-fn summarize(pods: &[PodView]) -> String {
-    let mut by_status: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
-    for p in pods {
-        *by_status.entry(p.status.as_str()).or_default() += 1;
-    }
-    let ready = pods.iter().filter(|p| p.ready).count();
-    let parts: Vec<String> = by_status.iter().map(|(s, n)| format!("{n} {s}")).collect();
-    format!("{} pods ({ready} ready): {}", pods.len(), parts.join(", "))
+/// The transform that fills a bar to `pct` percent of its track.
+fn scale_x(pct: i64) -> String {
+    format!("scaleX({:.2})", pct.clamp(0, 100) as f64 / 100.0)
 }
 
 /// The glyph and words for a probe's last result.
@@ -392,6 +405,7 @@ fn act(session: RwSignal<Session>, action: UserAction) {
     });
 }
 
+/// `n` as a whole percentage of `of`, within 0–100.
 fn percent_i64(n: i64, of: i64) -> i64 {
     if of <= 0 {
         0
@@ -407,7 +421,7 @@ fn Meter(label: &'static str, pct: i64, text: String) -> impl IntoView {
             <span class="meter-label">{label}</span>
             <span class="meter-track" role="meter" aria-label=label aria-valuemin="0" aria-valuemax="100"
                 aria-valuenow=pct.to_string() aria-valuetext=format!("{pct}% requested: {text}")>
-                <span class="meter-fill" style:width=format!("{pct}%")></span>
+                <span class="meter-fill" style:transform=scale_x(pct)></span>
             </span>
             <span class="meter-text">{format!("{pct}% · {text}")}</span>
         </div>

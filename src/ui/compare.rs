@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::cluster::{DeploymentPanel, ReplicaSetLanes};
+use super::cluster::{DeploymentPanel, ReplicaSetLanes, lanes_view};
 use super::session::{Session, UserAction};
 use crate::sim::api::Time;
 use crate::sim::view::ClusterView;
@@ -97,7 +97,10 @@ fn Side(pair: RwSignal<Pair>, left: bool) -> impl IntoView {
     fn pick(p: &Pair, left: bool) -> &Session {
         if left { &p.left } else { &p.right }
     }
-    let cluster = Memo::new(move |_| pair.with(|p| ClusterView::of(pick(p, left).timeline.sim())));
+    let expanded: RwSignal<std::collections::BTreeSet<String>> = RwSignal::new(Default::default());
+    let cluster = Memo::new(move |_| {
+        expanded.with(|e| pair.with(|p| lanes_view(pick(p, left).timeline.sim(), e)))
+    });
     let narration = Memo::new(move |_| {
         pair.with(|p| {
             pick(p, left)
@@ -112,7 +115,7 @@ fn Side(pair: RwSignal<Pair>, left: bool) -> impl IntoView {
             <h2>{move || format!("{}: {}", if left { "A" } else { "B" }, cluster.with(strategy_line))}</h2>
             <p class="compare-narration">{move || narration.get()}</p>
             <DeploymentPanel cluster />
-            <ReplicaSetLanes cluster session=None />
+            <ReplicaSetLanes cluster expanded session=None />
         </section>
     }
 }

@@ -22,7 +22,6 @@ use leptos::prelude::*;
 use std::time::Duration;
 use wasm_bindgen::JsCast;
 
-use crate::sim::view::ClusterView;
 use cluster::{DeploymentPanel, NodeGrid, ReplicaSetLanes};
 use compare::{CompareView, Pair};
 use controls::{Controls, ShortcutHelp, StageRail};
@@ -379,7 +378,11 @@ fn Workspace(
     });
     on_cleanup(move || keys.remove());
 
-    let cluster = Memo::new(move |_| session.with(|s| ClusterView::of(s.timeline.sim())));
+    // Lanes opened with "Show all": the cluster view then carries their pod rows.
+    let expanded: RwSignal<std::collections::BTreeSet<String>> = RwSignal::new(Default::default());
+    let cluster = Memo::new(move |_| {
+        expanded.with(|e| session.with(|s| cluster::lanes_view(s.timeline.sim(), e)))
+    });
     // The side-by-side view, while it is open.
     let comparing: RwSignal<Option<RwSignal<Pair>>> = RwSignal::new(None);
     let on_compare = Callback::new(move |(left, right): (String, String)| {
@@ -448,7 +451,7 @@ fn Workspace(
                 <SpecEditor session editor readonly=view.readonly collapsed=view.embed on_compare />
                 <section class="cluster" aria-label="The cluster">
                     <DeploymentPanel cluster />
-                    <ReplicaSetLanes cluster session=Some(session) />
+                    <ReplicaSetLanes cluster expanded session=Some(session) />
                     <NodeGrid cluster session />
                 </section>
                 <aside class="side">

@@ -29,8 +29,10 @@ fn clip_lines(text: String, max: usize) -> String {
     out
 }
 
-/// The most events the log lists; older ones are counted.
-const EVENT_ROWS: usize = 60;
+/// The most events the log lists; older ones are counted. Every step rewrites each listed row
+/// (the rows shift and their ages move on), so the list is kept to three screens of the log's
+/// scroll area: 60 rows were most of a step's layout at 1,000 pods.
+const EVENT_ROWS: usize = 30;
 
 /// What the last step did and why, tied to its stage; announced to screen readers.
 #[component]
@@ -186,19 +188,10 @@ pub fn EventLog(session: RwSignal<Session>) -> impl IntoView {
             (hidden, rows)
         })
     });
-    // Like a terminal, the log keeps its newest line in view. This Effect only moves the scroll
-    // position; it writes no signal.
-    let scroller = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        rows.track();
-        if let Some(el) = scroller.get() {
-            el.set_scroll_top(el.scroll_height());
-        }
-    });
     view! {
         <section class="panel events" aria-labelledby="events-heading" data-testid="event-log">
             <h2 id="events-heading"><code>"kubectl get events"</code></h2>
-            <div class="event-scroll" tabindex="0" role="region" aria-label="Events, oldest first" node_ref=scroller>
+            <div class="event-scroll" tabindex="0" role="region" aria-label="Events, oldest first">
                 <ol class="event-list">
                     {move || rows.with(|(hidden, rows)| {
                         let older = (*hidden > 0).then(|| view! {

@@ -222,6 +222,61 @@ test('every bundled scenario loads and steps without errors', async ({ page }) =
   expect(app.consoleErrors).toEqual([]);
 });
 
+/** A scenario of `replicas` healthy pods on three nodes, as a v1 link's `yaml` value. */
+function bigScenarioLink(replicas: number): string {
+  const yaml = [
+    'name: big lane',
+    'seed: 3',
+    'cluster:',
+    '  nodes:',
+    ...[1, 2, 3].map((i) => `    - {name: node-${i}, cpu: "16", memory: 32Gi, pods: 110}`),
+    'deployment:',
+    '  apiVersion: apps/v1',
+    '  kind: Deployment',
+    '  metadata: {name: web}',
+    '  spec:',
+    `    replicas: ${replicas}`,
+    '    selector: {matchLabels: {app: web}}',
+    '    template:',
+    '      metadata: {labels: {app: web}}',
+    '      spec:',
+    '        containers:',
+    '          - {name: web, image: web:1.0, resources: {requests: {cpu: 10m, memory: 16Mi}}}',
+    'run_until: complete',
+  ].join('\n');
+  return `?v=1&yaml=${Buffer.from(yaml + '\n').toString('base64url')}`;
+}
+
+test('a big ReplicaSet shows counts until asked for its chips, and the event log shows its newest line', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto(bigScenarioLink(60));
+  await page.getByTestId('to-end').click();
+  await expect(app.stepCount).toContainText('end of run');
+  const lane = page.getByTestId('rs-lane');
+  await expect(lane).toHaveCount(1);
+  // Sixty pods are too many for a chip each: the lane counts them by kubectl STATUS.
+  await expect(lane.locator('.pod-summary')).toContainText('60 pods (60 ready): 60 Running');
+  await expect(lane.getByTestId('pod')).toHaveCount(0);
+  await app.screenshot('big-lane-counts');
+  await lane.getByRole('button', { name: 'Show all 60 pods' }).click();
+  await expect(lane.getByTestId('pod')).toHaveCount(60);
+  await expect(lane.getByTestId('pod').first()).toHaveAttribute('data-status', 'Running');
+  // The chips stay drawn while stepping back, and follow the pods.
+  await app.backButton.click();
+  await expect(lane.getByTestId('pod')).not.toHaveCount(0);
+  // The log is scrolled to its end: its last row is inside the scrolled area.
+  const log = app.eventLog.locator('.event-scroll');
+  const inView = await log.evaluate((el) => {
+    const rows = el.querySelectorAll('[data-testid="event-row"]');
+    const last = rows[rows.length - 1].getBoundingClientRect();
+    const box = el.getBoundingClientRect();
+    return { scrolls: el.scrollHeight > el.clientHeight, lastInView: last.bottom <= box.bottom + 1 && last.top >= box.top - 1 };
+  });
+  expect(inView).toEqual({ scrolls: true, lastInView: true });
+  await app.screenshot('big-lane-chips');
+  expect(app.consoleErrors).toEqual([]);
+});
+
 test('the page has no serious accessibility violations', async ({ page }) => {
   const app = new AppPage(page);
   await app.goto();
