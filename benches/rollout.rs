@@ -105,6 +105,23 @@ fn main() {
     if quick || std::env::var_os("BENCH_NO_SEEK").is_some() {
         return;
     }
+    // The app's "End" runs the same rollout through the timeline, which also keeps snapshots
+    // for stepping back: this is the native figure to hold the browser's "End" against.
+    let sc = Scenario::parse(&scenario_yaml(1_000)).expect("bench scenario is valid");
+    let mut times = Vec::new();
+    let mut steps = 0;
+    for _ in 0..5 {
+        let t = Instant::now();
+        let mut tl = Timeline::of(&sc);
+        tl.seek(usize::MAX);
+        times.push(t.elapsed());
+        steps = tl.position();
+        black_box(tl.known_end());
+    }
+    println!(
+        "timeline jump to the end of the 1,000-replica run (the app's End): {:.2} ms ({steps} steps)",
+        median(times).as_secs_f64() * 1e3
+    );
     println!("seek back in the 1,000-replica run (timeline, snapshot every 8 steps):");
     let sc = Scenario::parse(&scenario_yaml(1_000)).expect("bench scenario is valid");
     let mut tl = Timeline::new(sc.sim(), sc.time_limit());

@@ -202,9 +202,82 @@ impl Timeline {
                 }
             }
         }
-        for _ in self.position()..target {
-            if self.forward().is_none() {
-                break;
+        self.run_ahead(target);
+    }
+
+    /// Moves forward to `target` steps, replaying known steps and discovering new ones.
+    ///
+    /// Unlike repeated [`Timeline::forward`]s, it works out the lookahead only where it stops.
+    /// A lookahead is a copy of the state advanced one step, and advancing a copy while the
+    /// original is still held copies every part of the state the step touches; advancing the
+    /// state itself edits it in place. The price is the end of the run: there, a step that
+    /// finds nothing may already have run silent work, so the state is restored from the last
+    /// snapshot and replayed to the last step.
+    fn run_ahead(&mut self, target: usize) {
+        while self.position() < target {
+            if self.position() < self.steps.len() {
+                if Self::advance(
+                    &mut self.current,
+                    &self.injected,
+                    self.limit,
+                    self.settle.as_deref(),
+                )
+                .is_none()
+                {
+                    return;
+                }
+                continue;
+            }
+            if self.ended {
+                return;
+            }
+            let step = match self.lookahead.take() {
+                Some(next) => {
+                    let (sim, step) = *next;
+                    self.current = sim;
+                    step
+                }
+                None => match Self::advance(
+                    &mut self.current,
+                    &self.injected,
+                    self.limit,
+                    self.settle.as_deref(),
+                ) {
+                    Some(step) => step,
+                    None => {
+                        self.ended = true;
+                        self.restore_frontier();
+                        return;
+                    }
+                },
+            };
+            self.steps.push(step);
+            if self.steps.len().is_multiple_of(CHECKPOINT_INTERVAL) {
+                self.checkpoints
+                    .insert(self.steps.len(), self.current.clone());
+            }
+        }
+        if self.position() == self.steps.len() && !self.ended && self.lookahead.is_none() {
+            self.look_ahead();
+        }
+    }
+
+    /// Puts the state back to exactly the last known step: the nearest snapshot, replayed.
+    fn restore_frontier(&mut self) {
+        let frontier = self.steps.len();
+        if let Some((_, snap)) = self.checkpoints.range(..=frontier).next_back() {
+            self.current = snap.clone();
+        }
+        while self.position() < frontier {
+            if Self::advance(
+                &mut self.current,
+                &self.injected,
+                self.limit,
+                self.settle.as_deref(),
+            )
+            .is_none()
+            {
+                return;
             }
         }
     }

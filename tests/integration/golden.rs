@@ -118,3 +118,34 @@ fn timelines_hold_the_same_steps_as_the_runner() {
         assert_eq!(tl.position(), run.steps.len(), "{file}");
     }
 }
+
+/// A long jump forward (the app's "End", or a stage search) takes a faster path than stepping
+/// one at a time; it must leave exactly the same state, including at the end of the run where
+/// the last, empty step is undone.
+#[test]
+fn jumping_ahead_leaves_the_state_stepping_leaves() {
+    use rolloutscope::sim::timeline::Timeline;
+    for (file, yaml) in BUNDLED {
+        let scenario = Scenario::parse(yaml).unwrap_or_else(|e| panic!("{file}: {e:?}"));
+        let mut stepped = Timeline::of(&scenario);
+        while stepped.forward().is_some() {}
+        let end = stepped.position();
+        for target in [end / 3, end - 1, end, usize::MAX] {
+            let mut jumped = Timeline::of(&scenario);
+            jumped.seek(target);
+            let mut walked = Timeline::of(&scenario);
+            for _ in 0..target.min(end) {
+                walked.forward();
+            }
+            assert_eq!(jumped.position(), walked.position(), "{file} to {target}");
+            assert_eq!(jumped.steps(), walked.steps(), "{file} to {target}");
+            assert_eq!(jumped.known_end(), walked.known_end(), "{file} to {target}");
+            assert_eq!(jumped.next_step(), walked.next_step(), "{file} to {target}");
+            assert_eq!(
+                format!("{:?}", jumped.sim()),
+                format!("{:?}", walked.sim()),
+                "{file} to {target}: the state differs"
+            );
+        }
+    }
+}
