@@ -271,8 +271,9 @@ impl Store {
                     cur.metadata.generation += 1;
                 }
                 cur.spec = rs.spec;
-                cur.metadata.annotations = rs.metadata.annotations;
-                cur.metadata.labels = rs.metadata.labels;
+                let meta = rs.metadata.into_inner();
+                cur.metadata.annotations = meta.annotations;
+                cur.metadata.labels = meta.labels;
                 let owner = cur.metadata.controller_ref().map(|r| r.name.clone());
                 vec![Touched::ReplicaSet { name, owner }]
             }
