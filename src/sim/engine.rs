@@ -60,17 +60,15 @@ impl PendingSlots {
         std::iter::once(self.first).chain(self.more.iter().copied())
     }
 
-    /// Drops `key`; returns whether none is left.
-    fn remove(&mut self, key: (Time, u64)) -> bool {
+    /// Drops `key`, which must not be the only one (the caller drops the whole entry then).
+    fn remove(&mut self, key: (Time, u64)) {
         if self.first == key {
-            if self.more.is_empty() {
-                return true;
+            if !self.more.is_empty() {
+                self.first = self.more.remove(0);
             }
-            self.first = self.more.remove(0);
         } else {
             self.more.retain(|k| *k != key);
         }
-        false
     }
 }
 
@@ -97,29 +95,39 @@ impl Hasher for Fnv1a {
     }
 }
 
-impl WorkQueue {
-    /// The key of the item that holds the pending due time of `work`, if `work` is pending.
-    /// `taken` is the key of an item just taken out of `items`, whose work is `work`.
-    fn pending_key(&self, fp: u64, work: &Work, taken: Option<(Time, u64)>) -> Option<(Time, u64)> {
-        self.pending
-            .get(&fp)?
-            .iter()
-            .find(|key| Some(*key) == taken || self.items.get(key).is_some_and(|(_, w)| w == work))
-    }
+/// The key among `slots` of the item that holds the pending due time of `work`, if `work` is
+/// pending. `taken` is the key of an item just taken out of `items`, whose work is `work`.
+fn holder(
+    items: &OrdMap<(Time, u64), (u64, Work)>,
+    slots: &PendingSlots,
+    work: &Work,
+    taken: Option<(Time, u64)>,
+) -> Option<(Time, u64)> {
+    slots
+        .iter()
+        .find(|key| Some(*key) == taken || items.get(key).is_some_and(|(_, w)| w == work))
+}
 
+impl WorkQueue {
     fn push(&mut self, due: Time, work: Work) {
         let fp = fingerprint(&work);
-        if let Some(existing) = self.pending_key(fp, &work, None) {
-            if existing.0 <= due {
-                return;
-            }
-            self.unpend(fp, existing);
+        // Looked up once: the holder of this work, if pending, and whether it is alone under
+        // the fingerprint (as all but a colliding few are).
+        let found = self.pending.get(&fp).map(|slots| {
+            (
+                holder(&self.items, slots, &work, None),
+                slots.more.is_empty(),
+            )
+        });
+        if let Some((Some(existing), _)) = found
+            && existing.0 <= due
+        {
+            return;
         }
         self.seq += 1;
         let key = (due, self.seq);
         self.items.insert(key, (fp, work));
-        match self.pending.get_mut(&fp) {
-            Some(slots) => slots.more.push(key),
+        match found {
             None => {
                 self.pending.insert(
                     fp,
@@ -129,17 +137,19 @@ impl WorkQueue {
                     },
                 );
             }
-        }
-    }
-
-    /// Removes `key` from the pending index.
-    fn unpend(&mut self, fp: u64, key: (Time, u64)) {
-        if self
-            .pending
-            .get_mut(&fp)
-            .is_some_and(|slots| slots.remove(key))
-        {
-            self.pending.remove(&fp);
+            Some((existing, alone)) => {
+                if let Some(slots) = self.pending.get_mut(&fp) {
+                    match existing {
+                        Some(_) if alone => slots.first = key,
+                        _ => {
+                            if let Some(existing) = existing {
+                                slots.remove(existing);
+                            }
+                            slots.more.push(key);
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -152,10 +162,15 @@ impl WorkQueue {
         let (key, (fp, work)) = self.items.remove_with_key(&first)?;
         // The work stops being pending if its pending due time is this item's, whichever item
         // holds it (an equal work added again at the same time after this one was superseded).
-        if let Some(pending) = self.pending_key(fp, &work, Some(key))
+        if let Some(slots) = self.pending.get(&fp)
+            && let Some(pending) = holder(&self.items, slots, &work, Some(key))
             && pending.0 == key.0
         {
-            self.unpend(fp, pending);
+            if slots.more.is_empty() {
+                self.pending.remove(&fp);
+            } else if let Some(slots) = self.pending.get_mut(&fp) {
+                slots.remove(pending);
+            }
         }
         Some((key.0, work))
     }
