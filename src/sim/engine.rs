@@ -537,7 +537,7 @@ impl Sim {
         {
             self.queue.push(now, Work::KubeletSyncPod(name));
         }
-        for t in touched {
+        if let Some(t) = touched {
             self.informers(t);
         }
     }
@@ -558,7 +558,7 @@ impl Sim {
             Touched::Pod {
                 name,
                 owner,
-                node,
+                bound,
                 removed,
                 created,
                 relevant,
@@ -572,19 +572,20 @@ impl Sim {
                 if let Some((uid, owner_name)) = owner
                     && relevant
                 {
+                    // The owner's Deployment is only wanted when the pod went away. ReplicaSets
+                    // are filed under their names, so the owner's name is the ReplicaSet's.
                     let rs = self
                         .store
                         .replica_sets
                         .get(&owner_name)
                         .filter(|rs| rs.metadata.uid == uid)
                         .map(|rs| {
-                            (
-                                rs.metadata.name.clone(),
-                                rs.metadata.controller_ref().map(|r| r.name.clone()),
-                            )
+                            removed
+                                .then(|| rs.metadata.controller_ref().map(|r| r.name.clone()))
+                                .flatten()
                         });
-                    if let Some((rs_name, owner)) = rs {
-                        self.queue.push(now, Work::SyncReplicaSet(rs_name));
+                    if let Some(owner) = rs {
+                        self.queue.push(now, Work::SyncReplicaSet(owner_name));
                         // The Recreate strategy waits for the last old pod to go.
                         if removed
                             && let Some(d) = owner.and_then(|o| self.store.deployments.get(&o))
@@ -595,7 +596,7 @@ impl Sim {
                         }
                     }
                 }
-                if removed && !node.is_empty() {
+                if removed && bound {
                     self.wake_unschedulable();
                 }
             }

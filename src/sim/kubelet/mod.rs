@@ -226,6 +226,9 @@ pub struct KubeletContext<'a> {
     /// The pod as stored, shared until an action first edits it (then copied, once).
     pub pod: Shared<Pod>,
     pub runtime: PodRuntime,
+    /// The pod and its node-local state as stored, which the writes are compared with.
+    stored: &'a Pod,
+    stored_runtime: Option<&'a PodRuntime>,
 }
 
 impl<'a> KubeletContext<'a> {
@@ -236,11 +239,13 @@ impl<'a> KubeletContext<'a> {
         rng: &'a mut Rng,
         name: &str,
     ) -> Option<Self> {
-        let pod = store.pods.get(name)?.clone();
-        if pod.node_name.is_empty() || node_down(store, &pod.node_name) {
+        let stored = store.pods.get(name)?;
+        if stored.node_name.is_empty() || node_down(store, &stored.node_name) {
             return None;
         }
-        let mut runtime = store.kubelet.get(name).cloned().unwrap_or_default();
+        let pod = stored.clone();
+        let stored_runtime = store.kubelet.get(name);
+        let mut runtime = stored_runtime.cloned().unwrap_or_default();
         if runtime.containers.len() != pod.spec.containers.len() {
             runtime
                 .containers
@@ -254,6 +259,8 @@ impl<'a> KubeletContext<'a> {
             out: Outcome::default(),
             pod,
             runtime,
+            stored,
+            stored_runtime,
         })
     }
 
@@ -297,18 +304,13 @@ impl<'a> KubeletContext<'a> {
         let status = status::generate_from(working, &self.pod.spec, &self.runtime, self.now);
         // Compare with the stored status, not `self.pod.status`: the kubelet functions edit
         // `self.pod` in place (`set_state`), and those edits must be written too.
-        let stored = self
-            .store
-            .pods
-            .get(&self.pod.metadata.name)
-            .map(|p| &p.status);
-        if stored != Some(&status) {
+        if self.stored.status != status {
             self.out.changes.push(Change::UpdatePodStatus {
                 name: self.pod.metadata.name.clone(),
                 status,
             });
         }
-        if self.store.kubelet.get(&self.pod.metadata.name) != Some(&self.runtime) {
+        if self.stored_runtime != Some(&self.runtime) {
             self.out.changes.push(Change::SetPodRuntime {
                 name: self.pod.metadata.name.clone(),
                 runtime: self.runtime,
