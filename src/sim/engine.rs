@@ -36,41 +36,51 @@ pub struct TimedCommand {
 #[derive(Clone, Debug, Default)]
 struct WorkQueue {
     /// Keyed by (due, sequence number): the sequence is unique, so items never compare by their
-    /// work, whose names would cost a string comparison at every level of the tree.
-    items: OrdMap<(Time, u64), Work>,
-    pending: OrdMap<PendingKey, Time>,
+    /// work, whose names would cost a string comparison at every level of the tree. Each item
+    /// keeps its work's fingerprint, so that taking it out needs no second hash.
+    items: OrdMap<(Time, u64), (u64, Work)>,
+    /// The pending index: for each distinct pending work, the key of the item that holds its due
+    /// time, filed under the work's fingerprint. The work itself lives only in `items`; a lookup
+    /// compares integers on the way down and the work once, against the item it finds (or a
+    /// few, on a rare fingerprint collision).
+    pending: OrdMap<u64, PendingSlots>,
     seq: u64,
 }
 
-/// The key of the pending index: a fingerprint of the work first, so that a lookup compares
-/// integers on the way down and the work itself only where fingerprints are equal (the item
-/// itself, or a rare collision, which the full comparison then tells apart). The index is only
-/// ever looked up, never iterated, so the order this gives is never seen.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct PendingKey {
-    fingerprint: u64,
-    work: Work,
+/// The items of the pending index that share one fingerprint: almost always one, so the first
+/// is kept inline and only collisions take the vector, which then allocates.
+#[derive(Clone, Debug)]
+struct PendingSlots {
+    first: (Time, u64),
+    more: Vec<(Time, u64)>,
 }
 
-impl PendingKey {
-    fn new(work: Work) -> PendingKey {
-        let mut h = Fnv1a::default();
-        work.hash(&mut h);
-        PendingKey {
-            fingerprint: h.finish(),
-            work,
+impl PendingSlots {
+    fn iter(&self) -> impl Iterator<Item = (Time, u64)> + '_ {
+        std::iter::once(self.first).chain(self.more.iter().copied())
+    }
+
+    /// Drops `key`, which must not be the only one (the caller drops the whole entry then).
+    fn remove(&mut self, key: (Time, u64)) {
+        if self.first == key {
+            if !self.more.is_empty() {
+                self.first = self.more.remove(0);
+            }
+        } else {
+            self.more.retain(|k| *k != key);
         }
     }
 }
 
-/// 64-bit FNV-1a: a fixed, seedless hash, so fingerprints are the same on every run and target.
-struct Fnv1a(u64);
-
-impl Default for Fnv1a {
-    fn default() -> Self {
-        Fnv1a(0xcbf2_9ce4_8422_2325)
-    }
+/// The fingerprint of a work item: 64-bit FNV-1a, a fixed, seedless hash, so fingerprints are
+/// the same on every run and target.
+fn fingerprint(work: &Work) -> u64 {
+    let mut h = Fnv1a(0xcbf2_9ce4_8422_2325);
+    work.hash(&mut h);
+    h.finish()
 }
+
+struct Fnv1a(u64);
 
 impl Hasher for Fnv1a {
     fn write(&mut self, bytes: &[u8]) {
@@ -85,17 +95,62 @@ impl Hasher for Fnv1a {
     }
 }
 
+/// The key among `slots` of the item that holds the pending due time of `work`, if `work` is
+/// pending. `taken` is the key of an item just taken out of `items`, whose work is `work`.
+fn holder(
+    items: &OrdMap<(Time, u64), (u64, Work)>,
+    slots: &PendingSlots,
+    work: &Work,
+    taken: Option<(Time, u64)>,
+) -> Option<(Time, u64)> {
+    slots
+        .iter()
+        .find(|key| Some(*key) == taken || items.get(key).is_some_and(|(_, w)| w == work))
+}
+
 impl WorkQueue {
     fn push(&mut self, due: Time, work: Work) {
-        let key = PendingKey::new(work);
-        if let Some(existing) = self.pending.get(&key)
-            && *existing <= due
+        let fp = fingerprint(&work);
+        // Looked up once: the holder of this work, if pending, and whether it is alone under
+        // the fingerprint (as all but a colliding few are).
+        let found = self.pending.get(&fp).map(|slots| {
+            (
+                holder(&self.items, slots, &work, None),
+                slots.more.is_empty(),
+            )
+        });
+        if let Some((Some(existing), _)) = found
+            && existing.0 <= due
         {
             return;
         }
         self.seq += 1;
-        self.items.insert((due, self.seq), key.work.clone());
-        self.pending.insert(key, due);
+        let key = (due, self.seq);
+        self.items.insert(key, (fp, work));
+        match found {
+            None => {
+                self.pending.insert(
+                    fp,
+                    PendingSlots {
+                        first: key,
+                        more: Vec::new(),
+                    },
+                );
+            }
+            Some((existing, alone)) => {
+                if let Some(slots) = self.pending.get_mut(&fp) {
+                    match existing {
+                        Some(_) if alone => slots.first = key,
+                        _ => {
+                            if let Some(existing) = existing {
+                                slots.remove(existing);
+                            }
+                            slots.more.push(key);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     fn peek_due(&self) -> Option<Time> {
@@ -104,12 +159,20 @@ impl WorkQueue {
 
     fn pop(&mut self) -> Option<(Time, Work)> {
         let first = self.items.get_min()?.0;
-        let ((due, _), work) = self.items.remove_with_key(&first)?;
-        let key = PendingKey::new(work);
-        if self.pending.get(&key) == Some(&due) {
-            self.pending.remove(&key);
+        let (key, (fp, work)) = self.items.remove_with_key(&first)?;
+        // The work stops being pending if its pending due time is this item's, whichever item
+        // holds it (an equal work added again at the same time after this one was superseded).
+        if let Some(slots) = self.pending.get(&fp)
+            && let Some(pending) = holder(&self.items, slots, &work, Some(key))
+            && pending.0 == key.0
+        {
+            if slots.more.is_empty() {
+                self.pending.remove(&fp);
+            } else if let Some(slots) = self.pending.get_mut(&fp) {
+                slots.remove(pending);
+            }
         }
-        Some((due, key.work))
+        Some((key.0, work))
     }
 }
 
@@ -269,7 +332,7 @@ impl Sim {
         let outcome = commands::execute(&self.store, command, self.clock)?;
         let object = command.object(&self.store);
         Ok(self
-            .finish("kubectl", object, outcome, Stage::Declare)
+            .finish(Subject::Kubectl(object), outcome, Stage::Declare)
             .unwrap_or_else(|| Step {
                 index: self.steps,
                 time: self.clock,
@@ -284,7 +347,28 @@ impl Sim {
     fn run(&mut self, work: Work) -> Option<Step> {
         let now = self.clock;
         let cfg = Arc::clone(&self.config);
-        let (actor, object, outcome, default_stage) = match &work {
+        // A steady probe on a healthy container only comes back one period later: put the same
+        // work back, as the kubelet's answer (a lone requeue) would, without building it anew.
+        if let Work::ProbeTick {
+            pod,
+            container,
+            probe,
+            instance,
+        } = &work
+        {
+            let target = kubelet::ProbeTarget {
+                pod,
+                container: *container,
+                kind: *probe,
+                instance: *instance,
+            };
+            if let Some(period) = kubelet::steady_probe_period(&self.store, &cfg.world, target, now)
+            {
+                self.queue.push(now.plus_millis(period), work);
+                return None;
+            }
+        }
+        let (subject, outcome, default_stage) = match &work {
             Work::Action(i) => {
                 self.actions_run += 1;
                 let cmd = self.actions.get(*i)?.command.clone();
@@ -308,17 +392,15 @@ impl Sim {
                         });
                     }
                 };
-                ("kubectl".to_string(), object, outcome, cmd.stage())
+                (Subject::Kubectl(object), outcome, cmd.stage())
             }
             Work::SyncDeployment(name) => (
-                deployment::COMPONENT.to_string(),
-                format!("deployment/{name}"),
+                Subject::component(deployment::COMPONENT, "deployment", name),
                 deployment::sync_deployment(&self.store, name, now),
                 Stage::Readiness,
             ),
             Work::SyncReplicaSet(name) => (
-                replica_set::COMPONENT.to_string(),
-                format!("replicaset/{name}"),
+                Subject::component(replica_set::COMPONENT, "replicaset", name),
                 replica_set::sync_replica_set(&self.store, name, now, &mut self.rng, &cfg.quota),
                 Stage::Readiness,
             ),
@@ -333,8 +415,7 @@ impl Sim {
                     self.unschedulable.insert(name.clone());
                 }
                 (
-                    scheduler::COMPONENT.to_string(),
-                    format!("pod/{name}"),
+                    Subject::component(scheduler::COMPONENT, "pod", name),
                     o,
                     Stage::Schedule,
                 )
@@ -367,14 +448,12 @@ impl Sim {
                 kubelet::container_exit(s, w, pod, *container, *instance, now, r)
             }),
             Work::NodeMonitor(node) => (
-                node_lifecycle::COMPONENT.to_string(),
-                format!("node/{node}"),
+                Subject::component(node_lifecycle::COMPONENT, "node", node),
                 node_lifecycle::monitor_node_health(&self.store, node, now),
                 Stage::Retry,
             ),
             Work::TaintEviction(node) => (
-                "taint-eviction-controller".to_string(),
-                format!("node/{node}"),
+                Subject::component("taint-eviction-controller", "node", node),
                 node_lifecycle::taint_eviction(&self.store, node),
                 Stage::Retry,
             ),
@@ -382,60 +461,49 @@ impl Sim {
                 self.kubelet_work(name, |s, _, _| kubelet::termination_complete(s, name))
             }
         };
-        self.finish(&actor, object, outcome, default_stage)
+        self.finish(subject, outcome, default_stage)
     }
 
-    fn kubelet_work(
+    fn kubelet_work<'w>(
         &mut self,
-        pod: &str,
+        pod: &'w str,
         f: impl FnOnce(&Store, &World, &mut Rng) -> Outcome,
-    ) -> (String, String, Outcome, Stage) {
-        let node = self
-            .store
-            .pods
-            .get(pod)
-            .map(|p| p.node_name.clone())
-            .unwrap_or_default();
+    ) -> (Subject<'w>, Outcome, Stage) {
         let cfg = Arc::clone(&self.config);
         let outcome = f(&self.store, &cfg.world, &mut self.rng);
-        (
-            format!("kubelet/{node}"),
-            format!("pod/{pod}"),
-            outcome,
-            Stage::Schedule,
-        )
+        (Subject::Kubelet { pod }, outcome, Stage::Schedule)
     }
 
     /// Applies an outcome and, unless it was a no-op, records it as a step.
     fn finish(
         &mut self,
-        actor: &str,
-        object: String,
+        subject: Subject<'_>,
         outcome: Outcome,
         default_stage: Stage,
     ) -> Option<Step> {
         let now = self.clock;
         // A user command is always a step, even one that only changes node-local state (a fault).
-        let noop = outcome.is_noop() && actor != "kubectl";
+        let noop = outcome.is_noop() && !matches!(subject, Subject::Kubectl(_));
+        // Named before the changes apply: a kubelet is named after the node of the pod it acted
+        // on, and the step may remove that pod.
+        let names = (!noop).then(|| subject.names(&self.store));
         for (delay, w) in outcome.requeue {
             self.queue.push(now.plus_millis(delay), w);
         }
         for change in outcome.changes {
             self.apply_change(change);
         }
-        if noop {
-            return None;
-        }
+        let (actor, object) = names?;
         self.steps += 1;
         let narration = if outcome.narration.is_empty() {
-            default_narration(actor, &outcome.events)
+            default_narration(&actor, &outcome.events)
         } else {
             outcome.narration.join(" ")
         };
         Some(Step {
             index: self.steps,
             time: now,
-            actor: actor.to_string(),
+            actor,
             object,
             stage: outcome.stage.unwrap_or(default_stage),
             narration,
@@ -469,7 +537,7 @@ impl Sim {
         {
             self.queue.push(now, Work::KubeletSyncPod(name));
         }
-        for t in touched {
+        if let Some(t) = touched {
             self.informers(t);
         }
     }
@@ -490,7 +558,7 @@ impl Sim {
             Touched::Pod {
                 name,
                 owner,
-                node,
+                bound,
                 removed,
                 created,
                 relevant,
@@ -504,19 +572,20 @@ impl Sim {
                 if let Some((uid, owner_name)) = owner
                     && relevant
                 {
+                    // The owner's Deployment is only wanted when the pod went away. ReplicaSets
+                    // are filed under their names, so the owner's name is the ReplicaSet's.
                     let rs = self
                         .store
                         .replica_sets
                         .get(&owner_name)
                         .filter(|rs| rs.metadata.uid == uid)
                         .map(|rs| {
-                            (
-                                rs.metadata.name.clone(),
-                                rs.metadata.controller_ref().map(|r| r.name.clone()),
-                            )
+                            removed
+                                .then(|| rs.metadata.controller_ref().map(|r| r.name.clone()))
+                                .flatten()
                         });
-                    if let Some((rs_name, owner)) = rs {
-                        self.queue.push(now, Work::SyncReplicaSet(rs_name));
+                    if let Some(owner) = rs {
+                        self.queue.push(now, Work::SyncReplicaSet(owner_name));
                         // The Recreate strategy waits for the last old pod to go.
                         if removed
                             && let Some(d) = owner.and_then(|o| self.store.deployments.get(&o))
@@ -527,7 +596,7 @@ impl Sim {
                         }
                     }
                 }
-                if removed && !node.is_empty() {
+                if removed && bound {
                     self.wake_unschedulable();
                 }
             }
@@ -548,6 +617,42 @@ impl Sim {
     /// The Deployment named `name`, if it exists.
     pub fn deployment(&self, name: &str) -> Option<&Deployment> {
         self.store.deployments.get(name)
+    }
+}
+
+/// Who acted on which object. Most work changes nothing and never becomes a step, so the
+/// actor's and the object's names (`kubelet/node-1`, `pod/web-…`) are only written out for a
+/// step.
+enum Subject<'w> {
+    /// A user command, on the object it names.
+    Kubectl(String),
+    /// A control-plane component, on `<kind>/<name>`.
+    Component {
+        actor: &'static str,
+        kind: &'static str,
+        name: &'w str,
+    },
+    /// The kubelet of the node the pod is bound to.
+    Kubelet { pod: &'w str },
+}
+
+impl<'w> Subject<'w> {
+    fn component(actor: &'static str, kind: &'static str, name: &'w str) -> Subject<'w> {
+        Subject::Component { actor, kind, name }
+    }
+
+    /// The actor's and the object's names, as the trace prints them.
+    fn names(self, store: &Store) -> (String, String) {
+        match self {
+            Subject::Kubectl(object) => ("kubectl".to_string(), object),
+            Subject::Component { actor, kind, name } => {
+                (actor.to_string(), format!("{kind}/{name}"))
+            }
+            Subject::Kubelet { pod } => {
+                let node = store.pods.get(pod).map_or("", |p| p.node_name.as_str());
+                (format!("kubelet/{node}"), format!("pod/{pod}"))
+            }
+        }
     }
 }
 

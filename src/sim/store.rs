@@ -71,7 +71,8 @@ pub enum Touched {
         name: String,
         /// The controlling owner's UID and name.
         owner: Option<(String, String)>,
-        node: String,
+        /// Whether the pod is bound to a node.
+        bound: bool,
         removed: bool,
         created: bool,
         /// Whether the change matters to the owner's counts (created, removed, deleted, Ready
@@ -90,7 +91,7 @@ impl Touched {
                 .metadata
                 .controller_ref()
                 .map(|r| (r.uid.clone(), r.name.clone())),
-            node: pod.node_name.clone(),
+            bound: !pod.node_name.is_empty(),
             removed,
             created,
             relevant,
@@ -143,12 +144,21 @@ pub fn pod_requests(pod: &Pod) -> (i64, i64) {
 
 impl Store {
     /// The pods whose controlling owner has the given UID, in name order.
+    ///
+    /// A ReplicaSet's pods are named after it (`<rs>-<5 random>`), so they mostly sit side by
+    /// side in the pod map: the pods between the owner's first and last name are walked in step
+    /// with its sorted name set, which finds each one with a comparison or two instead of a
+    /// lookup from the root. Any other pod in that stretch is passed over.
     pub fn pods_owned_by<'a>(&'a self, owner_uid: &str) -> impl Iterator<Item = &'a Pod> + 'a {
-        self.pods_by_owner
-            .get(owner_uid)
-            .into_iter()
-            .flat_map(|names| names.iter())
-            .filter_map(|n| self.pods.get(n).map(|p| &**p))
+        let names = self.pods_by_owner.get(owner_uid);
+        let span = names.and_then(|n| Some((n.get_min()?, n.get_max()?)));
+        let mut wanted = names.into_iter().flat_map(|n| n.iter()).peekable();
+        span.into_iter()
+            .flat_map(|(first, last)| self.pods.range::<_, String>(first..=last))
+            .filter_map(move |(name, pod)| {
+                while wanted.next_if(|w| *w < name).is_some() {}
+                wanted.next_if_eq(&name).map(|_| &**pod)
+            })
     }
 
     /// The ReplicaSets controlled by the Deployment with the given UID, in name order.
@@ -241,9 +251,9 @@ impl Store {
         self.nodes.insert(node.metadata.name.clone(), node);
     }
 
-    /// Applies one change at time `now` and reports what it touched. Changes that refer to
+    /// Applies one change at time `now` and reports what it touched, if anything. Changes that refer to
     /// objects that no longer exist are dropped, as the API server would answer NotFound.
-    pub fn apply(&mut self, change: Change, now: Time) -> Vec<Touched> {
+    pub fn apply(&mut self, change: Change, now: Time) -> Option<Touched> {
         match change {
             Change::CreateReplicaSet(mut rs) => {
                 rs.metadata.generation = 1;
@@ -251,36 +261,31 @@ impl Store {
                 let name = rs.metadata.name.clone();
                 let owner = rs.metadata.controller_ref().map(|r| r.name.clone());
                 self.replica_sets.insert(name.clone(), rs);
-                vec![Touched::ReplicaSet { name, owner }]
+                Some(Touched::ReplicaSet { name, owner })
             }
             Change::UpdateReplicaSet(rs) => {
                 let name = rs.metadata.name.clone();
-                let Some(cur) = self.replica_sets.get_mut(&name) else {
-                    return vec![];
-                };
+                let cur = self.replica_sets.get_mut(&name)?;
                 if cur.spec != rs.spec {
                     cur.metadata.generation += 1;
                 }
                 cur.spec = rs.spec;
-                cur.metadata.annotations = rs.metadata.annotations;
-                cur.metadata.labels = rs.metadata.labels;
+                let meta = rs.metadata.into_inner();
+                cur.metadata.annotations = meta.annotations;
+                cur.metadata.labels = meta.labels;
                 let owner = cur.metadata.controller_ref().map(|r| r.name.clone());
-                vec![Touched::ReplicaSet { name, owner }]
+                Some(Touched::ReplicaSet { name, owner })
             }
             Change::UpdateReplicaSetStatus { name, status } => {
-                let Some(cur) = self.replica_sets.get_mut(&name) else {
-                    return vec![];
-                };
+                let cur = self.replica_sets.get_mut(&name)?;
                 cur.status = status;
                 let owner = cur.metadata.controller_ref().map(|r| r.name.clone());
-                vec![Touched::ReplicaSet { name, owner }]
+                Some(Touched::ReplicaSet { name, owner })
             }
             Change::DeleteReplicaSet(name) => {
-                let Some(rs) = self.replica_sets.remove(&name) else {
-                    return vec![];
-                };
+                let rs = self.replica_sets.remove(&name)?;
                 let owner = rs.metadata.controller_ref().map(|r| r.name.clone());
-                vec![Touched::ReplicaSet { name, owner }]
+                Some(Touched::ReplicaSet { name, owner })
             }
             Change::UpdateDeployment(d) => {
                 let name = d.metadata.name.clone();
@@ -302,17 +307,15 @@ impl Store {
                         self.deployments.insert(name.clone(), d);
                     }
                 }
-                vec![Touched::Deployment(name)]
+                Some(Touched::Deployment(name))
             }
             Change::UpdateDeploymentStatus(d) => {
                 let name = d.metadata.name.clone();
-                let Some(cur) = self.deployments.get_mut(&name) else {
-                    return vec![];
-                };
+                let cur = self.deployments.get_mut(&name)?;
                 // The status subresource keeps spec and labels but takes annotations and status.
                 cur.status = d.status;
                 cur.metadata.annotations = d.metadata.annotations;
-                vec![Touched::Deployment(name)]
+                Some(Touched::Deployment(name))
             }
             Change::CreatePod(mut pod) => {
                 pod.metadata.creation_timestamp = now.truncate_to_secs();
@@ -321,17 +324,15 @@ impl Store {
                 self.index_pod(&pod);
                 let touched = Touched::pod(name.clone(), &pod, false, true, true);
                 self.pods.insert(name, Shared::new(pod));
-                vec![touched]
+                Some(touched)
             }
             Change::DeletePod {
                 name,
                 grace_seconds,
             } => {
-                let Some(pod) = self.pods.get_mut(&name) else {
-                    return vec![];
-                };
+                let pod = self.pods.get_mut(&name)?;
                 if pod.metadata.deletion_timestamp.is_some() {
-                    return vec![];
+                    return None;
                 }
                 // An unscheduled pod has no kubelet to wait for: it goes at once, as upstream.
                 if pod.node_name.is_empty() {
@@ -343,18 +344,16 @@ impl Store {
                     Some(now.plus_secs(grace_seconds).truncate_to_secs());
                 pod.metadata.deletion_grace_period_seconds = Some(grace_seconds);
                 account(&mut self.on_node, &mut self.counts, pod, 1);
-                vec![Touched::pod(name, pod, false, false, true)]
+                Some(Touched::pod(name, pod, false, false, true))
             }
             Change::RemovePod(name) => {
-                let Some(pod) = self.pods.remove(&name) else {
-                    return vec![];
-                };
+                let pod = self.pods.remove(&name)?;
                 self.unindex_pod(&pod);
                 if !pod.node_name.is_empty() && !pod.is_terminal() {
                     self.charge_node(&pod.node_name, &pod, -1);
                 }
                 self.kubelet.remove(&name);
-                vec![Touched::pod(name, &pod, true, false, true)]
+                Some(Touched::pod(name, &pod, true, false, true))
             }
             Change::BindPod {
                 name,
@@ -368,9 +367,7 @@ impl Store {
                     host
                 };
                 let cidr = self.nodes.get(&node).map_or(0, |n| n.spec.pod_cidr_index);
-                let Some(pod) = self.pods.get_mut(&name) else {
-                    return vec![];
-                };
+                let pod = self.pods.get_mut(&name)?;
                 account(&mut self.on_node, &mut self.counts, pod, -1);
                 pod.status.pod_ip = Some(format!("10.244.{cidr}.{ip}"));
                 pod.status.host_ip = Some(format!("192.168.49.{}", cidr + 2));
@@ -378,12 +375,10 @@ impl Store {
                 charge_node(&mut self.node_usage, &node, pod, 1);
                 pod.node_name = node;
                 account(&mut self.on_node, &mut self.counts, pod, 1);
-                vec![Touched::pod(name, pod, false, false, false)]
+                Some(Touched::pod(name, pod, false, false, false))
             }
             Change::UpdatePodStatus { name, status } => {
-                let Some(pod) = self.pods.get_mut(&name) else {
-                    return vec![];
-                };
+                let pod = self.pods.get_mut(&name)?;
                 // The new status goes in place; the old one is kept aside, and swapped back in
                 // for a moment if the pod must be un-accounted as it was.
                 let before = Self::summary(pod);
@@ -405,17 +400,17 @@ impl Store {
                 if !was_terminal && pod.is_terminal() && !pod.node_name.is_empty() {
                     charge_node(&mut self.node_usage, &pod.node_name, pod, -1);
                 }
-                vec![Touched::pod(name, pod, false, false, relevant)]
+                Some(Touched::pod(name, pod, false, false, relevant))
             }
             Change::SetPodRuntime { name, runtime } => {
                 if self.pods.contains_key(&name) {
                     self.kubelet.insert(name, runtime);
                 }
-                vec![]
+                None
             }
             Change::SetNodeRuntime { name, runtime } => {
                 self.kubelet_nodes.insert(name, runtime);
-                vec![]
+                None
             }
             Change::SetRegistryDown { image, down } => {
                 if down {
@@ -423,7 +418,7 @@ impl Store {
                 } else {
                     self.registry_down.remove(&image);
                 }
-                vec![]
+                None
             }
             Change::UpdateNode(node) => {
                 let name = node.metadata.name.clone();
@@ -439,9 +434,9 @@ impl Store {
                 });
                 self.nodes.insert(name.clone(), node);
                 if schedulable_changed {
-                    vec![Touched::Node(name)]
+                    Some(Touched::Node(name))
                 } else {
-                    vec![]
+                    None
                 }
             }
         }

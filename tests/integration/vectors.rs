@@ -474,7 +474,8 @@ fn rs(name: &str, replicas: i32, available: i32, created: Time) -> ReplicaSet {
             uid: format!("{name}-uid"),
             creation_timestamp: created,
             ..Default::default()
-        },
+        }
+        .into(),
         spec: ReplicaSetSpec {
             replicas,
             ..Default::default()

@@ -14,7 +14,8 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct PodTemplateSpec {
-    pub metadata: ObjectMeta,
+    /// Shared with the copies of the template, which every deployment-controller pass makes.
+    pub metadata: Shared<ObjectMeta>,
     /// Shared with every ReplicaSet and pod stamped from this template.
     pub spec: Shared<PodSpec>,
 }

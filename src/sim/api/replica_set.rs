@@ -5,13 +5,16 @@ use super::condition::{ConditionReason, ConditionStatus};
 use super::meta::{ObjectMeta, Time};
 use super::pod::PodTemplateSpec;
 use super::selector::LabelSelector;
+use super::shared::Shared;
 use serde::{Deserialize, Serialize};
 
 /// `apps/v1 ReplicaSet`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ReplicaSet {
-    pub metadata: ObjectMeta,
+    /// Shared, like the template's metadata and the selector: the deployment controller works
+    /// on copies of every ReplicaSet in each pass, and these are the parts that cost to copy.
+    pub metadata: Shared<ObjectMeta>,
     pub spec: ReplicaSetSpec,
     pub status: ReplicaSetStatus,
 }
@@ -22,7 +25,7 @@ pub struct ReplicaSet {
 pub struct ReplicaSetSpec {
     pub replicas: i32,
     pub min_ready_seconds: i32,
-    pub selector: LabelSelector,
+    pub selector: Shared<LabelSelector>,
     pub template: PodTemplateSpec,
 }
 

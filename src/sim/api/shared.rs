@@ -18,6 +18,11 @@ impl<T: Clone> Shared<T> {
         Shared(Arc::new(v))
     }
 
+    /// The value itself, copied only if another holder shares it.
+    pub fn into_inner(self) -> T {
+        Arc::unwrap_or_clone(self.0)
+    }
+
     /// The value for writing if no other holder shares it, without copying; `None` if shared.
     pub fn unique_mut(&mut self) -> Option<&mut T> {
         Arc::get_mut(&mut self.0)

@@ -383,10 +383,12 @@ pub struct RankKey<'a> {
 impl<'a> RankKey<'a> {
     /// The key of a simulated pod with the given rank.
     pub fn of(p: &'a Pod, rank: i64) -> RankKey<'a> {
+        // Looked up once for both the readiness and its time.
+        let ready = p.condition(PodConditionType::Ready);
         RankKey {
             assigned: !p.node_name.is_empty(),
             phase: p.status.phase,
-            ready: p.is_ready(),
+            ready: ready.is_some_and(|c| c.status == ConditionStatus::True),
             deletion_cost: p
                 .metadata
                 .annotations
@@ -394,9 +396,7 @@ impl<'a> RankKey<'a> {
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0),
             rank,
-            ready_time: p
-                .condition(PodConditionType::Ready)
-                .map(|c| c.last_transition_time),
+            ready_time: ready.map(|c| c.last_transition_time),
             max_restarts: p.max_restarts(),
             max_sidecar_restarts: 0,
             creation: Some(p.metadata.creation_timestamp),

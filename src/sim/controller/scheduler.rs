@@ -31,6 +31,17 @@ pub struct FilterFailure {
 
 /// Runs the default filter plugins in order against one node; the first failing plugin decides.
 pub fn filter_node(pod: &Pod, node: &Node, store: &Store) -> Result<(), FilterFailure> {
+    filter_node_with(pod, pod_requests(pod), node, store)
+}
+
+/// [`filter_node`] with the pod's CPU and memory requests worked out once for every node, since
+/// each takes parsing its quantities.
+fn filter_node_with(
+    pod: &Pod,
+    (cpu, mem): (i64, i64),
+    node: &Node,
+    store: &Store,
+) -> Result<(), FilterFailure> {
     if node.spec.unschedulable {
         return Err(FilterFailure {
             reasons: vec!["node(s) were unschedulable".to_string()],
@@ -57,7 +68,6 @@ pub fn filter_node(pod: &Pod, node: &Node, store: &Store) -> Result<(), FilterFa
         });
     }
     let used = store.node_usage(&node.metadata.name);
-    let (cpu, mem) = pod_requests(pod);
     let mut reasons = Vec::new();
     if used.pods + 1 > node.status.allocatable_pods {
         reasons.push("Too many pods".to_string());
@@ -80,10 +90,10 @@ pub fn filter_node(pod: &Pod, node: &Node, store: &Store) -> Result<(), FilterFa
 
 /// `NodeResourcesFit` with the LeastAllocated strategy: the mean free share of CPU and memory,
 /// 0–100, counting pods without requests at the scheduler's non-zero defaults.
-fn score_node(pod: &Pod, node: &Node, store: &Store) -> i64 {
+/// `(cpu, mem)` are the pod's requests.
+fn score_node((cpu, mem): (i64, i64), node: &Node, store: &Store) -> i64 {
     let used = store.node_usage(&node.metadata.name);
     let non_zero = |v: i64, d: i64| if v == 0 { d } else { v };
-    let (cpu, mem) = pod_requests(pod);
     let pods_on_node = used.pods;
     let cpu_req = used.milli_cpu.max(pods_on_node * DEFAULT_MILLI_CPU_REQUEST)
         + non_zero(cpu, DEFAULT_MILLI_CPU_REQUEST);
@@ -147,9 +157,10 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
     }
     let mut failures = Vec::new();
     let mut best: Vec<(&Node, i64)> = Vec::new();
+    let requests = pod_requests(pod);
     for node in store.nodes.values() {
-        match filter_node(pod, node, store) {
-            Ok(()) => best.push((node, score_node(pod, node, store))),
+        match filter_node_with(pod, requests, node, store) {
+            Ok(()) => best.push((node, score_node(requests, node, store))),
             Err(f) => failures.push(f),
         }
     }
@@ -189,7 +200,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
         out.requeue
             .push((UNSCHEDULABLE_RETRY_MS, Work::SchedulePod(name.to_string())));
         out.stage = Some(Stage::Retry);
-        let (cpu, mem) = pod_requests(pod);
+        let (cpu, mem) = requests;
         out.say(format!(
             "No node can take {name} (it requests {} CPU and {} memory): {message} The pod stays Pending and is retried when the cluster changes.",
             format_cpu(cpu),

@@ -18,6 +18,7 @@ use crate::sim::rng::Rng;
 use crate::sim::store::Store;
 use crate::sim::trace::Stage;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 pub use images::{Backoff, go_duration};
@@ -91,13 +92,19 @@ pub struct World {
 impl World {
     /// The behaviour of an image; unlisted images pull in 1 s and serve fine.
     pub fn image(&self, image: &str) -> ImageBehavior {
-        self.images
-            .get(image)
-            .cloned()
-            .unwrap_or_else(|| ImageBehavior {
+        self.behavior(image).into_owned()
+    }
+
+    /// The behaviour of an image, borrowed when the scenario lists it: the probe workers ask
+    /// on every tick.
+    pub fn behavior(&self, image: &str) -> Cow<'_, ImageBehavior> {
+        match self.images.get(image) {
+            Some(b) => Cow::Borrowed(b),
+            None => Cow::Owned(ImageBehavior {
                 size_bytes: images::default_size(image),
                 ..Default::default()
-            })
+            }),
+        }
     }
 }
 
@@ -173,19 +180,20 @@ pub struct NodeRuntime {
 /// How an image behaves for one pod now: the scenario's behaviour with the faults a person
 /// injected on top — a registry that stopped serving the image, a pod whose readiness
 /// endpoint broke.
-pub fn effective_behavior(
-    world: &World,
+pub fn effective_behavior<'a>(
+    world: &'a World,
     store: &Store,
     image: &str,
     runtime: Option<&PodRuntime>,
-) -> ImageBehavior {
-    let mut b = world.image(image);
+) -> Cow<'a, ImageBehavior> {
+    let mut b = world.behavior(image);
     if store.registry_down.contains(image) {
+        let b = b.to_mut();
         b.pull_ok = false;
         b.pull_error = Some(images::registry_unreachable_text(image));
     }
     if runtime.is_some_and(|r| r.readiness_broken) {
-        b.ready = ReadyBehavior::Never;
+        b.to_mut().ready = ReadyBehavior::Never;
     }
     b
 }
@@ -218,6 +226,9 @@ pub struct KubeletContext<'a> {
     /// The pod as stored, shared until an action first edits it (then copied, once).
     pub pod: Shared<Pod>,
     pub runtime: PodRuntime,
+    /// The pod and its node-local state as stored, which the writes are compared with.
+    stored: &'a Pod,
+    stored_runtime: Option<&'a PodRuntime>,
 }
 
 impl<'a> KubeletContext<'a> {
@@ -228,11 +239,13 @@ impl<'a> KubeletContext<'a> {
         rng: &'a mut Rng,
         name: &str,
     ) -> Option<Self> {
-        let pod = store.pods.get(name)?.clone();
-        if pod.node_name.is_empty() || node_down(store, &pod.node_name) {
+        let stored = store.pods.get(name)?;
+        if stored.node_name.is_empty() || node_down(store, &stored.node_name) {
             return None;
         }
-        let mut runtime = store.kubelet.get(name).cloned().unwrap_or_default();
+        let pod = stored.clone();
+        let stored_runtime = store.kubelet.get(name);
+        let mut runtime = stored_runtime.cloned().unwrap_or_default();
         if runtime.containers.len() != pod.spec.containers.len() {
             runtime
                 .containers
@@ -246,6 +259,8 @@ impl<'a> KubeletContext<'a> {
             out: Outcome::default(),
             pod,
             runtime,
+            stored,
+            stored_runtime,
         })
     }
 
@@ -289,18 +304,13 @@ impl<'a> KubeletContext<'a> {
         let status = status::generate_from(working, &self.pod.spec, &self.runtime, self.now);
         // Compare with the stored status, not `self.pod.status`: the kubelet functions edit
         // `self.pod` in place (`set_state`), and those edits must be written too.
-        let stored = self
-            .store
-            .pods
-            .get(&self.pod.metadata.name)
-            .map(|p| &p.status);
-        if stored != Some(&status) {
+        if self.stored.status != status {
             self.out.changes.push(Change::UpdatePodStatus {
                 name: self.pod.metadata.name.clone(),
                 status,
             });
         }
-        if self.store.kubelet.get(&self.pod.metadata.name) != Some(&self.runtime) {
+        if self.stored_runtime != Some(&self.runtime) {
             self.out.changes.push(Change::SetPodRuntime {
                 name: self.pod.metadata.name.clone(),
                 runtime: self.runtime,
@@ -549,6 +559,52 @@ pub struct ProbeTarget<'a> {
     pub instance: u32,
 }
 
+/// The period after which a probe worker ticks again, when this tick would change nothing: the
+/// container runs, and its worker has settled on success and would pass again
+/// (`pkg/kubelet/prober/worker.go`, `doProbe` with an unchanged result). `None` when the tick
+/// needs the full probe run.
+pub fn steady_probe_period(
+    store: &Store,
+    world: &World,
+    target: ProbeTarget<'_>,
+    now: Time,
+) -> Option<u64> {
+    let pod = store.pods.get(target.pod)?;
+    let rt = store.kubelet.get(target.pod)?;
+    if node_down(store, &pod.node_name) {
+        return None;
+    }
+    let crt = rt.containers.get(target.container)?;
+    if crt.instance != target.instance || rt.terminating {
+        return None;
+    }
+    let since = crt.running_since?;
+    let spec = pod.spec.containers.get(target.container)?;
+    let (w, p) = match target.kind {
+        ProbeKind::Startup => (&crt.startup, spec.startup_probe.as_ref()),
+        ProbeKind::Readiness => (&crt.readiness, spec.readiness_probe.as_ref()),
+        ProbeKind::Liveness => (&crt.liveness, spec.liveness_probe.as_ref()),
+    };
+    let p = p?;
+    let settled = !w.on_hold
+        && w.result == Some(true)
+        && w.last_run == Some(true)
+        && w.last_observed == Some(true)
+        && w.run_count >= p.success_threshold().max(p.failure_threshold());
+    if !settled
+        || !probes::passes(
+            &effective_behavior(world, store, &spec.image, Some(rt)),
+            since,
+            target.kind,
+            p,
+            now,
+        )
+    {
+        return None;
+    }
+    Some(u64::try_from(p.period_seconds()).unwrap_or(1).max(1) * 1000)
+}
+
 /// A probe worker's tick.
 pub fn probe_tick(
     store: &Store,
@@ -565,52 +621,25 @@ pub fn probe_tick(
     } = target;
     // The common case — a steady probe on a healthy container — changes nothing; answer it
     // without copying the pod.
+    if let Some(period) = steady_probe_period(store, world, target, now) {
+        let mut out = Outcome::default();
+        out.requeue.push((
+            period,
+            Work::ProbeTick {
+                pod: name.to_string(),
+                container: c,
+                probe: kind,
+                instance,
+            },
+        ));
+        return out;
+    }
     if store
         .pods
         .get(name)
         .is_some_and(|p| node_down(store, &p.node_name))
     {
         return Outcome::default();
-    }
-    if let (Some(pod), Some(rt)) = (store.pods.get(name), store.kubelet.get(name))
-        && let Some(crt) = rt.containers.get(c)
-        && crt.instance == instance
-        && !rt.terminating
-        && let Some(since) = crt.running_since
-    {
-        let spec = &pod.spec.containers[c];
-        let (w, p) = match kind {
-            ProbeKind::Startup => (&crt.startup, spec.startup_probe.as_ref()),
-            ProbeKind::Readiness => (&crt.readiness, spec.readiness_probe.as_ref()),
-            ProbeKind::Liveness => (&crt.liveness, spec.liveness_probe.as_ref()),
-        };
-        if let Some(p) = p
-            && !w.on_hold
-            && w.result == Some(true)
-            && w.last_run == Some(true)
-            && w.last_observed == Some(true)
-            && w.run_count >= p.success_threshold().max(p.failure_threshold())
-            && probes::passes(
-                &effective_behavior(world, store, &spec.image, Some(rt)),
-                since,
-                kind,
-                p,
-                now,
-            )
-        {
-            let period = u64::try_from(p.period_seconds()).unwrap_or(1).max(1) * 1000;
-            let mut out = Outcome::default();
-            out.requeue.push((
-                period,
-                Work::ProbeTick {
-                    pod: name.to_string(),
-                    container: c,
-                    probe: kind,
-                    instance,
-                },
-            ));
-            return out;
-        }
     }
     let Some(mut k) = KubeletContext::new(store, world, now, rng, name) else {
         return Outcome::default();

@@ -156,11 +156,12 @@ fn get_new_replica_set(
                 block_owner_deletion: true,
             }],
             ..Default::default()
-        },
+        }
+        .into(),
         spec: ReplicaSetSpec {
             replicas: 0,
             min_ready_seconds: d.spec.min_ready_seconds,
-            selector,
+            selector: selector.into(),
             template,
         },
         status: Default::default(),
