@@ -164,7 +164,19 @@ fn ReplicaSetLane(
     let grouped = move || {
         counts.with(|c| c.total > CHIPS_PER_LANE) && !expanded.with(|e| e.contains(&open_name))
     };
-    let show_name = name.clone();
+    // The lane's own "Show all" and "Show counts instead": callbacks are `Copy`, so the views
+    // that are rebuilt as the lane changes mode can hold them.
+    let (show_name, hide_name) = (name.clone(), name.clone());
+    let show_all = Callback::new(move |()| {
+        expanded.update(|e| {
+            e.insert(show_name.clone());
+        })
+    });
+    let show_counts = Callback::new(move |()| {
+        expanded.update(|e| {
+            e.remove(&hide_name);
+        })
+    });
     let header = move || {
         rs.get().map(|rs: ReplicaSetView| {
             let role = if rs.current { "new" } else { "old" };
@@ -208,6 +220,13 @@ fn ReplicaSetLane(
             <Show
                 when=grouped
                 fallback=move || view! {
+                    <Show when=move || counts.with(|c| c.total > CHIPS_PER_LANE)>
+                        <p class="pod-summary">
+                            <button class="control small" on:click=move |_| show_counts.run(())>
+                                "Show counts instead"
+                            </button>
+                        </p>
+                    </Show>
                     <ul class="pods" aria-label="Pods">
                         <For each=move || pods.get() key=chip_key let(pod)>
                             <PodChip pod session />
@@ -218,10 +237,7 @@ fn ReplicaSetLane(
                 <p class="pod-summary">
                     {move || counts.with(|c| c.summary())}
                     " "
-                    <button class="control small" on:click={
-                        let show_name = show_name.clone();
-                        move |_| expanded.update(|e| { e.insert(show_name.clone()); })
-                    }>
+                    <button class="control small" on:click=move |_| show_all.run(())>
                         {move || format!("Show all {} pods", counts.with(|c| c.total))}
                     </button>
                 </p>

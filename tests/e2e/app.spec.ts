@@ -264,6 +264,11 @@ test('a big ReplicaSet shows counts until asked for its chips, and the event log
   // The chips stay drawn while stepping back, and follow the pods.
   await app.backButton.click();
   await expect(lane.getByTestId('pod')).not.toHaveCount(0);
+  await app.screenshot('big-lane-chips');
+  // And the lane folds back to its counts on request.
+  await lane.getByRole('button', { name: 'Show counts instead' }).click();
+  await expect(lane.getByTestId('pod')).toHaveCount(0);
+  await expect(lane.locator('.pod-summary')).toContainText('60 pods');
   // The log is scrolled to its end: its last row is inside the scrolled area.
   const log = app.eventLog.locator('.event-scroll');
   const inView = await log.evaluate((el) => {
@@ -273,7 +278,6 @@ test('a big ReplicaSet shows counts until asked for its chips, and the event log
     return { scrolls: el.scrollHeight > el.clientHeight, lastInView: last.bottom <= box.bottom + 1 && last.top >= box.top - 1 };
   });
   expect(inView).toEqual({ scrolls: true, lastInView: true });
-  await app.screenshot('big-lane-chips');
   expect(app.consoleErrors).toEqual([]);
 });
 
