@@ -361,7 +361,7 @@ pub fn rank_pods_to_delete<'a>(
         }
         return picked.into_iter().map(|i| pods[i]).collect();
     }
-    merge_sort_by_less(&mut order, &less_idx);
+    merge_sort_prefix_by_less(&mut order, diff, &less_idx);
     order.into_iter().take(diff).map(|i| pods[i]).collect()
 }
 
@@ -555,26 +555,57 @@ fn less_with(a: &RankKey<'_>, b: &RankKey<'_>, times: &dyn Fn(Stamp) -> Option<b
 /// Go's sort tolerates; the standard library's sorts may panic on such orders, so the ranking is
 /// sorted with this one, which never does.
 pub fn merge_sort_by_less<T: Copy>(v: &mut [T], less: &dyn Fn(&T, &T) -> bool) {
-    if v.len() <= 1 {
+    merge_sort_prefix_by_less(v, v.len(), less);
+}
+
+/// The first `k` elements of [`merge_sort_by_less`], for a scale-down that keeps only the pods it
+/// deletes. `v[..k]` ends up exactly as the full sort leaves it, whatever `less` is, and the rest
+/// of `v` in no particular order.
+///
+/// A merge's first `k` outputs only look at the first `k` elements of each sorted half, so each
+/// half needs only its own first `k`: halves no longer than `k` are sorted fully, and every merge
+/// above them stops after `k` outputs. For `k` pods out of `n` that is about `n·log k`
+/// comparisons instead of `n·log n`.
+pub fn merge_sort_prefix_by_less<T: Copy>(v: &mut [T], k: usize, less: &dyn Fn(&T, &T) -> bool) {
+    let mut scratch = Vec::with_capacity(k.min(v.len()));
+    sort_prefix(v, k, less, &mut scratch);
+}
+
+/// The recursion of [`merge_sort_prefix_by_less`], with one scratch buffer for every merge.
+fn sort_prefix<T: Copy>(
+    v: &mut [T],
+    k: usize,
+    less: &dyn Fn(&T, &T) -> bool,
+    scratch: &mut Vec<T>,
+) {
+    if v.len() <= 1 || k == 0 {
         return;
     }
     let mid = v.len() / 2;
-    merge_sort_by_less(&mut v[..mid], less);
-    merge_sort_by_less(&mut v[mid..], less);
-    let mut merged = Vec::with_capacity(v.len());
-    let (mut i, mut j) = (0, mid);
-    while i < mid && j < v.len() {
-        if less(&v[j], &v[i]) {
-            merged.push(v[j]);
-            j += 1;
-        } else {
-            merged.push(v[i]);
-            i += 1;
-        }
+    let (left, right) = v.split_at_mut(mid);
+    sort_prefix(left, k, less, scratch);
+    sort_prefix(right, k, less, scratch);
+    let want = k.min(v.len());
+    let (left, right) = v.split_at(mid);
+    let (mut left, mut right) = (
+        left.iter().take(k).peekable(),
+        right.iter().take(k).peekable(),
+    );
+    scratch.clear();
+    while scratch.len() < want {
+        // As the full sort: the right front goes first only when it is strictly less; once a
+        // half runs out, the other one follows in order.
+        let next = match (left.peek(), right.peek()) {
+            (Some(l), Some(r)) if less(r, l) => right.next(),
+            (Some(_), _) => left.next(),
+            (None, _) => right.next(),
+        };
+        let Some(x) = next else { break };
+        scratch.push(*x);
     }
-    merged.extend_from_slice(&v[i..mid]);
-    merged.extend_from_slice(&v[j..]);
-    v.copy_from_slice(&merged);
+    for (slot, x) in v.iter_mut().zip(scratch.iter()) {
+        *slot = *x;
+    }
 }
 
 /// `calculateStatus` for a ReplicaSet: counts of active, ready and available pods, terminating
