@@ -533,7 +533,7 @@ impl Sim {
         };
         let touched = self.store.apply(change, now);
         if let Some(name) = deleted_pod
-            && self.store.pods.contains_key(&name)
+            && self.store.pods.contains_key(name.as_str())
         {
             self.queue.push(now, Work::KubeletSyncPod(name));
         }

@@ -11,6 +11,14 @@ use super::kubelet::PodRuntime;
 use imbl::{OrdMap, OrdSet};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::ops::Bound;
+use std::sync::Arc;
+
+/// A pod's name as a map key. Shared rather than owned: the pod map, the kubelet map and the
+/// owner index hold one allocation per pod between them, copying a tree node after a snapshot
+/// (copy on write) copies pointers rather than strings, and walking an owner's pods can match
+/// the index against the pod map by pointer before comparing any text.
+pub type PodName = Arc<str>;
 
 /// Resources held on a node by the pods bound to it (terminating ones included, as upstream:
 /// they release their requests only when they are gone).
@@ -106,12 +114,12 @@ pub struct Store {
     pub replica_sets: OrdMap<String, ReplicaSet>,
     /// Pods are shared values, so that copying a tree node after a snapshot (copy on write)
     /// copies pointers rather than every pod in the node.
-    pub pods: OrdMap<String, Shared<Pod>>,
+    pub pods: OrdMap<PodName, Shared<Pod>>,
     pub nodes: OrdMap<String, Node>,
     /// Node-local kubelet state (pull back-offs, probe counters), keyed by pod name.
-    pub kubelet: OrdMap<String, PodRuntime>,
-    /// Pod names by the UID of their controlling owner.
-    pods_by_owner: OrdMap<String, OrdSet<String>>,
+    pub kubelet: OrdMap<PodName, PodRuntime>,
+    /// Pod names by the UID of their controlling owner, sharing the pod map's keys.
+    pods_by_owner: OrdMap<String, OrdSet<PodName>>,
     /// Requests held on each node.
     node_usage: OrdMap<String, NodeUsage>,
     /// The next host number for pod IPs on each node.
@@ -148,16 +156,21 @@ impl Store {
     /// A ReplicaSet's pods are named after it (`<rs>-<5 random>`), so they mostly sit side by
     /// side in the pod map: the pods between the owner's first and last name are walked in step
     /// with its sorted name set, which finds each one with a comparison or two instead of a
-    /// lookup from the root. Any other pod in that stretch is passed over.
+    /// lookup from the root. Any other pod in that stretch is passed over. The index shares the
+    /// pod map's keys, so a pod of the owner is recognised by pointer, without reading its name.
     pub fn pods_owned_by<'a>(&'a self, owner_uid: &str) -> impl Iterator<Item = &'a Pod> + 'a {
         let names = self.pods_by_owner.get(owner_uid);
         let span = names.and_then(|n| Some((n.get_min()?, n.get_max()?)));
         let mut wanted = names.into_iter().flat_map(|n| n.iter()).peekable();
         span.into_iter()
-            .flat_map(|(first, last)| self.pods.range::<_, String>(first..=last))
+            .flat_map(|(first, last)| {
+                self.pods
+                    .range::<_, str>((Bound::Included(&**first), Bound::Included(&**last)))
+            })
             .filter_map(move |(name, pod)| {
-                while wanted.next_if(|w| *w < name).is_some() {}
-                wanted.next_if_eq(&name).map(|_| &**pod)
+                let same = |w: &&PodName| Arc::ptr_eq(w, name) || **w == *name;
+                while wanted.next_if(|w| !same(w) && **w < *name).is_some() {}
+                wanted.next_if(same).map(|_| &**pod)
             })
     }
 
@@ -211,12 +224,12 @@ impl Store {
         self.counts.get(owner_uid).unwrap_or(&EMPTY)
     }
 
-    fn index_pod(&mut self, pod: &Pod) {
+    fn index_pod(&mut self, name: &PodName, pod: &Pod) {
         if let Some(r) = pod.metadata.controller_ref() {
             self.pods_by_owner
                 .entry(r.uid.clone())
                 .or_default()
-                .insert(pod.metadata.name.clone());
+                .insert(Arc::clone(name));
         }
         self.account(pod, 1);
     }
@@ -226,7 +239,7 @@ impl Store {
         if let Some(r) = pod.metadata.controller_ref()
             && let Some(set) = self.pods_by_owner.get_mut(&r.uid)
         {
-            set.remove(&pod.metadata.name);
+            set.remove(pod.metadata.name.as_str());
             if set.is_empty() {
                 self.pods_by_owner.remove(&r.uid);
             }
@@ -320,17 +333,17 @@ impl Store {
             Change::CreatePod(mut pod) => {
                 pod.metadata.creation_timestamp = now.truncate_to_secs();
                 pod.metadata.generation = 1;
-                let name = pod.metadata.name.clone();
-                self.index_pod(&pod);
-                let touched = Touched::pod(name.clone(), &pod, false, true, true);
-                self.pods.insert(name, Shared::new(pod));
+                let key = PodName::from(pod.metadata.name.as_str());
+                self.index_pod(&key, &pod);
+                let touched = Touched::pod(pod.metadata.name.clone(), &pod, false, true, true);
+                self.pods.insert(key, Shared::new(pod));
                 Some(touched)
             }
             Change::DeletePod {
                 name,
                 grace_seconds,
             } => {
-                let pod = self.pods.get_mut(&name)?;
+                let pod = self.pods.get_mut(name.as_str())?;
                 if pod.metadata.deletion_timestamp.is_some() {
                     return None;
                 }
@@ -347,12 +360,12 @@ impl Store {
                 Some(Touched::pod(name, pod, false, false, true))
             }
             Change::RemovePod(name) => {
-                let pod = self.pods.remove(&name)?;
+                let pod = self.pods.remove(name.as_str())?;
                 self.unindex_pod(&pod);
                 if !pod.node_name.is_empty() && !pod.is_terminal() {
                     self.charge_node(&pod.node_name, &pod, -1);
                 }
-                self.kubelet.remove(&name);
+                self.kubelet.remove(name.as_str());
                 Some(Touched::pod(name, &pod, true, false, true))
             }
             Change::BindPod {
@@ -367,7 +380,7 @@ impl Store {
                     host
                 };
                 let cidr = self.nodes.get(&node).map_or(0, |n| n.spec.pod_cidr_index);
-                let pod = self.pods.get_mut(&name)?;
+                let pod = self.pods.get_mut(name.as_str())?;
                 account(&mut self.on_node, &mut self.counts, pod, -1);
                 pod.status.pod_ip = Some(format!("10.244.{cidr}.{ip}"));
                 pod.status.host_ip = Some(format!("192.168.49.{}", cidr + 2));
@@ -378,7 +391,7 @@ impl Store {
                 Some(Touched::pod(name, pod, false, false, false))
             }
             Change::UpdatePodStatus { name, status } => {
-                let pod = self.pods.get_mut(&name)?;
+                let pod = self.pods.get_mut(name.as_str())?;
                 // The new status goes in place; the old one is kept aside, and swapped back in
                 // for a moment if the pod must be un-accounted as it was.
                 let before = Self::summary(pod);
@@ -403,8 +416,14 @@ impl Store {
                 Some(Touched::pod(name, pod, false, false, relevant))
             }
             Change::SetPodRuntime { name, runtime } => {
-                if self.pods.contains_key(&name) {
-                    self.kubelet.insert(name, runtime);
+                // The runtime is filed under the pod map's key, so the two share it.
+                if let Some((key, _)) = self.pods.get_key_value(name.as_str()) {
+                    match self.kubelet.get_mut(name.as_str()) {
+                        Some(cur) => *cur = runtime,
+                        None => {
+                            self.kubelet.insert(Arc::clone(key), runtime);
+                        }
+                    }
                 }
                 None
             }

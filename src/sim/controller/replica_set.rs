@@ -235,7 +235,7 @@ fn manage_replicas(
 fn new_pod(store: &Store, rs: &ReplicaSet, names: &mut Rng) -> Pod {
     let prefix = format!("{}-", rs.metadata.name);
     let mut name = format!("{prefix}{}", names.safe_string(5));
-    while store.pods.contains_key(&name) {
+    while store.pods.contains_key(name.as_str()) {
         name = format!("{prefix}{}", names.safe_string(5));
     }
     Pod {
