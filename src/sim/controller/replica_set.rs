@@ -5,13 +5,14 @@
 use super::{Change, Outcome, Work};
 use crate::sim::api::{
     ConditionReason, ConditionStatus, Event, EventReason, ObjectMeta, ObjectRef, OwnerReference,
-    Pod, PodConditionType, PodPhase, ReplicaSet, ReplicaSetCondition, ReplicaSetConditionType,
-    ReplicaSetStatus, Time,
+    Pod, PodPhase, ReplicaSet, ReplicaSetCondition, ReplicaSetConditionType, ReplicaSetStatus,
+    Time,
 };
 use crate::sim::rng::Rng;
-use crate::sim::store::{PodCounts, Store};
+use crate::sim::store::{PodCounts, PodName, RankFacts, Store};
 use crate::sim::trace::Stage;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The component name upstream records on its events.
 pub const COMPONENT: &str = "replicaset-controller";
@@ -184,10 +185,8 @@ fn manage_replicas(
     }
     if diff > 0 {
         let diff = usize::try_from(diff).unwrap_or(0).min(BURST_REPLICAS);
-        let active: Vec<&Pod> = store
-            .pods_owned_by(&rs.metadata.uid)
-            .filter(|p| p.is_active())
-            .collect();
+        // The active pods' ranking facts, from the store's index, in the pods' name order.
+        let active: Vec<(&PodName, &RankFacts)> = store.rank_facts_of(&rs.metadata.uid).collect();
         let owners = related_owner_uids(store, rs);
         // The co-location count per node, from the index, once per node rather than per pod.
         let per_node: BTreeMap<&str, i64> = store
@@ -204,18 +203,26 @@ fn manage_replicas(
             })
             .collect();
         let rank_of = |node: &str| -> i64 { per_node.get(node).copied().unwrap_or(0) };
-        let to_delete = rank_pods_to_delete(&active, &rank_of, diff, now);
-        let grace = |p: &Pod| p.spec.termination_grace_period_seconds.unwrap_or(30);
-        for p in &to_delete {
+        let facts: Vec<&RankFacts> = active.iter().map(|(_, f)| *f).collect();
+        let to_delete: Vec<&str> = rank_pods_to_delete(&facts, &rank_of, diff, now)
+            .into_iter()
+            .filter_map(|i| active.get(i).map(|(name, _)| &***name))
+            .collect();
+        for name in &to_delete {
+            let grace = store
+                .pods
+                .get(*name)
+                .and_then(|p| p.spec.termination_grace_period_seconds)
+                .unwrap_or(30);
             out.changes.push(Change::DeletePod {
-                name: p.metadata.name.clone(),
-                grace_seconds: grace(p),
+                name: name.to_string(),
+                grace_seconds: grace,
             });
             out.events.push(Event::normal(
                 COMPONENT,
                 rs_ref.clone(),
                 EventReason::SuccessfulDelete,
-                format!("Deleted pod: {}", p.metadata.name),
+                format!("Deleted pod: {name}"),
             ));
         }
         out.stage_at_least(Stage::Reconcile);
@@ -225,7 +232,7 @@ fn manage_replicas(
             rs.spec.replicas,
             active.len(),
             to_delete.len(),
-            to_delete.iter().map(|p| p.metadata.name.as_str()).collect::<Vec<_>>().join(", ")
+            to_delete.join(", ")
         ));
     }
     None
@@ -321,28 +328,37 @@ pub fn get_pods_to_delete<'a>(
     for p in related.iter().filter(|p| p.is_active()) {
         *on_node.entry(p.node_name.as_str()).or_default() += 1;
     }
+    let facts: Vec<RankFacts> = pods
+        .iter()
+        .map(|p| RankFacts::of(p, Arc::from(p.node_name.as_str()), None))
+        .collect();
+    let facts: Vec<&RankFacts> = facts.iter().collect();
     rank_pods_to_delete(
-        pods,
+        &facts,
         &|node| on_node.get(node).copied().unwrap_or(0),
         diff,
         now,
     )
+    .into_iter()
+    .filter_map(|i| pods.get(i).copied())
+    .collect()
 }
 
-/// The ranking behind [`get_pods_to_delete`], with the co-located pod count of a node given by
-/// `rank_of` (the simulator keeps it as an index rather than recounting every pod).
-pub fn rank_pods_to_delete<'a>(
-    pods: &[&'a Pod],
+/// The ranking behind [`get_pods_to_delete`], over the pods' ranking facts, with the co-located
+/// pod count of a node given by `rank_of` (the simulator keeps it as an index rather than
+/// recounting every pod). Returns the positions in `pods` of the pods to delete, in order.
+pub fn rank_pods_to_delete(
+    pods: &[&RankFacts],
     rank_of: &dyn Fn(&str) -> i64,
     diff: usize,
     now: Time,
-) -> Vec<&'a Pod> {
+) -> Vec<usize> {
     if diff >= pods.len() {
-        return pods.to_vec();
+        return (0..pods.len()).collect();
     }
     let keys: Vec<Ranked> = pods
         .iter()
-        .map(|p| Ranked::new(RankKey::of(p, rank_of(&p.node_name)), now))
+        .map(|f| Ranked::new(RankKey::of(f, rank_of(&f.node)), now))
         .collect();
     let less_idx = |a: &usize, b: &usize| keys[*a].less(&keys[*b]);
     let mut order: Vec<usize> = (0..pods.len()).collect();
@@ -359,10 +375,11 @@ pub fn rank_pods_to_delete<'a>(
             }
             picked.push(order.remove(best));
         }
-        return picked.into_iter().map(|i| pods[i]).collect();
+        return picked;
     }
     merge_sort_prefix_by_less(&mut order, diff, &less_idx);
-    order.into_iter().take(diff).map(|i| pods[i]).collect()
+    order.truncate(diff);
+    order
 }
 
 /// What `ActivePodsWithRanks.Less` looks at for one pod. Timestamps are `None` when unset.
@@ -381,26 +398,19 @@ pub struct RankKey<'a> {
 }
 
 impl<'a> RankKey<'a> {
-    /// The key of a simulated pod with the given rank.
-    pub fn of(p: &'a Pod, rank: i64) -> RankKey<'a> {
-        // Looked up once for both the readiness and its time.
-        let ready = p.condition(PodConditionType::Ready);
+    /// The key of a simulated pod, from its ranking facts, with the given rank.
+    pub fn of(f: &'a RankFacts, rank: i64) -> RankKey<'a> {
         RankKey {
-            assigned: !p.node_name.is_empty(),
-            phase: p.status.phase,
-            ready: ready.is_some_and(|c| c.status == ConditionStatus::True),
-            deletion_cost: p
-                .metadata
-                .annotations
-                .get(POD_DELETION_COST_ANNOTATION)
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0),
+            assigned: !f.node.is_empty(),
+            phase: f.phase,
+            ready: f.ready,
+            deletion_cost: f.deletion_cost,
             rank,
-            ready_time: ready.map(|c| c.last_transition_time),
-            max_restarts: p.max_restarts(),
+            ready_time: f.ready_time,
+            max_restarts: f.max_restarts,
             max_sidecar_restarts: 0,
-            creation: Some(p.metadata.creation_timestamp),
-            uid: &p.metadata.uid,
+            creation: Some(f.creation),
+            uid: &f.uid,
         }
     }
 }
