@@ -533,9 +533,20 @@ impl Store {
                 if !was_terminal && pod.is_terminal() && !pod.node_name.is_empty() {
                     charge_node(&mut self.node_usage, &pod.node_name, pod, -1);
                 }
+                // The ranking facts read only the phase, the Ready condition and the restart
+                // counts of the status; most status writes (a container's state) leave them be,
+                // and then the index is not even looked at.
+                fn max_restarts(s: &PodStatus) -> Option<i32> {
+                    s.container_statuses.iter().map(|c| c.restart_count).max()
+                }
+                let rank_changed = old_status.phase != pod.status.phase
+                    || ready(&old_status) != ready(&pod.status)
+                    || max_restarts(&old_status) != max_restarts(&pod.status);
                 let touched = Touched::pod(name, pod, false, false, relevant);
-                let pod = Shared::clone(pod);
-                self.refresh_rank(&key, &pod);
+                if rank_changed {
+                    let pod = Shared::clone(pod);
+                    self.refresh_rank(&key, &pod);
+                }
                 Some(touched)
             }
             Change::SetPodRuntime { name, runtime } => {
