@@ -471,7 +471,11 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
         }
         Command::BreakReadiness(p) => {
             let name = existing_pod(store, p)?;
-            let mut rt = store.kubelet.get(&name).cloned().unwrap_or_default();
+            let mut rt = store
+                .kubelet
+                .get(name.as_str())
+                .cloned()
+                .unwrap_or_default();
             if rt.readiness_broken {
                 out.say(format!("The readiness endpoint of {name} already fails."));
                 return Ok(out);
@@ -482,7 +486,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 runtime: rt,
             });
             out.stage = Some(Stage::Retry);
-            let has_probe = store.pods.get(&name).is_some_and(|pod| {
+            let has_probe = store.pods.get(name.as_str()).is_some_and(|pod| {
                 pod.spec
                     .containers
                     .iter()
@@ -498,7 +502,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             let name = existing_pod(store, p)?;
             let running = store
                 .kubelet
-                .get(&name)
+                .get(name.as_str())
                 .and_then(|rt| rt.containers.first())
                 .filter(|c| c.running_since.is_some())
                 .map(|c| c.instance);
@@ -538,7 +542,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             let name = existing_pod(store, p)?;
             let grace = store
                 .pods
-                .get(&name)
+                .get(name.as_str())
                 .and_then(|pod| pod.spec.termination_grace_period_seconds)
                 .unwrap_or(30);
             out.changes.push(Change::DeletePod {

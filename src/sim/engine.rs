@@ -110,7 +110,12 @@ fn holder(
 
 impl WorkQueue {
     fn push(&mut self, due: Time, work: Work) {
-        let fp = fingerprint(&work);
+        self.push_hashed(due, fingerprint(&work), work);
+    }
+
+    /// [`WorkQueue::push`] with the work's fingerprint already known (a silent probe tick puts
+    /// back the work it just took out, whose fingerprint the queue kept).
+    fn push_hashed(&mut self, due: Time, fp: u64, work: Work) {
         // Looked up once: the holder of this work, if pending, and whether it is alone under
         // the fingerprint (as all but a colliding few are).
         let found = self.pending.get(&fp).map(|slots| {
@@ -157,7 +162,8 @@ impl WorkQueue {
         self.items.get_min().map(|((t, _), _)| *t)
     }
 
-    fn pop(&mut self) -> Option<(Time, Work)> {
+    /// Takes out the earliest item: its due time, its work's fingerprint and the work.
+    fn pop(&mut self) -> Option<(Time, u64, Work)> {
         let first = self.items.get_min()?.0;
         let (key, (fp, work)) = self.items.remove_with_key(&first)?;
         // The work stops being pending if its pending due time is this item's, whichever item
@@ -172,7 +178,7 @@ impl WorkQueue {
                 slots.remove(pending);
             }
         }
-        Some((key.0, work))
+        Some((key.0, fp, work))
     }
 }
 
@@ -315,9 +321,9 @@ impl Sim {
             if due > limit {
                 return None;
             }
-            let (due, work) = self.queue.pop()?;
+            let (due, fp, work) = self.queue.pop()?;
             self.clock = self.clock.max(due);
-            if let Some(step) = self.run(work) {
+            if let Some(step) = self.run(work, fp) {
                 return Some(step);
             }
         }
@@ -344,7 +350,8 @@ impl Sim {
             }))
     }
 
-    fn run(&mut self, work: Work) -> Option<Step> {
+    /// Runs one piece of work, whose fingerprint in the queue was `fp`.
+    fn run(&mut self, work: Work, fp: u64) -> Option<Step> {
         let now = self.clock;
         let cfg = Arc::clone(&self.config);
         // A steady probe on a healthy container only comes back one period later: put the same
@@ -364,7 +371,7 @@ impl Sim {
             };
             if let Some(period) = kubelet::steady_probe_period(&self.store, &cfg.world, target, now)
             {
-                self.queue.push(now.plus_millis(period), work);
+                self.queue.push_hashed(now.plus_millis(period), fp, work);
                 return None;
             }
         }
@@ -533,7 +540,7 @@ impl Sim {
         };
         let touched = self.store.apply(change, now);
         if let Some(name) = deleted_pod
-            && self.store.pods.contains_key(&name)
+            && self.store.pods.contains_key(name.as_str())
         {
             self.queue.push(now, Work::KubeletSyncPod(name));
         }

@@ -5,12 +5,23 @@
 //! annotation changes, `observedGeneration` stays with status writes, names and UIDs are given
 //! to new objects, and deletions set `deletionTimestamp`.
 
-use super::api::{Deployment, Node, Pod, PodStatus, ReplicaSet, Shared, Time, quantity};
+use super::api::{
+    ConditionStatus, Deployment, Node, Pod, PodConditionType, PodPhase, PodStatus, ReplicaSet,
+    Shared, Time, quantity,
+};
 use super::controller::Change;
 use super::kubelet::PodRuntime;
 use imbl::{OrdMap, OrdSet};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::ops::Bound;
+use std::sync::Arc;
+
+/// A pod's name as a map key. Shared rather than owned: the pod map, the kubelet map and the
+/// owner index hold one allocation per pod between them, copying a tree node after a snapshot
+/// (copy on write) copies pointers rather than strings, and walking an owner's pods can match
+/// the index against the pod map by pointer before comparing any text.
+pub type PodName = Arc<str>;
 
 /// Resources held on a node by the pods bound to it (terminating ones included, as upstream:
 /// they release their requests only when they are gone).
@@ -55,6 +66,51 @@ impl PodCounts {
             .range(cutoff..)
             .next()
             .map(|(t, _)| t.plus_millis(window))
+    }
+}
+
+/// What the deletion ranking (`ActivePodsWithRanks`) reads of an active pod, kept for each owner
+/// by pod name. A scale-down ranks every active pod of the Deployment's ReplicaSet; reading these
+/// from one compact index rather than from each pod object, its conditions and its container
+/// statuses saves a handful of cache misses per pod, which at thousands of pods is most of the
+/// cost of a scale-down.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RankFacts {
+    /// The node the pod is bound to, empty when unassigned. Interned: every pod on a node shares
+    /// one string, so looking up the node's co-location count reads memory already cached.
+    pub node: Arc<str>,
+    pub phase: PodPhase,
+    /// Whether the Ready condition is True.
+    pub ready: bool,
+    /// The Ready condition's last transition time, when the pod has the condition.
+    pub ready_time: Option<Time>,
+    pub deletion_cost: i32,
+    pub max_restarts: i32,
+    pub creation: Time,
+    pub uid: Arc<str>,
+}
+
+impl RankFacts {
+    /// The facts of `pod`, bound to the interned `node`. `uid` is reused when the caller already
+    /// holds the pod's UID, so that refreshing the facts allocates nothing.
+    pub fn of(pod: &Pod, node: Arc<str>, uid: Option<Arc<str>>) -> RankFacts {
+        // Looked up once for both the readiness and its time.
+        let ready = pod.condition(PodConditionType::Ready);
+        RankFacts {
+            node,
+            phase: pod.status.phase,
+            ready: ready.is_some_and(|c| c.status == ConditionStatus::True),
+            ready_time: ready.map(|c| c.last_transition_time),
+            deletion_cost: pod
+                .metadata
+                .annotations
+                .get(super::controller::replica_set::POD_DELETION_COST_ANNOTATION)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0),
+            max_restarts: pod.max_restarts(),
+            creation: pod.metadata.creation_timestamp,
+            uid: uid.unwrap_or_else(|| Arc::from(pod.metadata.uid.as_str())),
+        }
     }
 }
 
@@ -106,12 +162,12 @@ pub struct Store {
     pub replica_sets: OrdMap<String, ReplicaSet>,
     /// Pods are shared values, so that copying a tree node after a snapshot (copy on write)
     /// copies pointers rather than every pod in the node.
-    pub pods: OrdMap<String, Shared<Pod>>,
+    pub pods: OrdMap<PodName, Shared<Pod>>,
     pub nodes: OrdMap<String, Node>,
     /// Node-local kubelet state (pull back-offs, probe counters), keyed by pod name.
-    pub kubelet: OrdMap<String, PodRuntime>,
-    /// Pod names by the UID of their controlling owner.
-    pods_by_owner: OrdMap<String, OrdSet<String>>,
+    pub kubelet: OrdMap<PodName, PodRuntime>,
+    /// Pod names by the UID of their controlling owner, sharing the pod map's keys.
+    pods_by_owner: OrdMap<String, OrdSet<PodName>>,
     /// Requests held on each node.
     node_usage: OrdMap<String, NodeUsage>,
     /// The next host number for pod IPs on each node.
@@ -121,6 +177,10 @@ pub struct Store {
     /// Active pods by owner UID, then node: the co-location rank of the deletion ranking. Nested
     /// rather than keyed by a pair so that a lookup needs no owned key.
     on_node: OrdMap<String, OrdMap<String, i32>>,
+    /// The ranking facts of each owner's active pods: owner UID, then pod name.
+    rank_facts: OrdMap<String, OrdMap<PodName, RankFacts>>,
+    /// One shared copy of each node name that pods are bound to, for [`RankFacts::node`].
+    node_names: OrdSet<Arc<str>>,
     /// Node-local kubelet state shared by a node's pods.
     pub kubelet_nodes: OrdMap<String, crate::sim::kubelet::NodeRuntime>,
     /// Images the registry refuses to serve (the `fail_registry` fault).
@@ -148,17 +208,73 @@ impl Store {
     /// A ReplicaSet's pods are named after it (`<rs>-<5 random>`), so they mostly sit side by
     /// side in the pod map: the pods between the owner's first and last name are walked in step
     /// with its sorted name set, which finds each one with a comparison or two instead of a
-    /// lookup from the root. Any other pod in that stretch is passed over.
+    /// lookup from the root. Any other pod in that stretch is passed over. The index shares the
+    /// pod map's keys, so a pod of the owner is recognised by pointer, without reading its name.
     pub fn pods_owned_by<'a>(&'a self, owner_uid: &str) -> impl Iterator<Item = &'a Pod> + 'a {
         let names = self.pods_by_owner.get(owner_uid);
         let span = names.and_then(|n| Some((n.get_min()?, n.get_max()?)));
         let mut wanted = names.into_iter().flat_map(|n| n.iter()).peekable();
         span.into_iter()
-            .flat_map(|(first, last)| self.pods.range::<_, String>(first..=last))
-            .filter_map(move |(name, pod)| {
-                while wanted.next_if(|w| *w < name).is_some() {}
-                wanted.next_if_eq(&name).map(|_| &**pod)
+            .flat_map(|(first, last)| {
+                self.pods
+                    .range::<_, str>((Bound::Included(&**first), Bound::Included(&**last)))
             })
+            .filter_map(move |(name, pod)| {
+                let same = |w: &&PodName| Arc::ptr_eq(w, name) || **w == *name;
+                while wanted.next_if(|w| !same(w) && **w < *name).is_some() {}
+                wanted.next_if(same).map(|_| &**pod)
+            })
+    }
+
+    /// The ranking facts of the active pods whose controlling owner has the given UID, in name
+    /// order: the same pods, in the same order, as the active ones of [`Store::pods_owned_by`].
+    pub fn rank_facts_of<'a>(
+        &'a self,
+        owner_uid: &str,
+    ) -> impl Iterator<Item = (&'a PodName, &'a RankFacts)> + 'a {
+        self.rank_facts
+            .get(owner_uid)
+            .into_iter()
+            .flat_map(|m| m.iter())
+    }
+
+    /// Brings the ranking facts of the pod filed under `key` up to date after a change: filed
+    /// while the pod is active, dropped when it is not, and rewritten only when they differ (a
+    /// write copies the index's path after a snapshot).
+    fn refresh_rank(&mut self, key: &PodName, pod: &Pod) {
+        let Some(r) = pod.metadata.controller_ref() else {
+            return;
+        };
+        let current = self.rank_facts.get(&r.uid).and_then(|m| m.get(key));
+        if !pod.is_active() {
+            if current.is_some()
+                && let Some(m) = self.rank_facts.get_mut(&r.uid)
+            {
+                m.remove(key);
+                if m.is_empty() {
+                    self.rank_facts.remove(&r.uid);
+                }
+            }
+            return;
+        }
+        let node = match current {
+            Some(f) if *f.node == *pod.node_name => Arc::clone(&f.node),
+            _ => match self.node_names.get(pod.node_name.as_str()) {
+                Some(n) => Arc::clone(n),
+                None => {
+                    let n: Arc<str> = Arc::from(pod.node_name.as_str());
+                    self.node_names.insert(Arc::clone(&n));
+                    n
+                }
+            },
+        };
+        let facts = RankFacts::of(pod, node, current.map(|f| Arc::clone(&f.uid)));
+        if current == Some(&facts) {
+            return;
+        }
+        with_entry(&mut self.rank_facts, &r.uid, |m| {
+            m.insert(Arc::clone(key), facts);
+        });
     }
 
     /// The ReplicaSets controlled by the Deployment with the given UID, in name order.
@@ -211,12 +327,12 @@ impl Store {
         self.counts.get(owner_uid).unwrap_or(&EMPTY)
     }
 
-    fn index_pod(&mut self, pod: &Pod) {
+    fn index_pod(&mut self, name: &PodName, pod: &Pod) {
         if let Some(r) = pod.metadata.controller_ref() {
             self.pods_by_owner
                 .entry(r.uid.clone())
                 .or_default()
-                .insert(pod.metadata.name.clone());
+                .insert(Arc::clone(name));
         }
         self.account(pod, 1);
     }
@@ -226,7 +342,7 @@ impl Store {
         if let Some(r) = pod.metadata.controller_ref()
             && let Some(set) = self.pods_by_owner.get_mut(&r.uid)
         {
-            set.remove(&pod.metadata.name);
+            set.remove(pod.metadata.name.as_str());
             if set.is_empty() {
                 self.pods_by_owner.remove(&r.uid);
             }
@@ -320,17 +436,19 @@ impl Store {
             Change::CreatePod(mut pod) => {
                 pod.metadata.creation_timestamp = now.truncate_to_secs();
                 pod.metadata.generation = 1;
-                let name = pod.metadata.name.clone();
-                self.index_pod(&pod);
-                let touched = Touched::pod(name.clone(), &pod, false, true, true);
-                self.pods.insert(name, Shared::new(pod));
+                let key = PodName::from(pod.metadata.name.as_str());
+                self.index_pod(&key, &pod);
+                self.refresh_rank(&key, &pod);
+                let touched = Touched::pod(pod.metadata.name.clone(), &pod, false, true, true);
+                self.pods.insert(key, Shared::new(pod));
                 Some(touched)
             }
             Change::DeletePod {
                 name,
                 grace_seconds,
             } => {
-                let pod = self.pods.get_mut(&name)?;
+                let (key, pod) = self.pods.get_key_value_mut(name.as_str())?;
+                let key = Arc::clone(key);
                 if pod.metadata.deletion_timestamp.is_some() {
                     return None;
                 }
@@ -344,15 +462,25 @@ impl Store {
                     Some(now.plus_secs(grace_seconds).truncate_to_secs());
                 pod.metadata.deletion_grace_period_seconds = Some(grace_seconds);
                 account(&mut self.on_node, &mut self.counts, pod, 1);
-                Some(Touched::pod(name, pod, false, false, true))
+                let touched = Touched::pod(name, pod, false, false, true);
+                let pod = Shared::clone(pod);
+                self.refresh_rank(&key, &pod);
+                Some(touched)
             }
             Change::RemovePod(name) => {
-                let pod = self.pods.remove(&name)?;
+                let (key, pod) = self.pods.remove_with_key(name.as_str())?;
                 self.unindex_pod(&pod);
+                if let Some(r) = pod.metadata.controller_ref()
+                    && let Some(m) = self.rank_facts.get_mut(&r.uid)
+                    && m.remove(&key).is_some()
+                    && m.is_empty()
+                {
+                    self.rank_facts.remove(&r.uid);
+                }
                 if !pod.node_name.is_empty() && !pod.is_terminal() {
                     self.charge_node(&pod.node_name, &pod, -1);
                 }
-                self.kubelet.remove(&name);
+                self.kubelet.remove(name.as_str());
                 Some(Touched::pod(name, &pod, true, false, true))
             }
             Change::BindPod {
@@ -367,7 +495,8 @@ impl Store {
                     host
                 };
                 let cidr = self.nodes.get(&node).map_or(0, |n| n.spec.pod_cidr_index);
-                let pod = self.pods.get_mut(&name)?;
+                let (key, pod) = self.pods.get_key_value_mut(name.as_str())?;
+                let key = Arc::clone(key);
                 account(&mut self.on_node, &mut self.counts, pod, -1);
                 pod.status.pod_ip = Some(format!("10.244.{cidr}.{ip}"));
                 pod.status.host_ip = Some(format!("192.168.49.{}", cidr + 2));
@@ -375,10 +504,14 @@ impl Store {
                 charge_node(&mut self.node_usage, &node, pod, 1);
                 pod.node_name = node;
                 account(&mut self.on_node, &mut self.counts, pod, 1);
-                Some(Touched::pod(name, pod, false, false, false))
+                let touched = Touched::pod(name, pod, false, false, false);
+                let pod = Shared::clone(pod);
+                self.refresh_rank(&key, &pod);
+                Some(touched)
             }
             Change::UpdatePodStatus { name, status } => {
-                let pod = self.pods.get_mut(&name)?;
+                let (key, pod) = self.pods.get_key_value_mut(name.as_str())?;
+                let key = Arc::clone(key);
                 // The new status goes in place; the old one is kept aside, and swapped back in
                 // for a moment if the pod must be un-accounted as it was.
                 let before = Self::summary(pod);
@@ -400,11 +533,31 @@ impl Store {
                 if !was_terminal && pod.is_terminal() && !pod.node_name.is_empty() {
                     charge_node(&mut self.node_usage, &pod.node_name, pod, -1);
                 }
-                Some(Touched::pod(name, pod, false, false, relevant))
+                // The ranking facts read only the phase, the Ready condition and the restart
+                // counts of the status; most status writes (a container's state) leave them be,
+                // and then the index is not even looked at.
+                fn max_restarts(s: &PodStatus) -> Option<i32> {
+                    s.container_statuses.iter().map(|c| c.restart_count).max()
+                }
+                let rank_changed = old_status.phase != pod.status.phase
+                    || ready(&old_status) != ready(&pod.status)
+                    || max_restarts(&old_status) != max_restarts(&pod.status);
+                let touched = Touched::pod(name, pod, false, false, relevant);
+                if rank_changed {
+                    let pod = Shared::clone(pod);
+                    self.refresh_rank(&key, &pod);
+                }
+                Some(touched)
             }
             Change::SetPodRuntime { name, runtime } => {
-                if self.pods.contains_key(&name) {
-                    self.kubelet.insert(name, runtime);
+                // The runtime is filed under the pod map's key, so the two share it.
+                if let Some((key, _)) = self.pods.get_key_value(name.as_str()) {
+                    match self.kubelet.get_mut(name.as_str()) {
+                        Some(cur) => *cur = runtime,
+                        None => {
+                            self.kubelet.insert(Arc::clone(key), runtime);
+                        }
+                    }
                 }
                 None
             }

@@ -284,7 +284,7 @@ impl ClusterView {
                     .controller_ref()
                     .map(|r| r.name.as_str())
                     .unwrap_or_default();
-                pod_view(p, rs_name, store.kubelet.get(&p.metadata.name))
+                pod_view(p, rs_name, store.kubelet.get(p.metadata.name.as_str()))
             })
             .collect();
         view.lanes = view
@@ -327,7 +327,7 @@ impl ClusterView {
                 view.pods.extend(
                     owned
                         .iter()
-                        .map(|p| pod_view(p, name, store.kubelet.get(&p.metadata.name))),
+                        .map(|p| pod_view(p, name, store.kubelet.get(p.metadata.name.as_str()))),
                 );
             }
         }

@@ -149,3 +149,39 @@ fn jumping_ahead_leaves_the_state_stepping_leaves() {
         }
     }
 }
+
+/// The store keeps the deletion ranking's facts of every active pod as an index, updated as pods
+/// change; after every step of every bundled scenario it must hold exactly what reading the pods
+/// themselves gives, in the same order.
+#[test]
+fn the_ranking_index_matches_the_pods_at_every_step() {
+    use rolloutscope::sim::store::RankFacts;
+    use std::sync::Arc;
+    for (file, yaml) in BUNDLED {
+        let scenario = Scenario::parse(yaml).unwrap_or_else(|e| panic!("{file}: {e:?}"));
+        let mut sim = scenario.sim();
+        while let Some(step) = sim.step_until(scenario.time_limit()) {
+            let store = sim.store();
+            for rs in store.replica_sets.values() {
+                let uid = &rs.metadata.uid;
+                let indexed: Vec<(String, RankFacts)> = store
+                    .rank_facts_of(uid)
+                    .map(|(name, f)| (name.to_string(), f.clone()))
+                    .collect();
+                let read: Vec<(String, RankFacts)> = store
+                    .pods_owned_by(uid)
+                    .filter(|p| p.is_active())
+                    .map(|p| {
+                        let facts = RankFacts::of(p, Arc::from(p.node_name.as_str()), None);
+                        (p.metadata.name.clone(), facts)
+                    })
+                    .collect();
+                assert_eq!(
+                    indexed, read,
+                    "{file}, step {}: {}",
+                    step.index, rs.metadata.name
+                );
+            }
+        }
+    }
+}

@@ -199,10 +199,10 @@ fn status_transitions(file: &str, pod_prefix: &str, limit_secs: u64) -> Vec<Stri
                 .pods
                 .keys()
                 .find(|n| n.starts_with(pod_prefix))
-                .cloned();
+                .map(|n| n.to_string());
         }
         let Some(name) = &pod_name else { continue };
-        let status = match sim.store().pods.get(name) {
+        let status = match sim.store().pods.get(name.as_str()) {
             Some(p) => {
                 if p.kubectl_status() == "CrashLoopBackOff" {
                     assert_eq!(
@@ -617,7 +617,7 @@ fn a_broken_readiness_endpoint_makes_the_pod_not_ready_without_a_restart() {
         .find(|s| s.narration.starts_with("Fault: the readiness endpoint"))
         .expect("the fault step");
     let pod = fault.object.trim_start_matches("pod/").to_string();
-    let p = sim.store().pods.get(&pod).expect("the pod stays");
+    let p = sim.store().pods.get(pod.as_str()).expect("the pod stays");
     assert!(
         !kubectl::ready_cell(p).starts_with("1/"),
         "{}",
@@ -645,7 +645,7 @@ fn a_crashed_container_is_restarted() {
         .find(|s| s.narration.starts_with("Fault: the process"))
         .expect("the fault step");
     let pod = fault.object.trim_start_matches("pod/").to_string();
-    let p = sim.store().pods.get(&pod).expect("the pod stays");
+    let p = sim.store().pods.get(pod.as_str()).expect("the pod stays");
     assert_eq!(p.status.container_statuses[0].restart_count, 1);
     assert!(steps.iter().any(|s| {
         s.time.as_millis() >= 30_000

@@ -229,3 +229,37 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// A scale-down sorts only the pods it deletes: the partial merge sort must leave in front
+    /// exactly what the full one does, even for a comparison that is not a strict weak order (as
+    /// the deletion ranking is not).
+    #[test]
+    fn a_partial_merge_sort_agrees_with_the_full_one(
+        keys in proptest::collection::vec((0u8..4, 0u8..16), 0..90),
+        k in 0usize..100,
+    ) {
+        use rolloutscope::sim::controller::replica_set::{merge_sort_by_less, merge_sort_prefix_by_less};
+        // Same bucket compares by the second number, otherwise by bucket, and equal pairs tie:
+        // intransitive on purpose.
+        let less = |a: &(u8, u8), b: &(u8, u8)| {
+            if a == b {
+                false
+            } else if a.0.abs_diff(b.0) <= 1 {
+                a.1 < b.1
+            } else {
+                a.0 < b.0
+            }
+        };
+        let indexed: Vec<(usize, (u8, u8))> = keys.iter().copied().enumerate().collect();
+        let less_idx = |a: &(usize, (u8, u8)), b: &(usize, (u8, u8))| less(&a.1, &b.1);
+        let mut full = indexed.clone();
+        merge_sort_by_less(&mut full, &less_idx);
+        let mut part = indexed;
+        merge_sort_prefix_by_less(&mut part, k, &less_idx);
+        let n = k.min(full.len());
+        prop_assert_eq!(&part[..n], &full[..n]);
+    }
+}
