@@ -13,8 +13,15 @@ use crate::sim::trace::Stage;
 /// `crashLoopBackOff` expiry: a container that ran longer than this restarts at once.
 pub const CRASH_BACKOFF_EXPIRY_MS: u64 = 600_000;
 
+/// Whether container `c` exists in the pod's spec and runtime state. Work names a container by
+/// its index; the entry points below check it once, so that a stale index (which a pod's fixed
+/// spec should never produce) ends the action instead of the run.
+fn has_container(k: &KubeletContext<'_>, c: usize) -> bool {
+    c < k.pod.spec.containers.len() && c < k.runtime.containers.len()
+}
+
 fn probe_of(k: &KubeletContext<'_>, c: usize, kind: ProbeKind) -> Option<Probe> {
-    let spec = &k.pod.spec.containers[c];
+    let spec = k.pod.spec.containers.get(c)?;
     match kind {
         ProbeKind::Startup => spec.startup_probe.clone(),
         ProbeKind::Readiness => spec.readiness_probe.clone(),
@@ -35,6 +42,9 @@ fn period_ms(p: &Probe) -> u64 {
 /// (Upstream readiness also runs at once when the kubelet computes status, which is the same
 /// moment when the delay is 0.) Until a startup probe passes, only it runs.
 pub fn schedule_initial_probes(k: &mut KubeletContext<'_>, c: usize, instance: u32) {
+    if !has_container(k, c) {
+        return;
+    }
     let pod = k.pod.metadata.name.clone();
     let kinds: &[ProbeKind] = if k.pod.spec.containers[c].startup_probe.is_some() {
         &[ProbeKind::Startup]
@@ -183,6 +193,9 @@ fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (boo
 
 /// One run of a probe worker: observe, count, publish at the threshold, act on the result.
 pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
+    if !has_container(k, c) {
+        return;
+    }
     let Some(p) = probe_of(k, c, kind) else {
         return;
     };
@@ -315,6 +328,9 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
 
 /// The container's process has ended: record a terminated state and forget readiness.
 pub fn container_stopped(k: &mut KubeletContext<'_>, c: usize, exit_code: i32, reason: &str) {
+    if !has_container(k, c) {
+        return;
+    }
     let started = k.runtime.containers[c]
         .running_since
         .take()
@@ -335,7 +351,12 @@ pub fn container_stopped(k: &mut KubeletContext<'_>, c: usize, exit_code: i32, r
 /// `doBackOff`: whether a stopped container may restart now. When it may not, reports
 /// CrashLoopBackOff and schedules the pod worker to look again.
 pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> bool {
-    let cs = &k.pod.status.container_statuses[c];
+    if !has_container(k, c) {
+        return false;
+    }
+    let Some(cs) = k.pod.status.container_statuses.get(c) else {
+        return false;
+    };
     let finished = match (&cs.state, &cs.last_state) {
         (ContainerState::Terminated { finished_at, .. }, _) => *finished_at,
         (_, Some(ContainerState::Terminated { finished_at, .. })) => *finished_at,
