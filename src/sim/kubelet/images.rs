@@ -116,6 +116,9 @@ pub fn registry_unreachable_text(image: &str) -> String {
 /// `EnsureImageExists`, then start: honours the pull policy and any pull back-off, and either
 /// starts the container at once (image present), begins a pull, or reports the back-off.
 pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
+    if !k.has_container(c) {
+        return;
+    }
     let container = k.pod.spec.containers[c].clone();
     let image = container.image.clone();
     let policy = pull_policy(&container);
@@ -276,6 +279,9 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
 
 /// A pull finished: success starts the container; failure records ErrImagePull and the back-off.
 pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
+    if !k.has_container(c) {
+        return;
+    }
     let image = k.pod.spec.containers[c].image.clone();
     let behavior = super::effective_behavior(k.world, k.store, &image, None);
     let started = k.runtime.containers[c].pull_started.unwrap_or(k.now);

@@ -319,6 +319,15 @@ impl<'a> KubeletContext<'a> {
         self.out
     }
 
+    /// Whether container `c` exists in the pod's spec, runtime state and status. Work names a
+    /// container by its index; each action checks it once on entry, so that a stale index (which
+    /// a pod's fixed spec should never produce) ends the action instead of the run.
+    pub fn has_container(&self, c: usize) -> bool {
+        c < self.pod.spec.containers.len()
+            && c < self.runtime.containers.len()
+            && c < self.pod.status.container_statuses.len()
+    }
+
     fn container_name(&self, c: usize) -> String {
         self.pod
             .spec
@@ -370,13 +379,19 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
 }
 
 fn sync_container(k: &mut KubeletContext<'_>, c: usize) {
-    let rt = &k.runtime.containers[c];
+    if !k.has_container(c) {
+        return;
+    }
+    let (rt, cs) = (
+        &k.runtime.containers[c],
+        &k.pod.status.container_statuses[c],
+    );
     if rt.running_since.is_some() || rt.pull_started.is_some() {
         return;
     }
-    let state = k.pod.status.container_statuses[c].state.clone();
+    let state = cs.state.clone();
     let restarting = matches!(state, ContainerState::Terminated { .. })
-        || k.pod.status.container_statuses[c].last_state.is_some()
+        || cs.last_state.is_some()
             && matches!(state, ContainerState::Waiting { ref reason, .. } if reason == "CrashLoopBackOff");
     if restarting && !probes::crash_backoff_allows_restart(k, c) {
         return;
@@ -386,6 +401,9 @@ fn sync_container(k: &mut KubeletContext<'_>, c: usize) {
 
 /// Starts a container whose image is present: `Created` and `Started`, probes scheduled.
 pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
+    if !k.has_container(c) {
+        return;
+    }
     let now = k.now;
     let name = k.container_name(c);
     let image = k.pod.spec.containers[c].image.clone();

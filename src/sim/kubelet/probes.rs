@@ -13,13 +13,6 @@ use crate::sim::trace::Stage;
 /// `crashLoopBackOff` expiry: a container that ran longer than this restarts at once.
 pub const CRASH_BACKOFF_EXPIRY_MS: u64 = 600_000;
 
-/// Whether container `c` exists in the pod's spec and runtime state. Work names a container by
-/// its index; the entry points below check it once, so that a stale index (which a pod's fixed
-/// spec should never produce) ends the action instead of the run.
-fn has_container(k: &KubeletContext<'_>, c: usize) -> bool {
-    c < k.pod.spec.containers.len() && c < k.runtime.containers.len()
-}
-
 fn probe_of(k: &KubeletContext<'_>, c: usize, kind: ProbeKind) -> Option<Probe> {
     let spec = k.pod.spec.containers.get(c)?;
     match kind {
@@ -42,7 +35,7 @@ fn period_ms(p: &Probe) -> u64 {
 /// (Upstream readiness also runs at once when the kubelet computes status, which is the same
 /// moment when the delay is 0.) Until a startup probe passes, only it runs.
 pub fn schedule_initial_probes(k: &mut KubeletContext<'_>, c: usize, instance: u32) {
-    if !has_container(k, c) {
+    if !k.has_container(c) {
         return;
     }
     let pod = k.pod.metadata.name.clone();
@@ -193,7 +186,7 @@ fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (boo
 
 /// One run of a probe worker: observe, count, publish at the threshold, act on the result.
 pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
-    if !has_container(k, c) {
+    if !k.has_container(c) {
         return;
     }
     let Some(p) = probe_of(k, c, kind) else {
@@ -328,7 +321,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
 
 /// The container's process has ended: record a terminated state and forget readiness.
 pub fn container_stopped(k: &mut KubeletContext<'_>, c: usize, exit_code: i32, reason: &str) {
-    if !has_container(k, c) {
+    if !k.has_container(c) {
         return;
     }
     let started = k.runtime.containers[c]
@@ -351,7 +344,7 @@ pub fn container_stopped(k: &mut KubeletContext<'_>, c: usize, exit_code: i32, r
 /// `doBackOff`: whether a stopped container may restart now. When it may not, reports
 /// CrashLoopBackOff and schedules the pod worker to look again.
 pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> bool {
-    if !has_container(k, c) {
+    if !k.has_container(c) {
         return false;
     }
     let Some(cs) = k.pod.status.container_statuses.get(c) else {
