@@ -34,6 +34,39 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
+/// The tab's own storage, which a reload keeps and another tab never sees.
+fn tab_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok()?
+}
+
+/// The tab-storage key of the address a page hid with and the one it meant to show.
+const RELOAD_KEY: &str = "rolloutscope.reload";
+
+/// Records, as the page is hidden, that the address bar shows `shown` while the page is at
+/// `meant`. A reload starts from the address as it was when it was asked for, so a rewrite
+/// that was still waiting (the address bar follows at most every 250 ms) would be lost without
+/// this; [`reloaded_query`] puts it back.
+pub fn remember_reload(shown: &str, meant: &str) {
+    if let Some(s) = tab_storage() {
+        let _ = s.set_item(RELOAD_KEY, &format!("{shown}\n{meant}"));
+    }
+}
+
+/// The page's query, corrected for a reload that started from an address the page had not
+/// caught up with yet (see [`remember_reload`]). Read once: the record is removed.
+pub fn reloaded_query() -> String {
+    let shown = query();
+    let Some(s) = tab_storage() else {
+        return shown;
+    };
+    let record = s.get_item(RELOAD_KEY).ok().flatten();
+    let _ = s.remove_item(RELOAD_KEY);
+    match record.as_deref().and_then(|r| r.split_once('\n')) {
+        Some((was, meant)) if was == shown => meant.to_string(),
+        _ => shown,
+    }
+}
+
 /// Milliseconds since the page loaded (for pacing writes, never for the simulation).
 pub fn now_ms() -> f64 {
     web_sys::window()

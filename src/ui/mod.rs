@@ -82,7 +82,7 @@ const SAVED_EDITOR: &str = "rolloutscope.editor";
 /// The page, or a message when no scenario loads (which the tests rule out for bundled files).
 #[component]
 pub fn App() -> impl IntoView {
-    let query = browser::query();
+    let query = browser::reloaded_query();
     let view = link::view_options(&query);
     // A bare address reopens the person's own work where they left it; a link opens what it
     // says. Embeds and notes never read or write the saved work: they belong to someone else.
@@ -234,7 +234,7 @@ fn Workspace(
         last_write: StoredValue::new(0.0),
         pending: StoredValue::new(None),
     };
-    browser::on_page_hide(move || mirror.write());
+    browser::on_page_hide(move || mirror.flush());
 
     Effect::new(move |_| {
         // The address bar and saved work follow at most every 250 ms: browsers throttle
@@ -499,6 +499,17 @@ impl Mirror {
         browser::replace_query(&q);
         if self.keeps_work {
             browser::save(SAVED_LINK, &own);
+        }
+    }
+
+    /// Writes now, as the page is hidden: if a reload is what hides it, it has already taken the
+    /// address as it was, so what it should have been is noted for the reloaded page.
+    fn flush(&self) {
+        let shown = browser::query();
+        self.write();
+        let meant = browser::query();
+        if meant != shown {
+            browser::remember_reload(&shown, &meant);
         }
     }
 

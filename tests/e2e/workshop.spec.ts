@@ -160,6 +160,14 @@ test('edits and position survive a reload, and reset asks before discarding acti
   await page.reload();
   await expect(app.stepCount).toHaveText(/^Step 10 of/);
   await expect(app.manifest).toHaveValue(/replicas: 7/);
+  // A reload right after stepping, before the address bar has caught up (it follows at most
+  // every 250 ms), still comes back to the step the page was at.
+  await app.forward();
+  await app.forward();
+  await page.reload();
+  await expect(app.stepCount).toHaveText(/^Step 12 of/);
+  await expect(app.manifest).toHaveValue(/replicas: 7/);
+  await app.scrubTo(10);
   // A bare address reopens the saved work too.
   await page.goto('./');
   await expect(app.stepCount).toHaveText(/^Step 10 of/);
