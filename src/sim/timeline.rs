@@ -118,47 +118,26 @@ impl Timeline {
         }
     }
 
+    /// Takes the next step of the current state: a recorded command, or the simulator's own.
+    fn advance_current(&mut self) -> Option<Step> {
+        Self::advance(
+            &mut self.current,
+            &self.injected,
+            self.limit,
+            self.settle.as_deref(),
+        )
+    }
+
     /// Moves one step forward, discovering a new step at the frontier. Returns it, or `None` at
     /// the end of the run.
     pub fn forward(&mut self) -> Option<Step> {
         let pos = self.position();
-        if pos < self.steps.len() {
-            return Self::advance(
-                &mut self.current,
-                &self.injected,
-                self.limit,
-                self.settle.as_deref(),
-            );
+        self.run_ahead(pos + 1);
+        if self.position() > pos {
+            self.steps.get(pos).cloned()
+        } else {
+            None
         }
-        if self.ended {
-            return None;
-        }
-        let step = match self.lookahead.take() {
-            Some(next) => {
-                let (sim, step) = *next;
-                self.current = sim;
-                step
-            }
-            None => {
-                let Some(step) = Self::advance(
-                    &mut self.current,
-                    &self.injected,
-                    self.limit,
-                    self.settle.as_deref(),
-                ) else {
-                    self.ended = true;
-                    return None;
-                };
-                step
-            }
-        };
-        self.steps.push(step.clone());
-        if self.steps.len().is_multiple_of(CHECKPOINT_INTERVAL) {
-            self.checkpoints
-                .insert(self.steps.len(), self.current.clone());
-        }
-        self.look_ahead();
-        Some(step)
     }
 
     /// Computes the step after the frontier, or learns that there is none.
@@ -185,30 +164,21 @@ impl Timeline {
     pub fn seek(&mut self, target: usize) {
         let pos = self.position();
         let known = target.min(self.steps.len());
-        let nearest = self.checkpoints.range(..=known).next_back();
-        if target < pos || nearest.is_some_and(|(k, _)| *k > pos) {
-            let snap = nearest.map_or_else(|| self.current.clone(), |(_, v)| v.clone());
-            self.current = snap;
-            while self.position() < known {
-                if Self::advance(
-                    &mut self.current,
-                    &self.injected,
-                    self.limit,
-                    self.settle.as_deref(),
-                )
-                .is_none()
-                {
-                    return;
-                }
-            }
+        let past_snapshot = self
+            .checkpoints
+            .range(..=known)
+            .next_back()
+            .is_some_and(|(k, _)| *k > pos);
+        if (target < pos || past_snapshot) && !self.restore(known) {
+            return;
         }
         self.run_ahead(target);
     }
 
     /// Moves forward to `target` steps, replaying known steps and discovering new ones.
     ///
-    /// Unlike repeated [`Timeline::forward`]s, it works out the lookahead only where it stops.
-    /// A lookahead is a copy of the state advanced one step, and advancing a copy while the
+    /// It works out the lookahead only where it stops, not at every step on the way. A
+    /// lookahead is a copy of the state advanced one step, and advancing a copy while the
     /// original is still held copies every part of the state the step touches; advancing the
     /// state itself edits it in place. The price is the end of the run: there, a step that
     /// finds nothing may already have run silent work, so the state is restored from the last
@@ -216,14 +186,7 @@ impl Timeline {
     fn run_ahead(&mut self, target: usize) {
         while self.position() < target {
             if self.position() < self.steps.len() {
-                if Self::advance(
-                    &mut self.current,
-                    &self.injected,
-                    self.limit,
-                    self.settle.as_deref(),
-                )
-                .is_none()
-                {
+                if self.advance_current().is_none() {
                     return;
                 }
                 continue;
@@ -237,16 +200,11 @@ impl Timeline {
                     self.current = sim;
                     step
                 }
-                None => match Self::advance(
-                    &mut self.current,
-                    &self.injected,
-                    self.limit,
-                    self.settle.as_deref(),
-                ) {
+                None => match self.advance_current() {
                     Some(step) => step,
                     None => {
                         self.ended = true;
-                        self.restore_frontier();
+                        self.restore(self.steps.len());
                         return;
                     }
                 },
@@ -262,24 +220,18 @@ impl Timeline {
         }
     }
 
-    /// Puts the state back to exactly the last known step: the nearest snapshot, replayed.
-    fn restore_frontier(&mut self) {
-        let frontier = self.steps.len();
-        if let Some((_, snap)) = self.checkpoints.range(..=frontier).next_back() {
+    /// Puts the state back to exactly `target` known steps: the nearest snapshot at or before
+    /// it, replayed. Returns whether the replay got there.
+    fn restore(&mut self, target: usize) -> bool {
+        if let Some((_, snap)) = self.checkpoints.range(..=target).next_back() {
             self.current = snap.clone();
         }
-        while self.position() < frontier {
-            if Self::advance(
-                &mut self.current,
-                &self.injected,
-                self.limit,
-                self.settle.as_deref(),
-            )
-            .is_none()
-            {
-                return;
+        while self.position() < target {
+            if self.advance_current().is_none() {
+                return false;
             }
         }
+        true
     }
 
     /// Applies a user command at the current position. Steps beyond it are discarded: the
