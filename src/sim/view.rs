@@ -306,16 +306,9 @@ impl ClusterView {
         chips_up_to: usize,
         expanded: &std::collections::BTreeSet<String>,
     ) -> ClusterView {
-        Self::build(sim, &|rs, total| {
-            total <= chips_up_to || expanded.contains(rs)
-        })
-    }
-
-    /// The view with every lane's counts, and the pod rows of the ReplicaSets for which
-    /// `rows(name, pod count)` holds: grouped by lane, each lane's in name order.
-    fn build(sim: &Sim, rows: &dyn Fn(&str, usize) -> bool) -> ClusterView {
         let store = sim.store();
         let mut view = Self::without_pods(sim);
+        // Each lane's rows come together, in name order.
         for rs in replica_sets_newest_first(store) {
             let name = rs.metadata.name.as_str();
             let owned: Vec<&Pod> = store.pods_owned_by(&rs.metadata.uid).collect();
@@ -323,7 +316,7 @@ impl ClusterView {
                 .iter()
                 .map(|p| (p.kubectl_status().into(), p.is_ready()));
             view.lanes.push(LaneCounts::tally(name, statuses));
-            if rows(name, owned.len()) {
+            if owned.len() <= chips_up_to || expanded.contains(name) {
                 view.pods.extend(
                     owned
                         .iter()
