@@ -16,6 +16,7 @@ use super::engine::Sim;
 use super::kubectl::{self, EventRecord};
 use super::store::pod_requests;
 use super::trace::Step;
+use crate::sim::order;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -95,7 +96,7 @@ fn deployment_pods<'a>(sim: &'a Sim, d: &Deployment) -> Vec<&'a Pod> {
         .replica_sets_owned_by(&d.metadata.uid)
         .flat_map(|rs| store.pods_owned_by(&rs.metadata.uid))
         .collect();
-    pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    order::sort_by(&mut pods, |a, b| a.metadata.name.cmp(&b.metadata.name));
     pods
 }
 

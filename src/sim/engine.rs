@@ -10,6 +10,7 @@ use super::kubelet::{self, World};
 use super::rng::Rng;
 use super::store::{Store, Touched};
 use super::trace::{Stage, Step};
+use crate::sim::order;
 use imbl::{OrdMap, OrdSet};
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
@@ -215,7 +216,7 @@ impl Sim {
         for n in nodes {
             store.add_node(n);
         }
-        actions.sort_by_key(|a| a.at);
+        order::sort_by_key(&mut actions, |a| a.at);
         let mut queue = WorkQueue::default();
         for (i, a) in actions.iter().enumerate() {
             queue.push(a.at, Work::Action(i));

@@ -18,6 +18,7 @@ use super::controller::scheduler::{format_cpu, format_mem};
 use super::engine::Sim;
 use super::store::pod_requests;
 use super::trace::Step;
+use crate::sim::order;
 use std::collections::BTreeMap;
 
 /// `DeploymentStatusViewer.Status`: the message kubectl prints for one observed state of the
@@ -609,7 +610,7 @@ pub fn get_events(m: &Moment<'_>) -> String {
     if records.is_empty() {
         return String::new();
     }
-    records.sort_by(|a, b| {
+    order::sort_by(&mut records, |a, b| {
         let ka = format!("{}.", a.event.involved_object.name);
         let kb = format!("{}.", b.event.involved_object.name);
         ka.cmp(&kb).then(a.first_timestamp.cmp(&b.first_timestamp))
@@ -863,7 +864,7 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
         o.push_str("Conditions:\n");
         o.push_str("  Type\tStatus\n");
         let mut conds: Vec<_> = pod.status.conditions.iter().collect();
-        conds.sort_by_key(|c| c.type_);
+        order::sort_by_key(&mut conds, |c| c.type_);
         for c in conds {
             o.push_str(&format!("  {}\t{} \n", c.type_.as_str(), c.status.as_str()));
         }
@@ -872,7 +873,7 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
         .into_iter()
         .filter(|r| r.event.involved_object.kind == "Pod" && r.event.involved_object.name == name)
         .collect();
-    events.sort_by_key(|r| r.last_timestamp);
+    order::sort_by_key(&mut events, |r| r.last_timestamp);
     if events.is_empty() {
         o.push_str("Events:\t<none>\n");
     } else {

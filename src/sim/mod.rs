@@ -13,6 +13,7 @@ pub mod engine;
 pub mod kubectl;
 pub mod kubelet;
 pub mod manifest;
+pub mod order;
 pub mod rng;
 pub mod scenario;
 pub mod store;

@@ -11,6 +11,7 @@ use super::engine::{Sim, SimConfig, TimedCommand};
 use super::kubelet::{ImageBehavior, ReadyBehavior, World};
 use super::manifest;
 use super::yaml::{self, Document, Limits};
+use crate::sim::order;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -326,7 +327,7 @@ impl Scenario {
         };
         if !l.errors.is_empty() {
             let mut errors = l.errors;
-            errors.sort_by_key(|e| e.line.unwrap_or(0));
+            order::sort_by_key(&mut errors, |e| e.line.unwrap_or(0));
             return Err(errors);
         }
         let Some(deployment) = deployment else {

@@ -11,6 +11,7 @@ use super::api::{
 };
 use super::controller::Change;
 use super::kubelet::PodRuntime;
+use crate::sim::order;
 use imbl::{OrdMap, OrdSet};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -687,6 +688,6 @@ pub fn set_pod_condition(
         }
     } else {
         conditions.push(cond);
-        conditions.sort_by_key(|c| c.type_);
+        order::sort_by_key(conditions, |c| c.type_);
     }
 }

@@ -7,6 +7,7 @@ use super::controller::deployment::util::{REVISION_ANNOTATION, max_surge, max_un
 use super::engine::Sim;
 use super::kubelet::PodRuntime;
 use super::trace::Step;
+use crate::sim::order;
 use serde::Serialize;
 
 /// A condition row.
@@ -262,7 +263,7 @@ fn replica_sets_newest_first(store: &crate::sim::store::Store) -> Vec<&ReplicaSe
             .and_then(|v| v.parse::<i64>().ok())
             .unwrap_or(0)
     };
-    rss.sort_by(|a, b| {
+    order::sort_by(&mut rss, |a, b| {
         rev(b)
             .cmp(&rev(a))
             .then_with(|| a.metadata.name.cmp(&b.metadata.name))

@@ -7,6 +7,7 @@ use super::{Change, Outcome, Work};
 use crate::sim::api::{
     ConditionStatus, Event, EventReason, Node, ObjectRef, Pod, PodCondition, PodConditionType, Time,
 };
+use crate::sim::order;
 use crate::sim::rng::Rng;
 use crate::sim::store::{Store, pod_requests};
 use crate::sim::trace::Stage;
@@ -135,7 +136,7 @@ pub fn failed_scheduling_message(n_nodes: usize, failures: &[FilterFailure]) -> 
     }
     let render = |h: &BTreeMap<String, usize>| {
         let mut parts: Vec<String> = h.iter().map(|(r, n)| format!("{n} {r}")).collect();
-        parts.sort();
+        order::sort(&mut parts);
         parts.join(", ")
     };
     format!(

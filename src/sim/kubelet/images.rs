@@ -7,6 +7,7 @@ use super::{
 };
 use crate::sim::api::{ContainerState, EventReason, PullPolicy, Time};
 use crate::sim::controller::{Change, Work};
+use crate::sim::order;
 use crate::sim::trace::Stage;
 use serde::{Deserialize, Serialize};
 
@@ -300,7 +301,7 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
         {
             let mut node = node.clone();
             node.status.images.push(image.clone());
-            node.status.images.sort();
+            order::sort(&mut node.status.images);
             k.out.changes.push(Change::UpdateNode(node));
         }
         k.container_event(

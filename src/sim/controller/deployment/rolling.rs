@@ -8,6 +8,7 @@ use super::sync::{
 use super::util::*;
 use super::{SyncContext, progress};
 use crate::sim::api::{Deployment, ReplicaSet};
+use crate::sim::order;
 
 /// `rolloutRolling`: one pass of a rolling update.
 pub fn rollout_rolling(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[ReplicaSet]) {
@@ -152,7 +153,7 @@ pub fn cleanup_unhealthy_replicas(
     max_cleanup_count: i32,
 ) -> Result<(Vec<ReplicaSet>, i32), String> {
     let mut olds = old_rss.to_vec();
-    olds.sort_by(by_creation_timestamp);
+    order::sort_by(&mut olds, by_creation_timestamp);
     let mut total = 0;
     for slot in olds.iter_mut() {
         if total >= max_cleanup_count {
@@ -205,7 +206,7 @@ fn scale_down_old_by_available(
         return 0;
     }
     let mut olds: Vec<&ReplicaSet> = old_rss.iter().collect();
-    olds.sort_by(|a, b| by_creation_timestamp(a, b));
+    order::sort_by(&mut olds, |a, b| by_creation_timestamp(a, b));
     let want = available - min_available;
     let mut total = 0;
     for &target in &olds {

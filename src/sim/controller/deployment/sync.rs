@@ -9,6 +9,7 @@ use crate::sim::api::{
     DeploymentStrategyType, EventReason, ObjectMeta, OwnerReference, ReplicaSet, ReplicaSetSpec,
 };
 use crate::sim::controller::Change;
+use crate::sim::order;
 use crate::sim::trace::Stage;
 
 /// The result of `getAllReplicaSetsAndSyncRevision`: the new ReplicaSet (if any) and the old ones.
@@ -415,9 +416,9 @@ pub fn scale(
     };
     let to_add = allowed - all_replicas;
     if to_add > 0 {
-        all.sort_by(by_size_newer);
+        order::sort_by(&mut all, by_size_newer);
     } else if to_add < 0 {
-        all.sort_by(by_size_older);
+        order::sort_by(&mut all, by_size_older);
     }
     let mut added = 0;
     let mut sizes: Vec<i32> = Vec::with_capacity(all.len());
@@ -465,7 +466,7 @@ pub fn find_active_or_latest(
         return None;
     }
     let mut olds = old_rss.to_vec();
-    olds.sort_by(|a, b| by_creation_timestamp(b, a));
+    order::sort_by(&mut olds, |a, b| by_creation_timestamp(b, a));
     let mut all = olds.clone();
     all.extend(new_rs.cloned());
     let active = filter_active(&all);
@@ -547,7 +548,7 @@ pub fn cleanup_deployment(
     if diff <= 0 {
         return deleted;
     }
-    cleanable.sort_by(|a, b| by_revision(a, b));
+    order::sort_by(&mut cleanable, |a, b| by_revision(a, b));
     for rs in cleanable.into_iter().take(diff as usize) {
         if rs.status.replicas != 0
             || rs.spec.replicas != 0

@@ -6,6 +6,7 @@ use crate::sim::api::{
     ConditionReason, ConditionStatus, Deployment, DeploymentCondition, DeploymentConditionType,
     DeploymentStatus, DeploymentStrategyType, IntOrString, PodTemplateSpec, ReplicaSet, Time,
 };
+use crate::sim::order;
 use crate::sim::rng::SAFE_ALPHANUMS;
 use std::cmp::Ordering;
 
@@ -554,7 +555,7 @@ pub fn by_revision(a: &ReplicaSet, b: &ReplicaSet) -> Ordering {
 /// `FindNewReplicaSet`: the oldest ReplicaSet whose template equals the Deployment's.
 pub fn find_new_replica_set(d: &Deployment, rss: &[ReplicaSet]) -> Option<usize> {
     let mut idx: Vec<usize> = (0..rss.len()).collect();
-    idx.sort_by(|&a, &b| by_creation_timestamp(&rss[a], &rss[b]));
+    order::sort_by(&mut idx, |&a, &b| by_creation_timestamp(&rss[a], &rss[b]));
     idx.into_iter()
         .find(|&i| equal_ignore_hash(&rss[i].spec.template, &d.spec.template))
 }
