@@ -196,7 +196,7 @@ fn write_deployment(
     };
     if !errs.is_empty() {
         return Err(CommandError {
-            message: validation::render_invalid("Deployment.apps", &new.metadata.name, &errs),
+            message: validation::render_kubectl_invalid("Deployment", &new.metadata.name, &errs),
             field_errors: errs,
         });
     }
@@ -611,8 +611,10 @@ fn rollout_undo(
         ));
     }
     if equal_ignore_hash(&d.spec.template, &rs.spec.template) {
+        // kubectl prints the revision it was asked for, not the one it found: a plain
+        // `rollout undo` (no --to-revision) therefore reports revision 0.
         out.say(format!(
-            "deployment.apps/{name} skipped rollback (current template already matches revision {rev})"
+            "deployment.apps/{name} skipped rollback (current template already matches revision {to_revision})"
         ));
         return Ok(());
     }

@@ -10,8 +10,8 @@
 //! clock: ages are `now − creationTimestamp` in kubectl's human-duration form (`45s`, `2m10s`).
 
 use super::api::{
-    ConditionReason, ContainerState, Deployment, DeploymentConditionType, Event, EventType, Pod,
-    PodPhase, Probe, Time,
+    ConditionReason, ContainerState, Deployment, DeploymentConditionType, Event, EventType,
+    LabelSelector, Pod, PodPhase, Probe, Time,
 };
 use super::controller::deployment::util::REVISION_ANNOTATION;
 use super::controller::scheduler::{format_cpu, format_mem};
@@ -342,14 +342,6 @@ pub fn get(m: &Moment<'_>, kinds: &[Resource], wide: bool) -> String {
     nonempty.join("\n")
 }
 
-fn selector_text(labels: &BTreeMap<String, String>) -> String {
-    labels
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
 /// `kubectl get deploy`: `NAME READY UP-TO-DATE AVAILABLE AGE`, READY being
 /// `readyReplicas/spec.replicas`; `-o wide` adds `CONTAINERS IMAGES SELECTOR`.
 pub fn get_deployments(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
@@ -383,7 +375,7 @@ pub fn get_deployments(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
                 d.spec
                     .selector
                     .as_ref()
-                    .map(|sel| selector_text(&sel.match_labels))
+                    .map(LabelSelector::to_selector_string)
                     .unwrap_or_default()
             ));
         }
@@ -424,7 +416,7 @@ pub fn get_replica_sets(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
                 "\t{}\t{}\t{}",
                 join_containers(spec.containers.iter().map(|c| c.name.as_str())),
                 join_containers(spec.containers.iter().map(|c| c.image.as_str())),
-                selector_text(&rs.spec.selector.match_labels)
+                rs.spec.selector.to_selector_string()
             ));
         }
         t.push('\n');

@@ -103,7 +103,9 @@ impl fmt::Display for Step {
             self.object
         )?;
         if !self.narration.is_empty() {
-            writeln!(f, "      {}", self.narration)?;
+            // A narration of several lines (kubectl's list of refusals) stays indented under
+            // its step, so the trace still reads one step at a time.
+            writeln!(f, "      {}", self.narration.replace('\n', "\n      "))?;
         }
         for e in &self.events {
             let mark = if e.type_ == EventType::Warning {

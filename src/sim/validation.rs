@@ -198,18 +198,35 @@ impl std::error::Error for FieldError {}
 ///
 /// `kind` is printed verbatim and should be group-qualified, e.g. [`DEPLOYMENT_KIND`].
 pub fn render_invalid(kind: &str, name: &str, errs: &[FieldError]) -> String {
-    let mut seen = BTreeSet::new();
-    let messages: Vec<String> = errs
-        .iter()
-        .map(ToString::to_string)
-        .filter(|m| seen.insert(m.clone()))
-        .collect();
+    let messages = distinct_messages(errs);
     let head = format!("{kind} {} is invalid", go_quote(name));
     match messages.as_slice() {
         [] => head,
         [one] => format!("{head}: {one}"),
         many => format!("{head}: [{}]", many.join(", ")),
     }
+}
+
+/// How kubectl prints a refused object (`cmdutil.CheckErr` on an Invalid status): `The <Kind>
+/// "<name>" is invalid: ` followed by the one cause, or by a line per cause starting `* ` when
+/// there are several (kubectl's `MultilineError`). `kind` is the bare kind (`Deployment`), which
+/// is what the status details carry.
+pub fn render_kubectl_invalid(kind: &str, name: &str, errs: &[FieldError]) -> String {
+    let messages = distinct_messages(errs);
+    let head = format!("The {kind} {} is invalid: ", go_quote(name));
+    match messages.as_slice() {
+        [one] => format!("{head}{one}"),
+        many => many.iter().fold(head, |text, m| format!("{text}\n* {m}")),
+    }
+}
+
+/// The errors' texts, each once, in their order: the API server drops repeated causes.
+fn distinct_messages(errs: &[FieldError]) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    errs.iter()
+        .map(ToString::to_string)
+        .filter(|m| seen.insert(m.clone()))
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2854,6 +2871,14 @@ spec:
         assert_eq!(
             render_invalid(DEPLOYMENT_KIND, "web", &[]),
             "Deployment.apps \"web\" is invalid"
+        );
+        assert_eq!(
+            render_kubectl_invalid("Deployment", "web", &twice),
+            "The Deployment \"web\" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0"
+        );
+        assert_eq!(
+            render_kubectl_invalid("Deployment", "web", &two),
+            "The Deployment \"web\" is invalid: \n* spec.replicas: Invalid value: -1: must be greater than or equal to 0\n* spec.selector: Required value"
         );
     }
 

@@ -92,11 +92,86 @@ impl LabelSelector {
             })
     }
 
+    /// The selector as text (`metav1.LabelSelectorAsSelector(sel).String()`), which kubectl's
+    /// `-o wide` SELECTOR column prints: one requirement per label or expression, sorted by key
+    /// (labels before expressions on the same key), written `key=value`, `key in (a,b)`,
+    /// `key notin (a,b)`, `key` or `!key`, with the values of a set sorted. An expression with an
+    /// operator upstream would refuse is left out.
+    pub fn to_selector_string(&self) -> String {
+        let labels = self
+            .match_labels
+            .iter()
+            .map(|(k, v)| (k.as_str(), format!("{k}={v}")));
+        let expressions = self.match_expressions.iter().filter_map(|req| {
+            let mut values: Vec<&str> = req.values.iter().map(String::as_str).collect();
+            crate::sim::order::sort(&mut values);
+            let set = values.join(",");
+            let key = &req.key;
+            let text = match &req.operator {
+                SelectorOperator::In => format!("{key} in ({set})"),
+                SelectorOperator::NotIn => format!("{key} notin ({set})"),
+                SelectorOperator::Exists => key.clone(),
+                SelectorOperator::DoesNotExist => format!("!{key}"),
+                SelectorOperator::Other(_) => return None,
+            };
+            Some((key.as_str(), text))
+        });
+        let mut requirements: Vec<(&str, String)> = labels.chain(expressions).collect();
+        crate::sim::order::sort_by(&mut requirements, |a, b| a.0.cmp(b.0));
+        requirements
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
     /// This selector with one more `matchLabels` entry, as the controller adds
     /// `pod-template-hash` to a new ReplicaSet's selector.
     pub fn with_label(&self, key: &str, value: &str) -> LabelSelector {
         let mut out = self.clone();
         out.match_labels.insert(key.to_string(), value.to_string());
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selector_string_is_sorted_by_key_like_labels_selector_string() {
+        let sel = LabelSelector {
+            match_labels: BTreeMap::from([
+                ("app".to_string(), "web".to_string()),
+                ("pod-template-hash".to_string(), "5d9f".to_string()),
+            ]),
+            match_expressions: vec![
+                LabelSelectorRequirement {
+                    key: "tier".into(),
+                    operator: SelectorOperator::In,
+                    values: vec!["fe".into(), "be".into()],
+                },
+                LabelSelectorRequirement {
+                    key: "canary".into(),
+                    operator: SelectorOperator::DoesNotExist,
+                    values: vec![],
+                },
+                LabelSelectorRequirement {
+                    key: "zone".into(),
+                    operator: SelectorOperator::NotIn,
+                    values: vec!["b".into()],
+                },
+                LabelSelectorRequirement {
+                    key: "env".into(),
+                    operator: SelectorOperator::Exists,
+                    values: vec![],
+                },
+            ],
+        };
+        assert_eq!(
+            sel.to_selector_string(),
+            "app=web,!canary,env,pod-template-hash=5d9f,tier in (be,fe),zone notin (b)"
+        );
+        assert_eq!(LabelSelector::default().to_selector_string(), "");
     }
 }

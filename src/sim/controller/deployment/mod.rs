@@ -18,6 +18,7 @@ use super::{Change, Outcome, Work};
 use crate::sim::api::{
     Deployment, DeploymentStrategyType, Event, EventReason, ObjectRef, Pod, ReplicaSet, Time,
 };
+use crate::sim::order;
 use crate::sim::store::Store;
 use crate::sim::trace::Stage;
 use std::collections::BTreeMap;
@@ -95,7 +96,11 @@ pub fn sync_deployment(store: &Store, name: &str, now: Time) -> Outcome {
         return ctx.out;
     }
 
-    let rs_list = get_replica_sets_for_deployment(store, &d);
+    // Upstream's first `FindNewReplicaSet` of a pass sorts the shared ReplicaSet list in place by
+    // creation time, so every later step of the pass (old ReplicaSets, scale-downs, the failure
+    // condition copied from them) sees the oldest first; the store's name order would not.
+    let mut rs_list = get_replica_sets_for_deployment(store, &d);
+    order::sort_by(&mut rs_list, util::by_creation_timestamp);
     if d.metadata.deletion_timestamp.is_some() {
         sync::sync_status_only(&mut ctx, &mut d, &rs_list);
         return ctx.out;
@@ -108,10 +113,7 @@ pub fn sync_deployment(store: &Store, name: &str, now: Time) -> Outcome {
         return ctx.out;
     }
 
-    if d.metadata
-        .annotations
-        .contains_key(util::DEPRECATED_ROLLBACK_TO)
-    {
+    if util::get_rollback_to(&d).is_some() {
         rollback::rollback(&mut ctx, &mut d, &rs_list);
         return ctx.out;
     }

@@ -17,12 +17,7 @@ pub fn rollback(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[Replic
         return;
     };
     let all = rss.all();
-    let mut to_revision = d
-        .metadata
-        .annotations
-        .get(DEPRECATED_ROLLBACK_TO)
-        .and_then(|v| v.parse::<i64>().ok())
-        .unwrap_or(0);
+    let mut to_revision = get_rollback_to(d).unwrap_or(0);
     if to_revision == 0 {
         to_revision = last_revision(&all);
         if to_revision == 0 {
@@ -62,6 +57,12 @@ pub fn rollback(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[Replic
             .labels
             .remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
         d.spec.template = template;
+        // `setDeploymentAnnotationsTo`: the Deployment keeps only its own (skip-list)
+        // annotations and takes every other one from the revision it returns to, so an
+        // annotation that revision never had does not survive the rollback.
+        d.metadata
+            .annotations
+            .retain(|k, _| skip_copy_annotation(k));
         for (k, v) in &rs.metadata.annotations {
             if !skip_copy_annotation(k) {
                 d.metadata.annotations.insert(k.clone(), v.clone());

@@ -348,7 +348,7 @@ pub fn sync(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[ReplicaSet
         ctx.requeue(d, 5);
         return;
     }
-    if d.spec.paused && !d.metadata.annotations.contains_key(DEPRECATED_ROLLBACK_TO) {
+    if d.spec.paused && get_rollback_to(d).is_none() {
         cleanup_deployment(ctx, &rss.old_rss, d);
     }
     sync_deployment_status(ctx, d, &rss.all(), rss.new_rs.as_ref());

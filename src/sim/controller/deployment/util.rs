@@ -384,6 +384,17 @@ pub fn set_replicas_annotations(rs: &mut ReplicaSet, desired: i32, max: i32) -> 
     changed
 }
 
+/// `getRollbackTo`: the revision a legacy `rollbackTo` request asks for. Upstream reads the
+/// annotation only when it is non-empty and an integer; anything else is ignored, so an empty
+/// value does not start a rollback (validation rejects a non-integer one before it gets here).
+pub fn get_rollback_to(d: &Deployment) -> Option<i64> {
+    d.metadata
+        .annotations
+        .get(DEPRECATED_ROLLBACK_TO)
+        .filter(|v| !v.is_empty())
+        .and_then(|v| v.parse::<i64>().ok())
+}
+
 /// `skipCopyAnnotation`: the annotations that belong to the Deployment alone.
 pub fn skip_copy_annotation(key: &str) -> bool {
     matches!(

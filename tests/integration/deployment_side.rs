@@ -1,0 +1,236 @@
+//! Deployment-side details a learner sees in kubectl: which ReplicaSet the controller scales
+//! first, the legacy `rollbackTo` annotation, `kubectl rollout undo`'s and `kubectl apply`'s
+//! messages, and the `-o wide` SELECTOR column. Each test names the spec section or upstream
+//! function it follows.
+
+use rolloutscope::sim::api::{EventReason, Time};
+use rolloutscope::sim::engine::Sim;
+use rolloutscope::sim::kubectl::{self, Moment, Resource};
+use rolloutscope::sim::scenario::Scenario;
+use rolloutscope::sim::trace::Step;
+
+/// A Deployment `web` of `replicas` pods of `web:1.0` with a readiness probe, the image list
+/// the scenarios below share, and their `actions:` block.
+fn scenario(replicas: u32, metadata: &str, selector: &str, actions: &str) -> String {
+    format!(
+        r#"name: deployment side
+seed: 3
+cluster:
+  nodes:
+    - {{name: node-1, cpu: "64", memory: 64Gi}}
+images:
+  web:1.0: {{pull_time: 1s}}
+  web:2.0: {{pull_time: 1s, ready: never}}
+  web:3.0: {{pull_time: 1s, ready: never}}
+deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {metadata}
+  spec:
+    replicas: {replicas}
+    selector: {selector}
+    template:
+      metadata: {{labels: {{app: web, tier: fe}}}}
+      spec:
+        containers:
+          - name: web
+            image: web:1.0
+            readinessProbe:
+              httpGet: {{path: /, port: 8080}}
+actions:
+{actions}
+"#
+    )
+}
+
+/// The manifest of an `apply` action: `web` at `image`, with these annotations and strategy.
+fn applied(annotations: &str, strategy: &str, image: &str) -> String {
+    format!(
+        r#"    apply:
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {{name: web, annotations: {{{annotations}}}}}
+      spec:
+        replicas: 10
+        strategy: {{type: {strategy}}}
+        selector: {{matchLabels: {{app: web}}}}
+        template:
+          metadata: {{labels: {{app: web, tier: fe}}}}
+          spec:
+            containers:
+              - name: web
+                image: {image}
+                readinessProbe:
+                  httpGet: {{path: /, port: 8080}}"#
+    )
+}
+
+const PLAIN: &str = "{name: web}";
+const BY_APP: &str = "{matchLabels: {app: web}}";
+
+fn run(yaml: &str, until_secs: u64) -> (Sim, Vec<Step>) {
+    let mut sim = Scenario::parse(yaml)
+        .unwrap_or_else(|e| panic!("{e:?}\n{yaml}"))
+        .sim();
+    let mut steps = Vec::new();
+    while let Some(step) = sim.step_until(Time::from_secs(until_secs)) {
+        steps.push(step);
+    }
+    (sim, steps)
+}
+
+fn messages(steps: &[Step], reason: EventReason) -> Vec<String> {
+    steps
+        .iter()
+        .flat_map(|s| &s.events)
+        .filter(|e| e.reason == reason)
+        .map(|e| e.message.clone())
+        .collect()
+}
+
+fn narrations(steps: &[Step]) -> String {
+    steps
+        .iter()
+        .map(|s| s.narration.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// §4.1: `FindNewReplicaSet` sorts the pass's ReplicaSet list by creation time in place, so a
+/// Recreate scale-down meets the old ReplicaSets oldest first — here the revision-1 one, whose
+/// name happens to sort after the stuck revision-2 one.
+#[test]
+fn old_replica_sets_are_scaled_down_oldest_first() {
+    let actions = format!(
+        "  - {{at: 30s, set_image: web:3.0}}\n  - at: 60s\n{}",
+        applied("", "Recreate", "web:2.0")
+    );
+    let (sim, steps) = run(&scenario(10, PLAIN, BY_APP, &actions), 90);
+    let store = sim.store();
+    let mut by_age: Vec<_> = store.replica_sets.values().collect();
+    by_age.sort_by_key(|rs| rs.metadata.creation_timestamp);
+    let [first, second, ..] = by_age.as_slice() else {
+        panic!("three ReplicaSets expected");
+    };
+    let downs: Vec<String> = messages(&steps, EventReason::ScalingReplicaSet)
+        .into_iter()
+        .filter(|m| m.starts_with("Scaled down") && m.ends_with(" to 0"))
+        .collect();
+    let position = |name: &str| downs.iter().position(|m| m.contains(name));
+    let (Some(oldest), Some(newer)) = (
+        position(&first.metadata.name),
+        position(&second.metadata.name),
+    ) else {
+        panic!("both old ReplicaSets go to 0: {downs:?}");
+    };
+    assert!(oldest < newer, "oldest first: {downs:?}");
+}
+
+/// `getRollbackTo`: an empty `deprecated.deployment.rollback.to` is no rollback request, so the
+/// apply rolls out normally.
+#[test]
+fn an_empty_legacy_rollback_annotation_is_ignored() {
+    let actions = format!(
+        "  - at: 30s\n{}\n  - at: 60s\n{}",
+        applied("", "RollingUpdate", "web:2.0"),
+        applied(
+            "deprecated.deployment.rollback.to: ''",
+            "RollingUpdate",
+            "web:3.0"
+        )
+    );
+    let (_, steps) = run(&scenario(4, PLAIN, BY_APP, &actions), 80);
+    assert!(messages(&steps, EventReason::DeploymentRollback).is_empty());
+    assert!(
+        messages(&steps, EventReason::DeploymentRollbackRevisionNotFound).is_empty(),
+        "no rollback at all"
+    );
+}
+
+/// `setDeploymentAnnotationsTo`: a legacy rollback keeps the Deployment's own annotations and
+/// takes every other one from the revision it returns to, so `owner` (added after revision 1)
+/// is gone and `team` is back to revision 1's value.
+#[test]
+fn a_legacy_rollback_takes_the_annotations_of_its_revision() {
+    let actions = format!(
+        "  - at: 30s\n{}\n  - at: 60s\n{}",
+        applied("team: b, owner: x", "RollingUpdate", "web:2.0"),
+        applied(
+            "team: b, owner: x, deprecated.deployment.rollback.to: '1'",
+            "RollingUpdate",
+            "web:2.0"
+        )
+    );
+    let metadata = "{name: web, annotations: {team: a}}";
+    let (sim, steps) = run(&scenario(4, metadata, BY_APP, &actions), 80);
+    assert_eq!(
+        messages(&steps, EventReason::DeploymentRollback),
+        ["Rolled back deployment \"web\" to revision 1"]
+    );
+    let d = &sim.store().deployments["web"];
+    assert_eq!(
+        d.metadata.annotations.get("team").map(String::as_str),
+        Some("a")
+    );
+    assert_eq!(d.metadata.annotations.get("owner"), None);
+    assert_eq!(
+        d.metadata
+            .annotations
+            .get("deprecated.deployment.rollback.to"),
+        None
+    );
+}
+
+/// kubectl's `DeploymentRollbacker`: the skipped-rollback message names the revision asked for,
+/// which for a plain `rollout undo` is 0.
+#[test]
+fn a_skipped_undo_names_the_revision_asked_for() {
+    let actions = "  - {at: 30s, set_image: web:2.0}\n  - {at: 60s, set_image: web:1.0}\n  - {at: 60s, rollout_undo: {}}\n  - {at: 61s, rollout_undo: {to_revision: 3}}";
+    let (_, steps) = run(&scenario(4, PLAIN, BY_APP, actions), 70);
+    let text = narrations(&steps);
+    assert!(
+        text.contains(
+            "deployment.apps/web skipped rollback (current template already matches revision 0)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "deployment.apps/web skipped rollback (current template already matches revision 3)"
+        ),
+        "{text}"
+    );
+}
+
+/// §18.1: kubectl prints a refused apply as `The Deployment "<name>" is invalid: <cause>`.
+#[test]
+fn a_refused_apply_reads_like_kubectl() {
+    let actions = "  - at: 5s\n    apply:\n      apiVersion: apps/v1\n      kind: Deployment\n      metadata: {name: web}\n      spec:\n        replicas: 1\n        selector: {matchLabels: {app: web2}}\n        template:\n          metadata: {labels: {app: web2}}\n          spec:\n            containers: [{name: web, image: web:1.0}]";
+    let (_, steps) = run(&scenario(1, PLAIN, BY_APP, actions), 10);
+    let text = narrations(&steps);
+    assert!(
+        text.contains(
+            "The Deployment \"web\" is invalid: spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"web2\"}}: field is immutable"
+        ),
+        "{text}"
+    );
+}
+
+/// kubectl's wide printers use `LabelSelectorAsSelector(...).String()`: expressions are
+/// printed too, sorted by key with the labels.
+#[test]
+fn the_wide_selector_column_prints_match_expressions() {
+    let selector =
+        "{matchLabels: {app: web}, matchExpressions: [{key: tier, operator: In, values: [fe]}]}";
+    let (sim, steps) = run(&scenario(2, PLAIN, selector, "  []"), 5);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(5));
+    let deploy = kubectl::get(&m, &[Resource::Deployments], true);
+    assert!(deploy.contains(" app=web,tier in (fe)\n"), "{deploy}");
+    let rs = kubectl::get(&m, &[Resource::ReplicaSets], true);
+    assert!(
+        rs.lines().nth(1).is_some_and(
+            |l| l.contains(" app=web,pod-template-hash=") && l.ends_with(",tier in (fe)")
+        ),
+        "{rs}"
+    );
+}
