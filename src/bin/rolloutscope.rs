@@ -26,7 +26,8 @@ usage: rolloutscope run FILE [--json]
   kubectl FILE   print what kubectl would print, for these KUBECTL-ARGS:
                    get deploy,rs,pods [-o wide]     (any of deploy, rs, pods, events)
                    get events [--field-selector type=Warning]
-                   rollout status deploy/NAME
+                   rollout status deploy/NAME   (one look, as with --watch=false;
+                                                 past its deadline: stderr, exit 1)
                    describe pod NAME
   --at TIME      run the scenario until this simulated time (30s, 2m, 1m30s) first; without it,
                  until the scenario's run_until";
@@ -34,7 +35,7 @@ usage: rolloutscope run FILE [--json]
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(msg) => {
             eprintln!("{msg}");
             ExitCode::from(2)
@@ -42,7 +43,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<(), String> {
+fn run(args: &[String]) -> Result<ExitCode, String> {
     let Some(cmd) = args.first() else {
         return Err(USAGE.to_string());
     };
@@ -59,7 +60,9 @@ fn run(args: &[String]) -> Result<(), String> {
             }
             let file = file.ok_or_else(|| USAGE.to_string())?;
             let scenario = load(&file)?;
-            print_run(&scenario, json).map_err(|e| format!("error writing output: {e}"))
+            print_run(&scenario, json)
+                .map(|()| ExitCode::SUCCESS)
+                .map_err(|e| format!("error writing output: {e}"))
         }
         "diagnose" => {
             let opts = Options::parse(&args[1..])?;
@@ -71,10 +74,11 @@ fn run(args: &[String]) -> Result<(), String> {
             let d = diagnosis::diagnose_at(&sim, &steps, &scenario.deployment.metadata.name, now);
             if opts.json {
                 let line = serde_json::to_string(&d).map_err(|e| format!("error: {e}"))?;
-                emit(&format!("{line}\n"))
+                emit(&format!("{line}\n"))?;
             } else {
-                emit(&d.to_string())
+                emit(&d.to_string())?;
             }
+            Ok(ExitCode::SUCCESS)
         }
         "kubectl" => {
             let opts = Options::parse(&args[1..])?;
@@ -84,11 +88,19 @@ fn run(args: &[String]) -> Result<(), String> {
             let scenario = load(&opts.file)?;
             let (sim, steps, now) = run_to(&scenario, opts.at);
             let m = Moment::new(&sim, &steps).at(now);
-            emit(&kubectl_command(&m, &opts.rest)?)
+            let text = kubectl_command(&m, &opts.rest)?;
+            // kubectl reports a command that failed on the cluster's side (a rollout past its
+            // progress deadline, an object that does not exist) on stderr and exits 1.
+            if text.starts_with("error: ") || text.starts_with("Error from server") {
+                eprint!("{text}");
+                return Ok(ExitCode::FAILURE);
+            }
+            emit(&text)?;
+            Ok(ExitCode::SUCCESS)
         }
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
-            Ok(())
+            Ok(ExitCode::SUCCESS)
         }
         other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
     }

@@ -1,6 +1,7 @@
 //! The one native integration-test binary: upstream test vectors, golden traces, property tests
 //! and the house rules, each in its own module.
 
+mod cli;
 mod deployment_side;
 mod golden;
 mod house_rules;

@@ -1,0 +1,57 @@
+//! The command-line runner as a learner calls it: what goes to stdout, what to stderr, and the
+//! exit code, for the kubectl commands whose failure kubectl reports with exit 1.
+
+use std::process::Command;
+
+fn kubectl(file: &str, at: &str, args: &[&str]) -> (String, String, Option<i32>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rolloutscope"))
+        .args(["kubectl", file, "--at", at, "--"])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the rolloutscope binary runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+/// §17: `kubectl rollout status` on a rollout in progress prints its line and succeeds; past the
+/// progress deadline it prints `error: ...` on stderr and exits 1.
+#[test]
+fn rollout_status_fails_like_kubectl_past_the_deadline() {
+    let (out, err, code) = kubectl(
+        "scenarios/image-typo.yaml",
+        "40s",
+        &["rollout", "status", "deploy/web"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.starts_with("Waiting for deployment \"web\" rollout to finish: "),
+        "{out}"
+    );
+
+    let (out, err, code) = kubectl(
+        "scenarios/image-typo.yaml",
+        "2m",
+        &["rollout", "status", "deploy/web"],
+    );
+    assert_eq!(code, Some(1));
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "error: deployment \"web\" exceeded its progress deadline\n"
+    );
+
+    let (_, err, code) = kubectl(
+        "scenarios/image-typo.yaml",
+        "2m",
+        &["rollout", "status", "deploy/nope"],
+    );
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        err,
+        "Error from server (NotFound): deployments.apps \"nope\" not found\n"
+    );
+}
