@@ -164,7 +164,12 @@ pub fn listen_host(on_message: impl Fn(JsValue) + 'static) {
 /// Reads a field of a plain JS object: a string, or a number as text.
 pub fn field(obj: &JsValue, name: &str) -> Option<String> {
     let v = js_sys::Reflect::get(obj, &JsValue::from_str(name)).ok()?;
-    v.as_string().or_else(|| v.as_f64().map(|n| n.to_string()))
+    // JavaScript's own `String(n)` writes a number as the host page sees it (and keeps Rust's
+    // float printing out of the app).
+    v.as_string().or_else(|| {
+        let n = js_sys::Number::from(v.as_f64()?);
+        n.to_string_with_radix(10).ok().map(String::from)
+    })
 }
 
 /// Builds the message a host page receives on each step change.

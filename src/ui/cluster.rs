@@ -246,9 +246,11 @@ fn ReplicaSetLane(
     }
 }
 
-/// The transform that fills a bar to `pct` percent of its track.
+/// The transform that fills a bar to `pct` percent of its track. Written with integers: a
+/// float's `Display` would bring the float-printing tables into the app for this one use.
 fn scale_x(pct: i64) -> String {
-    format!("scaleX({:.2})", pct.clamp(0, 100) as f64 / 100.0)
+    let pct = pct.clamp(0, 100);
+    format!("scaleX({}.{:02})", pct / 100, pct % 100)
 }
 
 /// The glyph and words for a probe's last result.
@@ -441,5 +443,20 @@ fn Meter(label: &'static str, pct: i64, text: String) -> impl IntoView {
             </span>
             <span class="meter-text">{format!("{pct}% · {text}")}</span>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scale_x;
+
+    #[test]
+    fn scale_x_writes_the_fraction_with_two_decimals() {
+        assert_eq!(scale_x(0), "scaleX(0.00)");
+        assert_eq!(scale_x(5), "scaleX(0.05)");
+        assert_eq!(scale_x(67), "scaleX(0.67)");
+        assert_eq!(scale_x(100), "scaleX(1.00)");
+        assert_eq!(scale_x(250), "scaleX(1.00)");
+        assert_eq!(scale_x(-3), "scaleX(0.00)");
     }
 }
