@@ -5,4 +5,5 @@ mod golden;
 mod house_rules;
 mod node_side;
 mod properties;
+mod replica_failures;
 mod vectors;
