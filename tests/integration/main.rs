@@ -1,9 +1,9 @@
 //! The one native integration-test binary: upstream test vectors, golden traces, property tests
 //! and the house rules, each in its own module.
 
+mod failed_syncs;
 mod golden;
 mod house_rules;
 mod node_side;
 mod properties;
-mod replica_failures;
 mod vectors;

@@ -72,10 +72,9 @@ pub fn sync_replica_set(
         out.requeue
             .push((delay, Work::SyncReplicaSet(name.to_string())));
     }
-    if manage_err.is_some() {
-        out.requeue
-            .push((1000, Work::SyncReplicaSet(name.to_string())));
-    }
+    // A failed create or delete is the sync's error: the simulator requeues the ReplicaSet with
+    // rate limiting (§14.2).
+    out.error = manage_err;
     out
 }
 
