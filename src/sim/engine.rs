@@ -5,6 +5,7 @@
 use super::api::{Deployment, Node, NodeSpec, NodeStatus, ObjectMeta, Time};
 use super::commands::{self, Command, CommandError};
 use super::controller::replica_set::{self, PodQuota};
+use super::controller::workqueue::RateLimitedRequeues;
 use super::controller::{Change, Outcome, Work, deployment, node_lifecycle, scheduler};
 use super::kubelet::{self, World};
 use super::rng::Rng;
@@ -197,6 +198,9 @@ pub struct Sim {
     actions_run: usize,
     /// Pods the scheduler could not place, retried when the cluster changes.
     unschedulable: OrdSet<String>,
+    /// The controllers' per-key failure counts and waiting retries, which space out the syncs
+    /// of a key whose sync keeps failing.
+    requeues: RateLimitedRequeues,
 }
 
 /// The most silent (no-op) work items one call to `step` will process before giving up, so that
@@ -231,6 +235,7 @@ impl Sim {
             steps: 0,
             actions_run: 0,
             unschedulable: OrdSet::new(),
+            requeues: RateLimitedRequeues::default(),
         }
     }
 
@@ -376,7 +381,7 @@ impl Sim {
                 return None;
             }
         }
-        let (subject, outcome, default_stage) = match &work {
+        let (subject, mut outcome, default_stage) = match &work {
             Work::Action(i) => {
                 self.actions_run += 1;
                 let cmd = self.actions.get(*i)?.command.clone();
@@ -469,6 +474,15 @@ impl Sim {
                 self.kubelet_work(name, |s, _, _| kubelet::termination_complete(s, name))
             }
         };
+        // The controllers' workers forget a key whose sync succeeded and requeue a failed one
+        // with rate limiting.
+        if matches!(work, Work::SyncDeployment(_) | Work::SyncReplicaSet(_))
+            && let Some(due) = self
+                .requeues
+                .after_sync(&work, outcome.error.is_some(), now)
+        {
+            outcome.requeue.push((due.millis_since(now), work.clone()));
+        }
         self.finish(subject, outcome, default_stage)
     }
 

@@ -3,6 +3,7 @@
 
 mod cli;
 mod deployment_side;
+mod failed_syncs;
 mod golden;
 mod house_rules;
 mod node_side;

@@ -675,3 +675,107 @@ fn a_failed_registry_stalls_new_pulls_with_a_timeout() {
             || p.status.phase == PodPhase::Pending
     }));
 }
+
+/// The times (ms) of a pod's liveness probe failures.
+fn liveness_failures(steps: &[Step], pod: &str) -> Vec<u64> {
+    event_times(steps, pod, EventReason::Unhealthy, "Liveness probe failed:")
+}
+
+/// Whether every time lies on the grid of `period` ms through `from`.
+fn on_grid(times: &[u64], from: u64, period: u64) -> bool {
+    times
+        .iter()
+        .all(|t| t >= &from && (t - from).is_multiple_of(period))
+}
+
+/// A probe worker outlives its container (§15.4): the liveness worker ticks every periodSeconds
+/// from its first tick, across the restarts, and a new container only resets its result. So
+/// every liveness run of the pod falls on one 10 s grid, and after each restart liveness first
+/// runs at the grid's next tick.
+#[test]
+fn liveness_keeps_its_tick_grid_across_restarts() {
+    let (_, steps) = run_until("aggressive-liveness.yaml", 360);
+    let pod = first_pod_with_prefix(&steps, "web-");
+    let runs = liveness_failures(&steps, &pod);
+    let started = event_times(&steps, &pod, EventReason::Started, "Container started");
+    assert!(started.len() >= 4, "{started:?}");
+    let first = runs[0];
+    assert!(on_grid(&runs, first, 10_000), "{runs:?}");
+    for s in &started[1..] {
+        let next_tick = first + ((s - first) / 10_000 + 1) * 10_000;
+        let next_run = runs.iter().find(|t| *t > s);
+        assert!(
+            next_run.is_none() || next_run == Some(&next_tick),
+            "restart at {s}: liveness next ran at {next_run:?}, its next tick is {next_tick}; {runs:?}"
+        );
+    }
+}
+
+/// One replica of `app:1` (and `app:2` for a later `set_image`) with the given probes.
+fn probed_pod(images: &str, probes: &str, actions: &str) -> Scenario {
+    let yaml = format!(
+        "cluster:\n  nodes:\n    - {{name: a, cpu: \"4\", memory: 8Gi}}\nimages:\n{images}\n\
+         deployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {{name: app}}\n  spec:\n\
+         \x20   replicas: 1\n    selector: {{matchLabels: {{app: app}}}}\n\
+         \x20   template:\n      metadata: {{labels: {{app: app}}}}\n      spec:\n        containers:\n\
+         \x20         - name: app\n            image: app:1\n{probes}\n{actions}run_until: 3m\n"
+    );
+    Scenario::parse(&yaml).unwrap_or_else(|e| panic!("{e:?}\n{yaml}"))
+}
+
+/// Once the startup probe passes, liveness runs at its worker's next tick, not at once: its
+/// worker has ticked all along, skipping while the container was not started. The app answers
+/// in 2 s: within the startup probe's 5 s, never within liveness's 1 s.
+#[test]
+fn liveness_starts_on_its_next_tick_after_the_startup_probe_passes() {
+    let sc = probed_pod(
+        "  app:1: {pull_time: 1s, listen_after: 15s, response_time: 2s}",
+        "            startupProbe: {httpGet: {port: 80}, periodSeconds: 10, failureThreshold: 10, timeoutSeconds: 5}\n\
+         \x20           livenessProbe: {httpGet: {port: 80}, periodSeconds: 10, timeoutSeconds: 1}",
+        "",
+    );
+    let run = rolloutscope::sim::scenario::run_with(&sc, |_, _| {});
+    let pod = first_pod_with_prefix(&run.steps, "app-");
+    let passed: Vec<u64> = run
+        .steps
+        .iter()
+        .filter(|s| s.narration.starts_with("The startup probe of app in"))
+        .filter(|s| s.narration.contains(" passed, "))
+        .map(|s| s.time.as_millis())
+        .collect();
+    let runs = liveness_failures(&run.steps, &pod);
+    let (Some(&passed), Some(&first)) = (passed.first(), runs.first()) else {
+        panic!("startup passes {passed:?}, liveness failures {runs:?}");
+    };
+    assert!(
+        first > passed && first - passed < 10_000,
+        "startup passed at {passed}, liveness first ran at {first}"
+    );
+    assert!(on_grid(&runs, first, 10_000), "{runs:?}");
+}
+
+/// The random wait before a worker's first tick applies only while the kubelet started less
+/// than one period ago (§15.4). A pod created 30 s into the run gets workers that tick from the
+/// kubelet's first sync of the pod (its `Pulling` event), so a liveness probe on an app that
+/// never answers fails exactly every 10 s from then.
+#[test]
+fn a_worker_created_after_the_first_period_ticks_from_its_creation() {
+    let sc = probed_pod(
+        "  app:1: {pull_time: 1s}\n  app:2: {pull_time: 1s, listen_after: 10m}",
+        "            livenessProbe: {httpGet: {port: 80}, periodSeconds: 10}",
+        "actions:\n  - {at: 30s, set_image: app:2}\n",
+    );
+    let run = rolloutscope::sim::scenario::run_with(&sc, |_, _| {});
+    let pod = run
+        .steps
+        .iter()
+        .flat_map(|s| &s.events)
+        .find(|e| e.reason == EventReason::Pulling && e.message.contains("app:2"))
+        .map(|e| e.involved_object.name.clone())
+        .expect("a pod of app:2");
+    let pulling = event_times(&run.steps, &pod, EventReason::Pulling, "Pulling image");
+    let runs = liveness_failures(&run.steps, &pod);
+    assert!(pulling[0] >= 30_000, "{pulling:?}");
+    assert_eq!(runs.first(), Some(&(pulling[0] + 10_000)), "{runs:?}");
+    assert!(on_grid(&runs, pulling[0], 10_000), "{runs:?}");
+}

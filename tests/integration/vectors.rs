@@ -1423,7 +1423,7 @@ fn slow_start(input: &Value, _: &Value) -> Value {
     let initial = usize::try_from(int(input, "initialBatchSize")).unwrap_or(0);
     let succeed = usize::try_from(int(input, "callsThatSucceed")).unwrap_or(0);
     let mut calls = 0usize;
-    let (successes, err, batches) = slow_start_batch(count, initial, || {
+    let (successes, errs, batches) = slow_start_batch(count, initial, || {
         calls += 1;
         if calls > succeed {
             Err("fake error")
@@ -1433,7 +1433,7 @@ fn slow_start(input: &Value, _: &Value) -> Value {
     });
     json!({
         "successes": successes,
-        "error": err.is_some(),
+        "error": !errs.is_empty(),
         "callCount": calls,
         "batches": batches,
     })

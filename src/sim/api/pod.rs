@@ -413,15 +413,26 @@ impl Pod {
             .unwrap_or(0)
     }
 
-    /// `kubectl get pods` STATUS column (`printPod`, modern rules of §15.8).
+    /// `kubectl get pods` STATUS column (`printPod`, modern rules of §15.8), in upstream's
+    /// order: `status.reason` or the phase; `SchedulingGated`; the containers from last to first,
+    /// where each waiting or terminated one overwrites the result with its reason; `Completed`
+    /// with a container still running becomes `Running` or `NotReady`; and a pod being deleted
+    /// shows `Unknown` (node lost) or, while its phase is not terminal, `Terminating`. The
+    /// simulated pods run no init containers, so the `Init:` forms never arise.
     pub fn kubectl_status(&self) -> String {
-        let mut reason = self
-            .status
-            .reason
-            .clone()
-            .unwrap_or_else(|| self.status.phase.as_str().to_string());
+        let mut reason = match self.status.reason.as_deref() {
+            Some(r) if !r.is_empty() => r.to_string(),
+            _ => self.status.phase.as_str().to_string(),
+        };
+        if self.status.conditions.iter().any(|c| {
+            c.type_ == PodConditionType::PodScheduled
+                && c.reason.as_deref() == Some("SchedulingGated")
+        }) {
+            reason = "SchedulingGated".to_string();
+        }
         // The loop runs from the last container to the first, so the first waiting or terminated
         // container in status order has the final word.
+        let mut has_running = false;
         for cs in self.status.container_statuses.iter().rev() {
             match &cs.state {
                 ContainerState::Waiting { reason: r, .. } if !r.is_empty() => reason = r.clone(),
@@ -436,15 +447,126 @@ impl Pod {
                         r.clone()
                     };
                 }
+                // Upstream counts a running container here only when it is also ready.
+                ContainerState::Running { .. } if cs.ready => has_running = true,
                 _ => {}
             }
         }
-        if self.metadata.deletion_timestamp.is_some() && !self.is_terminal() {
+        if reason == "Completed" && has_running {
+            reason = if self.is_ready() {
+                "Running"
+            } else {
+                "NotReady"
+            }
+            .to_string();
+        }
+        if self.metadata.deletion_timestamp.is_some() {
             if self.status.reason.as_deref() == Some("NodeLost") {
                 return "Unknown".to_string();
             }
-            return "Terminating".to_string();
+            if !self.is_terminal() {
+                return "Terminating".to_string();
+            }
         }
         reason
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(state: ContainerState, ready: bool) -> ContainerStatus {
+        ContainerStatus {
+            name: "c".to_string(),
+            ready,
+            state,
+            ..Default::default()
+        }
+    }
+
+    fn completed() -> ContainerState {
+        ContainerState::Terminated {
+            exit_code: 0,
+            reason: "Completed".to_string(),
+            started_at: Time::ZERO,
+            finished_at: Time::ZERO,
+        }
+    }
+
+    fn running() -> ContainerState {
+        ContainerState::Running {
+            started_at: Time::ZERO,
+        }
+    }
+
+    /// A running pod with these container statuses and its Ready condition at `ready`.
+    fn pod(containers: Vec<ContainerStatus>, ready: ConditionStatus) -> Pod {
+        let mut p = Pod::default();
+        p.status.phase = PodPhase::Running;
+        p.status.container_statuses = containers;
+        p.status.conditions = vec![PodCondition {
+            type_: PodConditionType::Ready,
+            status: ready,
+            last_transition_time: Time::ZERO,
+            reason: None,
+            message: None,
+        }];
+        p
+    }
+
+    #[test]
+    fn completed_beside_a_running_ready_container_is_running_or_not_ready() {
+        let both = || vec![status(completed(), false), status(running(), true)];
+        assert_eq!(
+            pod(both(), ConditionStatus::True).kubectl_status(),
+            "Running"
+        );
+        assert_eq!(
+            pod(both(), ConditionStatus::False).kubectl_status(),
+            "NotReady"
+        );
+        // Upstream's check wants the other container running and ready.
+        let unready = vec![status(completed(), false), status(running(), false)];
+        assert_eq!(
+            pod(unready, ConditionStatus::False).kubectl_status(),
+            "Completed"
+        );
+        // Another reason than Completed stands.
+        let waiting = ContainerState::Waiting {
+            reason: "CrashLoopBackOff".to_string(),
+            message: String::new(),
+        };
+        let crashing = vec![status(waiting, false), status(running(), true)];
+        assert_eq!(
+            pod(crashing, ConditionStatus::False).kubectl_status(),
+            "CrashLoopBackOff"
+        );
+    }
+
+    #[test]
+    fn deletion_shows_unknown_for_a_lost_node_even_when_terminal() {
+        let mut p = pod(vec![status(completed(), false)], ConditionStatus::False);
+        p.status.phase = PodPhase::Succeeded;
+        p.metadata.deletion_timestamp = Some(Time::ZERO);
+        assert_eq!(p.kubectl_status(), "Completed");
+        p.status.reason = Some("NodeLost".to_string());
+        assert_eq!(p.kubectl_status(), "Unknown");
+        p.status.phase = PodPhase::Running;
+        p.status.reason = None;
+        assert_eq!(p.kubectl_status(), "Terminating");
+    }
+
+    #[test]
+    fn a_scheduling_gated_pod_says_so() {
+        let mut p = Pod::default();
+        p.status.conditions.push(PodCondition {
+            type_: PodConditionType::PodScheduled,
+            status: ConditionStatus::False,
+            last_transition_time: Time::ZERO,
+            reason: Some("SchedulingGated".to_string()),
+            message: None,
+        });
+        assert_eq!(p.kubectl_status(), "SchedulingGated");
     }
 }

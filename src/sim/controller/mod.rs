@@ -6,6 +6,7 @@ pub mod deployment;
 pub mod node_lifecycle;
 pub mod replica_set;
 pub mod scheduler;
+pub mod workqueue;
 
 use super::api::{
     Deployment, Event, Node, Pod, PodCondition, PodStatus, ReplicaSet, ReplicaSetStatus,
@@ -132,6 +133,9 @@ pub struct Outcome {
     pub narration: Vec<String>,
     /// The stage this action belongs to; `None` lets the simulator infer it.
     pub stage: Option<Stage>,
+    /// The error a controller's sync returned (`syncHandler`'s `err`): the simulator requeues
+    /// the key with rate limiting instead of forgetting it ([`workqueue::RateLimiter`]).
+    pub error: Option<String>,
 }
 
 impl Outcome {

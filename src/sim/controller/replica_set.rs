@@ -72,10 +72,9 @@ pub fn sync_replica_set(
         out.requeue
             .push((delay, Work::SyncReplicaSet(name.to_string())));
     }
-    if manage_err.is_some() {
-        out.requeue
-            .push((1000, Work::SyncReplicaSet(name.to_string())));
-    }
+    // A failed create or delete is the sync's error: the simulator requeues the ReplicaSet with
+    // rate limiting (§14.2).
+    out.error = manage_err;
     out
 }
 
@@ -113,7 +112,8 @@ fn narrate_status(rs: &ReplicaSet, new: &ReplicaSetStatus, out: &mut Outcome) {
 }
 
 /// `manageReplicas`: creates or deletes pods to close the gap. Returns the error text of a failed
-/// create or delete, if any.
+/// create or delete, if any: the first of the failing batch, as upstream returns one error from
+/// `slowStartBatch` while each failed create has already recorded its own event.
 fn manage_replicas(
     store: &Store,
     rs: &ReplicaSet,
@@ -129,8 +129,7 @@ fn manage_replicas(
         let want = usize::try_from(-diff).unwrap_or(0).min(BURST_REPLICAS);
         let mut existing_pods = store.pods.len();
         let mut created = Vec::new();
-        let mut first_err = None;
-        let (successes, err, batches) = slow_start_batch(want, 1, || {
+        let (successes, errs, batches) = slow_start_batch(want, 1, || {
             let pod = new_pod(store, rs, names);
             if let Some(max) = quota.max_pods
                 && existing_pods >= max
@@ -153,15 +152,18 @@ fn manage_replicas(
             ));
             out.changes.push(Change::CreatePod(pod));
         }
-        if let Some(e) = err {
+        // `RealPodControl.CreatePods` records an event for every create that fails, so a batch
+        // of several refused pods shows as many warnings, each naming its own pod (§14.2).
+        for e in &errs {
             out.events.push(Event::warning(
                 COMPONENT,
                 rs_ref.clone(),
                 EventReason::FailedCreate,
                 format!("Error creating: {e}"),
             ));
+        }
+        if !errs.is_empty() {
             out.stage_at_least(Stage::Retry);
-            first_err = Some(e);
         }
         out.stage_at_least(Stage::Reconcile);
         let batch_text = batches
@@ -181,7 +183,17 @@ fn manage_replicas(
                 String::new()
             }
         ));
-        return first_err;
+        if !errs.is_empty() {
+            out.say(format!(
+                "{} of the last batch failed, so no further batch runs and the sync returns an error.",
+                if errs.len() == 1 {
+                    "1 create".to_string()
+                } else {
+                    format!("{} creates", errs.len())
+                }
+            ));
+        }
+        return errs.into_iter().next();
     }
     if diff > 0 {
         let diff = usize::try_from(diff).unwrap_or(0).min(BURST_REPLICAS);
@@ -281,39 +293,36 @@ fn related_owner_uids(store: &Store, rs: &ReplicaSet) -> Vec<String> {
 }
 
 /// `slowStartBatch`: calls `f` `count` times in batches of 1, 2, 4, … (each capped by what
-/// remains), stopping after the first batch with a failure. Returns the successes, the first
-/// error, and the batch sizes attempted.
+/// remains), stopping after the first batch with a failure. Returns the successes, every error of
+/// the failing batch (in call order; empty when all succeeded), and the batch sizes attempted.
+/// Upstream hands back one of those errors; each call has already reported its own.
 ///
 /// Example: 10 calls that all succeed run in batches 1, 2, 4, 3.
 pub fn slow_start_batch<E>(
     count: usize,
     initial_batch_size: usize,
     mut f: impl FnMut() -> Result<(), E>,
-) -> (usize, Option<E>, Vec<usize>) {
+) -> (usize, Vec<E>, Vec<usize>) {
     let mut remaining = count;
     let mut successes = 0;
     let mut batches = Vec::new();
     let mut batch = remaining.min(initial_batch_size);
     while batch > 0 {
         batches.push(batch);
-        let mut first_err = None;
+        let mut errs = Vec::new();
         for _ in 0..batch {
             match f() {
                 Ok(()) => successes += 1,
-                Err(e) => {
-                    if first_err.is_none() {
-                        first_err = Some(e);
-                    }
-                }
+                Err(e) => errs.push(e),
             }
         }
-        if first_err.is_some() {
-            return (successes, first_err, batches);
+        if !errs.is_empty() {
+            return (successes, errs, batches);
         }
         remaining -= batch;
         batch = (2 * batch).min(remaining);
     }
-    (successes, None, batches)
+    (successes, Vec::new(), batches)
 }
 
 /// `getPodsToDelete`: ranks the pods (`ActivePodsWithRanks`) and returns the first `diff`. When

@@ -108,16 +108,32 @@ impl World {
     }
 }
 
-/// One probe worker's counters (`pkg/kubelet/prober/worker.go`).
+/// One probe worker (`pkg/kubelet/prober/worker.go`). It lives as long as the pod: a new
+/// container ID only resets its result and lifts its hold (§15.4); its count of equal results
+/// and its tick times carry on.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProbeWorker {
-    /// The last published result: `None` is Unknown.
+    /// The last published result for the current container: `None` is the initial value.
     pub result: Option<bool>,
     pub last_run: Option<bool>,
     pub run_count: i32,
     pub on_hold: bool,
     /// The result of the most recent probe run, for display (pass / fail).
     pub last_observed: Option<bool>,
+    /// The worker's first tick, from which it ticks every `periodSeconds` (kept for liveness and
+    /// startup workers; see [`probes::add_pod`]).
+    #[serde(default)]
+    pub ticks_from: Option<Time>,
+}
+
+impl ProbeWorker {
+    /// What a new container ID does to the worker: its result goes back to the initial value
+    /// and it probes again if it was on hold.
+    fn new_container(&mut self) {
+        self.result = None;
+        self.on_hold = false;
+        self.last_observed = None;
+    }
 }
 
 /// Node-local state for one container.
@@ -367,6 +383,7 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
             .collect();
         k.pod.status.start_time = Some(now.truncate_to_secs());
         k.runtime.sandbox_ready = true;
+        probes::add_pod(&mut k);
     }
     if k.pod.metadata.deletion_timestamp.is_some() {
         begin_termination(&mut k);
@@ -415,9 +432,9 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         rt.running_since = Some(now);
         rt.pull_started = None;
         rt.killing = None;
-        rt.startup = ProbeWorker::default();
-        rt.readiness = ProbeWorker::default();
-        rt.liveness = ProbeWorker::default();
+        rt.startup.new_container();
+        rt.readiness.new_container();
+        rt.liveness.new_container();
     }
     let cs = &mut k.pod.status.container_statuses[c];
     if restart {

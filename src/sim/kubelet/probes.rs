@@ -30,40 +30,112 @@ fn period_ms(p: &Probe) -> u64 {
     u64::try_from(p.period_seconds()).unwrap_or(1).max(1) * 1000
 }
 
-/// Schedules the first run of each probe for a container that just started. The model: a probe
-/// first runs `initialDelaySeconds` after the container starts, then every `periodSeconds`.
-/// (Upstream readiness also runs at once when the kubelet computes status, which is the same
-/// moment when the delay is 0.) Until a startup probe passes, only it runs.
+/// When every node's kubelet (and its probe manager) started: with the scenario.
+pub const KUBELET_STARTED_AT: Time = Time::ZERO;
+
+/// `probeManager.AddPod`: the kubelet's first sync of a pod creates one worker per container and
+/// probe type, and each worker ticks every `periodSeconds` from then on, whatever its container
+/// does (§15.4). A worker created while the kubelet started less than one period ago first waits
+/// a random `U[0, period)`, drawn here from the seeded generator; one created later ticks from
+/// its creation. A restarted container keeps its workers, and so their tick times.
+///
+/// Only the liveness and startup workers' ticks are kept: readiness runs at once whenever its
+/// container becomes started (the status update triggers it) and modern kubelets restart its
+/// ticker from that run, so its own first tick never shows. Upstream's readiness worker also
+/// waits its random time first, which holds back that triggered run when the container starts
+/// during the wait; that is not modelled.
+pub fn add_pod(k: &mut KubeletContext<'_>) {
+    for c in 0..k.pod.spec.containers.len().min(k.runtime.containers.len()) {
+        for kind in [ProbeKind::Startup, ProbeKind::Liveness] {
+            let Some(p) = probe_of(k, c, kind) else {
+                continue;
+            };
+            let period = period_ms(&p);
+            let wait = if k.now.millis_since(KUBELET_STARTED_AT) < period {
+                k.rng.below(period)
+            } else {
+                0
+            };
+            k.runtime.containers[c].worker(kind).ticks_from = Some(k.now.plus_millis(wait));
+        }
+    }
+}
+
+/// The first tick at or after `earliest` of a worker that ticks every `period` ms from
+/// `ticks_from` (from `earliest` for a worker without one).
+fn next_tick(ticks_from: Option<Time>, period: u64, earliest: Time) -> Time {
+    let Some(from) = ticks_from else {
+        return earliest;
+    };
+    if earliest <= from {
+        return from;
+    }
+    from.plus_millis(earliest.millis_since(from).div_ceil(period) * period)
+}
+
+/// Schedules the first tick of the liveness or startup worker of container `c` that would run:
+/// after `after` (a tick at that instant has already found the container not yet ready for it)
+/// and once the container has been running `initialDelaySeconds`.
+fn schedule_on_grid(
+    k: &mut KubeletContext<'_>,
+    c: usize,
+    kind: ProbeKind,
+    after: Time,
+    instance: u32,
+) {
+    let Some(p) = probe_of(k, c, kind) else {
+        return;
+    };
+    let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
+    let earliest = after
+        .plus_millis(1)
+        .max(since.plus_millis(first_run_delay(&p)));
+    let ticks_from = k.runtime.containers[c].worker(kind).ticks_from;
+    let due = next_tick(ticks_from, period_ms(&p), earliest);
+    tick_at(k, c, kind, due, instance);
+}
+
+/// Schedules the readiness run of a container that has just become started: at once, as the
+/// kubelet's status update triggers it, or once the container has been running
+/// `initialDelaySeconds`. Later runs follow every `periodSeconds` from this one.
+fn schedule_readiness(k: &mut KubeletContext<'_>, c: usize, instance: u32) {
+    let Some(p) = probe_of(k, c, ProbeKind::Readiness) else {
+        return;
+    };
+    let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
+    let due = since.plus_millis(first_run_delay(&p));
+    tick_at(k, c, ProbeKind::Readiness, due, instance);
+}
+
+/// Schedules a run of a probe worker of container instance `instance` at `due` (at once if that
+/// has passed).
+fn tick_at(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, due: Time, instance: u32) {
+    let pod = k.pod.metadata.name.clone();
+    k.after(
+        due.millis_since(k.now),
+        Work::ProbeTick {
+            pod,
+            container: c,
+            probe: kind,
+            instance,
+        },
+    );
+}
+
+/// Schedules the probe runs of a container that has just started (a new container ID): until a
+/// startup probe passes only it runs, on its worker's next tick; without one, liveness runs on
+/// its next tick and readiness at once. A tick never runs a probe within `initialDelaySeconds`
+/// of the container's start.
 pub fn schedule_initial_probes(k: &mut KubeletContext<'_>, c: usize, instance: u32) {
     if !k.has_container(c) {
         return;
     }
-    let pod = k.pod.metadata.name.clone();
-    let kinds: &[ProbeKind] = if k.pod.spec.containers[c].startup_probe.is_some() {
-        &[ProbeKind::Startup]
+    let started_at = k.now;
+    if k.pod.spec.containers[c].startup_probe.is_some() {
+        schedule_on_grid(k, c, ProbeKind::Startup, started_at, instance);
     } else {
-        &[ProbeKind::Readiness, ProbeKind::Liveness]
-    };
-    for &kind in kinds {
-        if let Some(p) = probe_of(k, c, kind) {
-            // Readiness also runs whenever the kubelet computes pod status, so it runs at once
-            // when the delay allows; liveness and startup wait for their own ticker, whose phase
-            // relative to the container start is arbitrary (drawn from the seeded generator).
-            let phase = if kind == ProbeKind::Readiness {
-                0
-            } else {
-                k.rng.below(period_ms(&p))
-            };
-            k.after(
-                first_run_delay(&p) + phase,
-                Work::ProbeTick {
-                    pod: pod.clone(),
-                    container: c,
-                    probe: kind,
-                    instance,
-                },
-            );
-        }
+        schedule_readiness(k, c, instance);
+        schedule_on_grid(k, c, ProbeKind::Liveness, started_at, instance);
     }
 }
 
@@ -236,13 +308,16 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     let pod = k.pod.metadata.name.clone();
     let period = period_ms(&p);
     let kind_lower = kind.as_str().to_lowercase();
+    // The worker's count runs on across a container restart; the narration counts only the
+    // runs the threshold asked for, which this container may not all have had.
+    let passes = run_count.min(success_threshold);
 
     match (kind, publish, ok) {
         (ProbeKind::Readiness, true, true) if previous != Some(true) => {
             k.out.stage = Some(Stage::Readiness);
             k.out.say(format!(
-                "The readiness probe of {name} in {pod} passed {run_count} time{} in a row (successThreshold {success_threshold}), so the container is ready and the pod turns Ready.",
-                if run_count == 1 { "" } else { "s" }
+                "The readiness probe of {name} in {pod} passed {passes} time{} in a row (successThreshold {success_threshold}), so the container is ready and the pod turns Ready.",
+                if passes == 1 { "" } else { "s" }
             ));
         }
         (ProbeKind::Readiness, true, false) if previous == Some(true) => {
@@ -260,30 +335,30 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         }
         (ProbeKind::Startup, true, true) => {
             k.runtime.containers[c].started = true;
-            k.runtime.containers[c].startup.on_hold = true;
+            put_on_hold(k, c, kind);
             k.out.stage = Some(Stage::Readiness);
+            let spec = &k.pod.spec.containers[c];
+            let next = match (
+                spec.readiness_probe.is_some(),
+                spec.liveness_probe.is_some(),
+            ) {
+                (true, true) => ": readiness runs at once and liveness from its next tick",
+                (true, false) => ", and readiness runs at once",
+                (false, true) => ", and liveness runs from its next tick",
+                (false, false) => "",
+            };
             k.out.say(format!(
-                "The startup probe of {name} in {pod} passed, so the container counts as started and its readiness and liveness probes begin."
+                "The startup probe of {name} in {pod} passed, so the container counts as started{next}."
             ));
-            for other in [ProbeKind::Readiness, ProbeKind::Liveness] {
-                if let Some(op) = probe_of(k, c, other) {
-                    let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
-                    let due = since.plus_millis(first_run_delay(&op));
-                    k.after(
-                        due.millis_since(k.now),
-                        Work::ProbeTick {
-                            pod: pod.clone(),
-                            container: c,
-                            probe: other,
-                            instance,
-                        },
-                    );
-                }
-            }
+            // The status update for the started container triggers readiness; the liveness
+            // worker has been ticking all along and runs at its next tick.
+            schedule_readiness(k, c, instance);
+            let now = k.now;
+            schedule_on_grid(k, c, ProbeKind::Liveness, now, instance);
             return;
         }
         (ProbeKind::Liveness | ProbeKind::Startup, true, false) => {
-            k.runtime.containers[c].worker(kind).on_hold = true;
+            put_on_hold(k, c, kind);
             k.runtime.containers[c].killing = Some(kind);
             k.container_event(
                 c,
@@ -317,6 +392,14 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             instance,
         },
     );
+}
+
+/// A liveness or startup worker stops probing this container instance until a new container ID
+/// appears, and starts its count of equal results over (`onHold`, `resultRun = 0`).
+fn put_on_hold(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
+    let w = k.runtime.containers[c].worker(kind);
+    w.on_hold = true;
+    w.run_count = 0;
 }
 
 /// The container's process has ended: record a terminated state and forget readiness.

@@ -60,6 +60,12 @@ impl<'a> SyncContext<'a> {
             .push(Change::UpdateDeploymentStatus(d.clone()));
     }
 
+    /// Records the error the sync returns (the first, as Go returns at the first), for which
+    /// the simulator requeues the Deployment with rate limiting.
+    pub fn fail(&mut self, err: String) {
+        self.out.error.get_or_insert(err);
+    }
+
     /// Requeues the Deployment after `delay_ms`.
     pub fn requeue(&mut self, d: &Deployment, delay_ms: u64) {
         self.out
@@ -118,7 +124,11 @@ pub fn sync_deployment(store: &Store, name: &str, now: Time) -> Outcome {
         return ctx.out;
     }
 
-    if sync::is_scaling_event(&mut ctx, &mut d, &rs_list) {
+    let scaling_event = sync::is_scaling_event(&mut ctx, &mut d, &rs_list);
+    if ctx.out.error.is_some() {
+        return ctx.out;
+    }
+    if scaling_event {
         sync::sync(&mut ctx, &mut d, &rs_list);
         return ctx.out;
     }

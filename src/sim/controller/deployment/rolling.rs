@@ -20,7 +20,11 @@ pub fn rollout_rolling(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &
         return;
     };
 
-    if reconcile_new_replica_set(ctx, &all_rss, new_rs, d) {
+    let scaled_up = reconcile_new_replica_set(ctx, &all_rss, new_rs, d);
+    if ctx.out.error.is_some() {
+        return;
+    }
+    if scaled_up {
         progress::sync_rollout_status(ctx, &all_rss, Some(new_rs), d);
         return;
     }
@@ -38,7 +42,8 @@ pub fn rollout_rolling(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &
 }
 
 /// `reconcileNewReplicaSet`: scales the new ReplicaSet down to `spec.replicas` if it is above it,
-/// or up by as much as the surge budget allows. Returns whether it scaled.
+/// or up by as much as the surge budget allows. Returns whether it scaled; an unresolvable
+/// maxSurge is the sync's error.
 ///
 /// Example: replicas 10, maxSurge 3; old RS 8 and new RS 3 make 11 < 13, so the new RS goes to
 /// `3 + min(13 − 11, 10 − 3) = 5`.
@@ -62,8 +67,12 @@ pub fn reconcile_new_replica_set(
         }
         return scaled;
     }
-    let Ok(new_count) = new_rs_new_replicas(d, all_rss, new_rs.spec.replicas) else {
-        return false;
+    let new_count = match new_rs_new_replicas(d, all_rss, new_rs.spec.replicas) {
+        Ok(n) => n,
+        Err(e) => {
+            ctx.fail(e);
+            return false;
+        }
     };
     let (scaled, _) = scale_replica_set_and_record_event(ctx, new_rs, new_count, d);
     if scaled {

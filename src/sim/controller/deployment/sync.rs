@@ -51,7 +51,10 @@ pub fn get_all_replica_sets_and_sync_revision(
         .map(|(_, rs)| rs.clone())
         .collect();
     let existing = new_idx.and_then(|i| rs_list.get(i));
-    let new_rs = get_new_replica_set(ctx, d, existing, &old_rss, create)?;
+    // Every caller upstream returns this error from `syncDeployment`.
+    let new_rs = get_new_replica_set(ctx, d, existing, &old_rss, create).inspect_err(|e| {
+        ctx.fail(e.clone());
+    })?;
     Ok(ReplicaSets { new_rs, old_rss })
 }
 
@@ -191,7 +194,6 @@ fn get_new_replica_set(
         }
         d.status.collision_count = Some(d.status.collision_count.unwrap_or(0).saturating_add(1));
         ctx.update_status(d);
-        ctx.requeue(d, 5);
         return Err(format!("replicasets.apps {name:?} already exists"));
     }
 
@@ -344,8 +346,8 @@ pub fn sync(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[ReplicaSet
     let Ok(rss) = get_all_replica_sets_and_sync_revision(ctx, d, rs_list, false) else {
         return;
     };
-    if scale(ctx, d, rss.new_rs.as_ref(), &rss.old_rss).is_err() {
-        ctx.requeue(d, 5);
+    if let Err(e) = scale(ctx, d, rss.new_rs.as_ref(), &rss.old_rss) {
+        ctx.fail(e);
         return;
     }
     if d.spec.paused && get_rollback_to(d).is_none() {

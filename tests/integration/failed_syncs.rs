@@ -1,0 +1,139 @@
+//! Failed controller syncs: the ReplicaSet controller's `FailedCreate` events and the
+//! rate-limited requeue of a failing sync (spec §14.2 and §2 item 3), shown with a namespace whose
+//! pod quota is smaller than the Deployment, and the deployment controller's sync error on a
+//! ReplicaSet name collision.
+
+use rolloutscope::sim::api::{EventReason, Time};
+use rolloutscope::sim::controller::{Change, deployment};
+use rolloutscope::sim::scenario::Scenario;
+use rolloutscope::sim::trace::Step;
+
+/// Five replicas against a quota of three pods: two creates fail on every sync.
+const QUOTA: &str = "
+name: quota
+seed: 3
+cluster:
+  nodes:
+    - {name: node-1}
+  quota: {pods: 3}
+deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 5
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers:
+          - name: web
+            image: web:1
+run_until: 5m
+";
+
+fn run(yaml: &str) -> Vec<Step> {
+    let scenario = Scenario::parse(yaml).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut sim = scenario.sim();
+    let mut steps = Vec::new();
+    while let Some(step) = sim.step_until(scenario.time_limit()) {
+        steps.push(step);
+    }
+    steps
+}
+
+/// The `FailedCreate` messages of each step that has any, with the step's time.
+fn failed_creates(steps: &[Step]) -> Vec<(Time, Vec<&str>)> {
+    steps
+        .iter()
+        .map(|s| {
+            let msgs: Vec<&str> = s
+                .events
+                .iter()
+                .filter(|e| e.reason == EventReason::FailedCreate)
+                .map(|e| e.message.as_str())
+                .collect();
+            (s.time, msgs)
+        })
+        .filter(|(_, m)| !m.is_empty())
+        .collect()
+}
+
+#[test]
+fn every_failed_create_of_a_batch_records_its_own_event() {
+    let steps = run(QUOTA);
+    // The first sync creates in batches 1, 2, 2: three pods fit, and both creates of the last
+    // batch are refused, each under the name the API server generated for it.
+    let (_, first) = failed_creates(&steps)
+        .into_iter()
+        .next()
+        .expect("a FailedCreate event");
+    assert_eq!(first.len(), 2, "{first:?}");
+    for msg in &first {
+        assert!(
+            msg.starts_with("Error creating: pods \"web-")
+                && msg.contains("is forbidden: exceeded quota: pods-quota"),
+            "{msg}"
+        );
+    }
+    assert_ne!(first[0], first[1], "each refused pod has its own name");
+}
+
+/// The times (ms) of the ReplicaSet syncs that failed, one per sync.
+fn failed_sync_times(steps: &[Step]) -> Vec<u64> {
+    failed_creates(steps)
+        .iter()
+        .map(|(t, _)| t.as_millis())
+        .collect()
+}
+
+#[test]
+fn a_failing_replica_set_is_retried_after_doubling_delays() {
+    let times = failed_sync_times(&run(QUOTA));
+    // Three syncs fail at 0 s (the first, then two informer events); the retry waiting since
+    // the first comes 5 ms later, and each retry that fails again doubles the delay by the
+    // failures counted so far: 5 ms × 2³, 2⁴, 2⁵, 2⁶.
+    assert_eq!(&times[..8], &[0, 0, 0, 5, 45, 125, 285, 605], "{times:?}");
+    // The pods' status updates around 1 s sync the ReplicaSet six more times, and each failure
+    // counts: the retry waiting for 1.245 s (605 ms + 5 ms × 2⁷) is the fifteenth failure, so
+    // it waits 5 ms × 2¹⁴ = 81.92 s; the ReplicaSet controller has no maxRetries, so the
+    // sixteenth waits 163.84 s.
+    let settled: Vec<u64> = times.iter().copied().filter(|t| *t > 1_100).collect();
+    assert_eq!(settled, [1_245, 83_165, 247_005], "{times:?}");
+}
+
+/// A ReplicaSet that holds the name the new template hashes to, with another template, is a hash
+/// collision (§4.5): the sync bumps `collisionCount` and returns the AlreadyExists error, which
+/// the simulator requeues with rate limiting rather than after a fixed delay.
+#[test]
+fn a_name_collision_is_the_deployment_sync_error() {
+    let scenario = Scenario::parse(QUOTA).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut sim = scenario.sim();
+    while sim.store().replica_sets.is_empty() {
+        sim.step().expect("the Deployment creates its ReplicaSet");
+    }
+    let mut store = sim.store().clone();
+    let mut taken = store
+        .replica_sets
+        .values()
+        .next()
+        .cloned()
+        .expect("a ReplicaSet");
+    taken
+        .spec
+        .template
+        .metadata
+        .labels
+        .insert("edited".to_string(), "yes".to_string());
+    store.apply(Change::UpdateReplicaSet(taken.clone()), sim.now());
+    let out = deployment::sync_deployment(&store, "web", sim.now());
+    assert_eq!(
+        out.error.as_deref(),
+        Some(format!("replicasets.apps {:?} already exists", taken.metadata.name).as_str())
+    );
+    assert!(out.requeue.is_empty(), "{:?}", out.requeue);
+    assert!(out.changes.iter().any(|c| matches!(
+        c,
+        Change::UpdateDeploymentStatus(d) if d.status.collision_count == Some(1)
+    )));
+}
