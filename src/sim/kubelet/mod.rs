@@ -594,16 +594,28 @@ pub struct ProbeTarget<'a> {
     pub instance: u32,
 }
 
-/// The period after which a probe worker ticks again, when this tick would change nothing: the
-/// container runs, and its worker has settled on success and would pass again
-/// (`pkg/kubelet/prober/worker.go`, `doProbe` with an unchanged result). `None` when the tick
-/// needs the full probe run.
-pub fn steady_probe_period(
+/// What a probe tick amounts to when its probe passes again and the worker has already
+/// published success (`pkg/kubelet/prober/worker.go`, `doProbe` with an unchanged result): the
+/// worker ticks again one period later, and the pod's status cannot change.
+pub struct QuietTick {
+    /// When the worker ticks again, in milliseconds from now.
+    pub period: u64,
+    /// The pod's kubelet state with this success counted, while the worker still counts up to
+    /// its larger threshold; `None` once the count has stopped there and nothing changes at all.
+    pub runtime: Option<PodRuntime>,
+}
+
+/// The tick of `target` when it is quiet (see [`QuietTick`]): the container runs, its worker
+/// has settled on success and the probe would pass again. `None` when the tick needs the full
+/// probe run. The answer is the one [`probe_tick`] would reach, without copying the pod or
+/// generating its status: a status the kubelet wrote is regenerated unchanged while the
+/// published result stays the same.
+pub fn quiet_probe_tick(
     store: &Store,
     world: &World,
     target: ProbeTarget<'_>,
     now: Time,
-) -> Option<u64> {
+) -> Option<QuietTick> {
     let pod = store.pods.get(target.pod)?;
     let rt = store.kubelet.get(target.pod)?;
     if node_down(store, &pod.node_name) {
@@ -624,8 +636,7 @@ pub fn steady_probe_period(
     let settled = !w.on_hold
         && w.result == Some(true)
         && w.last_run == Some(true)
-        && w.last_observed == Some(true)
-        && w.run_count >= p.success_threshold().max(p.failure_threshold());
+        && w.last_observed == Some(true);
     if !settled
         || !probes::passes(
             &effective_behavior(world, store, &spec.image, Some(rt)),
@@ -637,10 +648,42 @@ pub fn steady_probe_period(
     {
         return None;
     }
-    Some(u64::try_from(p.period_seconds()).unwrap_or(1).max(1) * 1000)
+    let period = u64::try_from(p.period_seconds()).unwrap_or(1).max(1) * 1000;
+    if w.run_count >= p.success_threshold().max(p.failure_threshold()) {
+        return Some(QuietTick {
+            period,
+            runtime: None,
+        });
+    }
+    // Still counting: the full run would count this success and write only that. It is taken
+    // here only where the full run reaches the count (a bound pod whose container index is
+    // valid everywhere) and would not resize the node-local state first; a passing startup
+    // probe starts the other probes, so it always takes the full run.
+    if target.kind == ProbeKind::Startup
+        || pod.node_name.is_empty()
+        || rt.containers.len() != pod.spec.containers.len()
+        || target.container >= pod.status.container_statuses.len()
+    {
+        return None;
+    }
+    let most = p
+        .success_threshold()
+        .max(1)
+        .max(p.failure_threshold().max(1));
+    let mut runtime = rt.clone();
+    let w = runtime
+        .containers
+        .get_mut(target.container)?
+        .worker(target.kind);
+    w.run_count = w.run_count.saturating_add(1).min(most);
+    Some(QuietTick {
+        period,
+        runtime: Some(runtime),
+    })
 }
 
-/// A probe worker's tick.
+/// A probe worker's tick, run in full. The simulator answers quiet ticks with
+/// [`quiet_probe_tick`] instead, which reaches the same outcome without copying the pod.
 pub fn probe_tick(
     store: &Store,
     world: &World,
@@ -654,21 +697,6 @@ pub fn probe_tick(
         kind,
         instance,
     } = target;
-    // The common case — a steady probe on a healthy container — changes nothing; answer it
-    // without copying the pod.
-    if let Some(period) = steady_probe_period(store, world, target, now) {
-        let mut out = Outcome::default();
-        out.requeue.push((
-            period,
-            Work::ProbeTick {
-                pod: name.to_string(),
-                container: c,
-                probe: kind,
-                instance,
-            },
-        ));
-        return out;
-    }
     if store
         .pods
         .get(name)
