@@ -130,6 +130,32 @@ fn no_unsafe_inner_html_or_input_unwraps_in_the_crate() {
 }
 
 #[test]
+fn the_code_sorts_through_sim_order() {
+    const DIRECT: &[&str] = &[".sort()", ".sort_by(", ".sort_by_key(", ".sort_unstable"];
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    let mut hits = Vec::new();
+    for f in &files {
+        if f.ends_with("sim/order.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(f).expect("read source");
+        // A file's tests come last, after its `#[cfg(test)]`; they may sort as they like.
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for (n, line) in code_lines(code) {
+            if let Some(d) = DIRECT.iter().find(|d| line.contains(*d)) {
+                hits.push(format!("{}:{n}: calls {d}: {}", f.display(), line.trim()));
+            }
+        }
+    }
+    assert!(
+        hits.is_empty(),
+        "sort with sim::order instead (one copy of the sorting code in the app):\n{}",
+        hits.join("\n")
+    );
+}
+
+#[test]
 fn main_rs_only_mounts_the_app() {
     let text = std::fs::read_to_string(root().join("src/main.rs")).expect("read src/main.rs");
     let code: Vec<&str> = code_lines(&text)
