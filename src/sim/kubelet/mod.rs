@@ -10,8 +10,8 @@ pub mod probes;
 pub mod status;
 
 use crate::sim::api::{
-    ContainerState, ContainerStatus, Event, EventReason, ObjectRef, Pod, PodPhase, PullPolicy,
-    Shared, Time,
+    ContainerState, ContainerStatus, Event, EventReason, EventType, ObjectRef, Pod, PodPhase,
+    PullPolicy, Shared, Time,
 };
 use crate::sim::controller::{Change, Outcome, ProbeKind, Work};
 use crate::sim::rng::Rng;
@@ -293,14 +293,20 @@ impl<'a> KubeletContext<'a> {
             .spec
             .containers
             .get(c)
-            .map(|c| c.name.clone())
-            .unwrap_or_default();
-        let obj = ObjectRef::container(&self.pod.metadata.name, &name);
-        let source = format!("{COMPONENT}, {}", self.pod.node_name);
-        self.out.events.push(if warning {
-            Event::warning(&source, obj, reason, message)
-        } else {
-            Event::normal(&source, obj, reason, message)
+            .map_or("", |c| c.name.as_str());
+        let involved_object = ObjectRef::container(&self.pod.metadata.name, name);
+        // Built in place rather than through `Event::normal`, which would copy the source text
+        // once more: a kubelet event is recorded for every container start.
+        self.out.events.push(Event {
+            type_: if warning {
+                EventType::Warning
+            } else {
+                EventType::Normal
+            },
+            reason,
+            involved_object,
+            message,
+            source: [COMPONENT, ", ", &self.pod.node_name].concat(),
         });
     }
 
