@@ -466,8 +466,20 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         "Container started".to_string(),
     );
     let instance = k.runtime.containers[c].instance;
-    let spec = k.pod.spec.containers[c].clone();
+    // What the rest needs of the container's spec, read in place rather than from a copy.
+    let spec = &k.pod.spec.containers[c];
     let has_startup = spec.startup_probe.is_some();
+    let probe_text = match (&spec.startup_probe, &spec.readiness_probe) {
+        (Some(_), _) => " Only the startup probe runs until it passes.".to_string(),
+        (None, Some(p)) => format!(
+            " It is not Ready until its readiness probe passes (initialDelaySeconds {}, periodSeconds {}).",
+            p.initial_delay_seconds(),
+            p.period_seconds()
+        ),
+        (None, None) => {
+            " Without a readiness probe it counts as Ready as soon as it runs.".to_string()
+        }
+    };
     k.runtime.containers[c].started = !has_startup;
     if let Some(crash) = behavior.crash_after_ms {
         k.after(
@@ -492,17 +504,6 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         )
     } else {
         String::new()
-    };
-    let probe_text = match (&spec.startup_probe, &spec.readiness_probe) {
-        (Some(_), _) => " Only the startup probe runs until it passes.".to_string(),
-        (None, Some(p)) => format!(
-            " It is not Ready until its readiness probe passes (initialDelaySeconds {}, periodSeconds {}).",
-            p.initial_delay_seconds(),
-            p.period_seconds()
-        ),
-        (None, None) => {
-            " Without a readiness probe it counts as Ready as soon as it runs.".to_string()
-        }
     };
     k.out.say(format!(
         "The kubelet on {} created and started container {name} of {}{restart_text}.{probe_text}",
