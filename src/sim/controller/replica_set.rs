@@ -54,7 +54,7 @@ pub fn sync_replica_set(
     status.observed_generation = rs.metadata.generation;
     if status != rs.status {
         narrate_status(rs, &status, &mut out);
-        out.changes.push(Change::UpdateReplicaSetStatus {
+        out.change(Change::UpdateReplicaSetStatus {
             name: name.to_string(),
             status: status.clone(),
         });
@@ -150,7 +150,7 @@ fn manage_replicas(
                 EventReason::SuccessfulCreate,
                 format!("Created pod: {}", pod.metadata.name),
             ));
-            out.changes.push(Change::CreatePod(pod));
+            out.change(Change::CreatePod(pod));
         }
         // `RealPodControl.CreatePods` records an event for every create that fails, so a batch
         // of several refused pods shows as many warnings, each naming its own pod (§14.2).
@@ -226,7 +226,7 @@ fn manage_replicas(
                 .get(*name)
                 .and_then(|p| p.spec.termination_grace_period_seconds)
                 .unwrap_or(30);
-            out.changes.push(Change::DeletePod {
+            out.change(Change::DeletePod {
                 name: name.to_string(),
                 grace_seconds: grace,
             });

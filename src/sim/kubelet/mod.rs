@@ -327,13 +327,13 @@ impl<'a> KubeletContext<'a> {
         // Compare with the stored status, not `self.pod.status`: the kubelet functions edit
         // `self.pod` in place (`set_state`), and those edits must be written too.
         if self.stored.status != status {
-            self.out.changes.push(Change::UpdatePodStatus {
+            self.out.change(Change::UpdatePodStatus {
                 name: self.pod.metadata.name.clone(),
                 status,
             });
         }
         if self.stored_runtime != Some(&self.runtime) {
-            self.out.changes.push(Change::SetPodRuntime {
+            self.out.change(Change::SetPodRuntime {
                 name: self.pod.metadata.name.clone(),
                 runtime: self.runtime,
             });
@@ -558,7 +558,7 @@ pub fn termination_complete(store: &Store, name: &str) -> Outcome {
     if pod.metadata.deletion_timestamp.is_none() || node_down(store, &pod.node_name) {
         return out;
     }
-    out.changes.push(Change::RemovePod(name.to_string()));
+    out.change(Change::RemovePod(name.to_string()));
     out.stage = Some(Stage::Reconcile);
     out.say(format!(
         "{name}'s containers have stopped, so the kubelet finishes the deletion and the pod is gone; its requests on {} are free again.",
