@@ -223,7 +223,7 @@ fn write_deployment(
             ));
         }
     }
-    out.changes.push(Change::UpdateDeployment(new));
+    out.change(Change::UpdateDeployment(new));
     Ok(())
 }
 
@@ -437,7 +437,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             }
             let mut node = node.clone();
             node.spec.unschedulable = cordon;
-            out.changes.push(Change::UpdateNode(node));
+            out.change(Change::UpdateNode(node));
             out.say(if cordon {
                 format!("node/{n} cordoned: spec.unschedulable is true, so the scheduler places no new pods there. Pods already on it keep running.")
             } else {
@@ -456,7 +456,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 return Ok(out);
             }
             rt.kubelet_down = true;
-            out.changes.push(Change::SetNodeRuntime {
+            out.change(Change::SetNodeRuntime {
                 name: n.clone(),
                 runtime: rt,
             });
@@ -481,7 +481,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 return Ok(out);
             }
             rt.readiness_broken = true;
-            out.changes.push(Change::SetPodRuntime {
+            out.change(Change::SetPodRuntime {
                 name: name.clone(),
                 runtime: rt,
             });
@@ -529,7 +529,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 out.say(format!("The registry already refuses {image}."));
                 return Ok(out);
             }
-            out.changes.push(Change::SetRegistryDown {
+            out.change(Change::SetRegistryDown {
                 image: image.clone(),
                 down: true,
             });
@@ -545,7 +545,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 .get(name.as_str())
                 .and_then(|pod| pod.spec.termination_grace_period_seconds)
                 .unwrap_or(30);
-            out.changes.push(Change::DeletePod {
+            out.change(Change::DeletePod {
                 name: name.clone(),
                 grace_seconds: grace,
             });
@@ -648,7 +648,7 @@ fn rollout_undo(
         rs.spec.template.spec.images(", "),
         rs.metadata.name
     ));
-    out.changes.push(Change::UpdateDeployment(new));
+    out.change(Change::UpdateDeployment(new));
     Ok(())
 }
 

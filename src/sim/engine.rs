@@ -716,19 +716,23 @@ impl<'w> Subject<'w> {
         match self {
             Subject::Kubectl(object) => ("kubectl".to_string(), object),
             Subject::Component { actor, kind, name } => {
-                (actor.to_string(), format!("{kind}/{name}"))
+                (actor.to_string(), [kind, "/", name].concat())
             }
             Subject::Kubelet { pod } => {
                 let node = store.pods.get(pod).map_or("", |p| p.node_name.as_str());
-                (format!("kubelet/{node}"), format!("pod/{pod}"))
+                (["kubelet/", node].concat(), ["pod/", pod].concat())
             }
         }
     }
 }
 
+/// The narration of a step that gave none: its first event's message, or a status update. Like
+/// the actor's and object's names, it is joined with `concat`, which sizes the string once,
+/// rather than `format!`, which parses a template and grows the string as it writes: every step
+/// pays for these.
 fn default_narration(actor: &str, events: &[super::api::Event]) -> String {
     match events.first() {
-        Some(e) => format!("{actor}: {}", e.message),
-        None => format!("{actor} updated status."),
+        Some(e) => [actor, ": ", &e.message].concat(),
+        None => [actor, " updated status."].concat(),
     }
 }

@@ -111,7 +111,7 @@ impl ObjectRef {
         ObjectRef {
             kind: "Pod".to_string(),
             name: pod.to_string(),
-            field_path: Some(format!("spec.containers{{{container}}}")),
+            field_path: Some(["spec.containers{", container, "}"].concat()),
         }
     }
 

@@ -151,6 +151,17 @@ impl Outcome {
         }) && self.events.is_empty()
     }
 
+    /// Adds a change. The vector grows from room for one, doubling, rather than from the
+    /// standard first growth of four: a change is a large value and most outcomes carry one or
+    /// two, so four would take a block big enough to send the allocator through its slower path
+    /// on almost every step.
+    pub fn change(&mut self, change: Change) {
+        if self.changes.len() == self.changes.capacity() {
+            self.changes.reserve_exact(self.changes.len().max(1));
+        }
+        self.changes.push(change);
+    }
+
     /// Adds a sentence to the narration.
     pub fn say(&mut self, sentence: impl Into<String>) {
         let sentence = sentence.into();

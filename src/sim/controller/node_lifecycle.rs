@@ -32,7 +32,7 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
     }
     let mut updated = n.clone();
     updated.status.ready = false;
-    out.changes.push(Change::UpdateNode(updated));
+    out.change(Change::UpdateNode(updated));
     out.events.push(Event::normal(
         COMPONENT,
         ObjectRef::new("Node", node),
@@ -59,7 +59,7 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
         }
         if status != pod.status {
             marked += 1;
-            out.changes.push(Change::UpdatePodStatus {
+            out.change(Change::UpdatePodStatus {
                 name: pod.metadata.name.clone(),
                 status,
             });
@@ -98,7 +98,7 @@ pub fn taint_eviction(store: &Store, node: &str) -> Outcome {
         .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_none())
         .collect();
     for p in &victims {
-        out.changes.push(Change::DeletePod {
+        out.change(Change::DeletePod {
             name: p.metadata.name.clone(),
             grace_seconds: p.spec.termination_grace_period_seconds.unwrap_or(30),
         });

@@ -191,7 +191,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
             },
         );
         if status != pod.status {
-            out.changes.push(Change::UpdatePodStatus {
+            out.change(Change::UpdatePodStatus {
                 name: name.to_string(),
                 status,
             });
@@ -211,7 +211,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
     }
     let node = candidates[rng.below(candidates.len() as u64) as usize];
     let node_name = node.metadata.name.clone();
-    out.changes.push(Change::BindPod {
+    out.change(Change::BindPod {
         name: name.to_string(),
         node: node_name.clone(),
         condition: PodCondition {

@@ -222,7 +222,7 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     if behavior.pull_ok {
         node_rt.in_flight.insert(image.clone(), done);
     }
-    k.out.changes.push(Change::SetNodeRuntime {
+    k.out.change(Change::SetNodeRuntime {
         name: k.pod.node_name.clone(),
         runtime: node_rt,
     });
@@ -292,7 +292,7 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
         let total = k.now.millis_since(started);
         let pull = k.runtime.containers[c].pull_ms.min(total);
         node_rt.in_flight.remove(&image);
-        k.out.changes.push(Change::SetNodeRuntime {
+        k.out.change(Change::SetNodeRuntime {
             name: k.pod.node_name.clone(),
             runtime: node_rt,
         });
@@ -302,7 +302,7 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
             let mut node = node.clone();
             node.status.images.push(image.clone());
             order::sort(&mut node.status.images);
-            k.out.changes.push(Change::UpdateNode(node));
+            k.out.change(Change::UpdateNode(node));
         }
         k.container_event(
             c,
@@ -320,7 +320,7 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
         return;
     }
     node_rt.in_flight.remove(&image);
-    k.out.changes.push(Change::SetNodeRuntime {
+    k.out.change(Change::SetNodeRuntime {
         name: k.pod.node_name.clone(),
         runtime: node_rt,
     });

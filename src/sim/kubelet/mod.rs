@@ -10,8 +10,8 @@ pub mod probes;
 pub mod status;
 
 use crate::sim::api::{
-    ContainerState, ContainerStatus, Event, EventReason, ObjectRef, Pod, PodPhase, PullPolicy,
-    Shared, Time,
+    ContainerState, ContainerStatus, Event, EventReason, EventType, ObjectRef, Pod, PodPhase,
+    PullPolicy, Shared, Time,
 };
 use crate::sim::controller::{Change, Outcome, ProbeKind, Work};
 use crate::sim::rng::Rng;
@@ -293,14 +293,20 @@ impl<'a> KubeletContext<'a> {
             .spec
             .containers
             .get(c)
-            .map(|c| c.name.clone())
-            .unwrap_or_default();
-        let obj = ObjectRef::container(&self.pod.metadata.name, &name);
-        let source = format!("{COMPONENT}, {}", self.pod.node_name);
-        self.out.events.push(if warning {
-            Event::warning(&source, obj, reason, message)
-        } else {
-            Event::normal(&source, obj, reason, message)
+            .map_or("", |c| c.name.as_str());
+        let involved_object = ObjectRef::container(&self.pod.metadata.name, name);
+        // Built in place rather than through `Event::normal`, which would copy the source text
+        // once more: a kubelet event is recorded for every container start.
+        self.out.events.push(Event {
+            type_: if warning {
+                EventType::Warning
+            } else {
+                EventType::Normal
+            },
+            reason,
+            involved_object,
+            message,
+            source: [COMPONENT, ", ", &self.pod.node_name].concat(),
         });
     }
 
@@ -321,13 +327,13 @@ impl<'a> KubeletContext<'a> {
         // Compare with the stored status, not `self.pod.status`: the kubelet functions edit
         // `self.pod` in place (`set_state`), and those edits must be written too.
         if self.stored.status != status {
-            self.out.changes.push(Change::UpdatePodStatus {
+            self.out.change(Change::UpdatePodStatus {
                 name: self.pod.metadata.name.clone(),
                 status,
             });
         }
         if self.stored_runtime != Some(&self.runtime) {
-            self.out.changes.push(Change::SetPodRuntime {
+            self.out.change(Change::SetPodRuntime {
                 name: self.pod.metadata.name.clone(),
                 runtime: self.runtime,
             });
@@ -460,8 +466,20 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         "Container started".to_string(),
     );
     let instance = k.runtime.containers[c].instance;
-    let spec = k.pod.spec.containers[c].clone();
+    // What the rest needs of the container's spec, read in place rather than from a copy.
+    let spec = &k.pod.spec.containers[c];
     let has_startup = spec.startup_probe.is_some();
+    let probe_text = match (&spec.startup_probe, &spec.readiness_probe) {
+        (Some(_), _) => " Only the startup probe runs until it passes.".to_string(),
+        (None, Some(p)) => format!(
+            " It is not Ready until its readiness probe passes (initialDelaySeconds {}, periodSeconds {}).",
+            p.initial_delay_seconds(),
+            p.period_seconds()
+        ),
+        (None, None) => {
+            " Without a readiness probe it counts as Ready as soon as it runs.".to_string()
+        }
+    };
     k.runtime.containers[c].started = !has_startup;
     if let Some(crash) = behavior.crash_after_ms {
         k.after(
@@ -486,17 +504,6 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         )
     } else {
         String::new()
-    };
-    let probe_text = match (&spec.startup_probe, &spec.readiness_probe) {
-        (Some(_), _) => " Only the startup probe runs until it passes.".to_string(),
-        (None, Some(p)) => format!(
-            " It is not Ready until its readiness probe passes (initialDelaySeconds {}, periodSeconds {}).",
-            p.initial_delay_seconds(),
-            p.period_seconds()
-        ),
-        (None, None) => {
-            " Without a readiness probe it counts as Ready as soon as it runs.".to_string()
-        }
     };
     k.out.say(format!(
         "The kubelet on {} created and started container {name} of {}{restart_text}.{probe_text}",
@@ -551,7 +558,7 @@ pub fn termination_complete(store: &Store, name: &str) -> Outcome {
     if pod.metadata.deletion_timestamp.is_none() || node_down(store, &pod.node_name) {
         return out;
     }
-    out.changes.push(Change::RemovePod(name.to_string()));
+    out.change(Change::RemovePod(name.to_string()));
     out.stage = Some(Stage::Reconcile);
     out.say(format!(
         "{name}'s containers have stopped, so the kubelet finishes the deletion and the pod is gone; its requests on {} are free again.",

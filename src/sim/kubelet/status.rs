@@ -36,59 +36,71 @@ pub(super) fn generate_from(
         cs.ready = running && c.started && (!has_readiness || c.readiness.result == Some(true));
     }
     status.phase = get_phase(&status);
-    let unready: Vec<String> = status
-        .container_statuses
-        .iter()
-        .filter(|c| !c.ready)
-        .map(|c| c.name.clone())
-        .collect();
-    let all_ready = unready.is_empty() && !status.container_statuses.is_empty();
-    let cond = |type_, ok: bool, reason: Option<&str>, message: Option<String>| PodCondition {
-        type_,
-        status: if ok {
-            ConditionStatus::True
-        } else {
-            ConditionStatus::False
-        },
-        last_transition_time: t,
-        reason: if ok { None } else { reason.map(str::to_string) },
-        message: if ok { None } else { message },
-    };
+    let all_ready =
+        !status.container_statuses.is_empty() && status.container_statuses.iter().all(|c| c.ready);
+    // The reason and message of the unready conditions; none when all are ready (the common case
+    // once a pod runs), so nothing is written out then.
+    let unready = (!all_ready).then(|| {
+        let names: Vec<&str> = status
+            .container_statuses
+            .iter()
+            .filter(|c| !c.ready)
+            .map(|c| c.name.as_str())
+            .collect();
+        format!("containers with unready status: [{}]", names.join(" "))
+    });
+    let unready = unready.as_deref().map(|m| ("ContainersNotReady", m));
+    let conditions = &mut status.conditions;
     if rt.sandbox_ready {
-        set_pod_condition(
-            &mut status.conditions,
-            cond(
-                PodConditionType::PodReadyToStartContainers,
-                true,
-                None,
-                None,
-            ),
+        set_condition(
+            conditions,
+            PodConditionType::PodReadyToStartContainers,
+            None,
+            t,
         );
     }
-    set_pod_condition(
-        &mut status.conditions,
-        cond(PodConditionType::Initialized, true, None, None),
-    );
-    let msg = format!("containers with unready status: [{}]", unready.join(" "));
-    set_pod_condition(
-        &mut status.conditions,
-        cond(
-            PodConditionType::ContainersReady,
-            all_ready,
-            Some("ContainersNotReady"),
-            Some(msg.clone()),
-        ),
-    );
-    set_pod_condition(
-        &mut status.conditions,
-        cond(
-            PodConditionType::Ready,
-            all_ready,
-            Some("ContainersNotReady"),
-            Some(msg),
-        ),
-    );
+    set_condition(conditions, PodConditionType::Initialized, None, t);
+    set_condition(conditions, PodConditionType::ContainersReady, unready, t);
+    set_condition(conditions, PodConditionType::Ready, unready, t);
     status
+}
+
+/// [`set_pod_condition`] with the condition given by its parts: True when `unready` is `None`,
+/// else False with that reason and message. A condition already reading so is left as it is,
+/// which is what setting it again would leave (same status, so same transition time), without
+/// building the condition's texts; the kubelet regenerates four conditions on every action and
+/// they rarely change.
+fn set_condition(
+    conditions: &mut Vec<PodCondition>,
+    type_: PodConditionType,
+    unready: Option<(&str, &str)>,
+    t: Time,
+) {
+    let status = if unready.is_none() {
+        ConditionStatus::True
+    } else {
+        ConditionStatus::False
+    };
+    let (reason, message) = (unready.map(|u| u.0), unready.map(|u| u.1));
+    if conditions
+        .iter()
+        .find(|c| c.type_ == type_)
+        .is_some_and(|c| {
+            c.status == status && c.reason.as_deref() == reason && c.message.as_deref() == message
+        })
+    {
+        return;
+    }
+    set_pod_condition(
+        conditions,
+        PodCondition {
+            type_,
+            status,
+            last_transition_time: t,
+            reason: reason.map(str::to_string),
+            message: message.map(str::to_string),
+        },
+    );
 }
 
 /// `getPhase` for `restartPolicy: Always`: Pending while any container waits without having

@@ -513,7 +513,7 @@ pub fn scale_replica_set(
     let mut copy = rs.clone();
     copy.spec.replicas = new_scale;
     set_replicas_annotations(&mut copy, desired, max);
-    ctx.out.changes.push(Change::UpdateReplicaSet(copy.clone()));
+    ctx.out.change(Change::UpdateReplicaSet(copy.clone()));
     if size_needs_update {
         let direction = if old_scale < new_scale { "up" } else { "down" };
         ctx.event(
