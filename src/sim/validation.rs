@@ -34,9 +34,6 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-/// The group-qualified kind [`render_invalid`] expects for a Deployment (`GroupKind.String()`).
-pub const DEPLOYMENT_KIND: &str = "Deployment.apps";
-
 /// The annotation through which apps/v1 carries the removed `spec.rollbackTo.revision`
 /// (`appsv1.DeprecatedRollbackTo`); upstream's conversion turns it into the internal field that
 /// `ValidateRollback` checks.
@@ -190,22 +187,6 @@ impl fmt::Display for FieldError {
 }
 
 impl std::error::Error for FieldError {}
-
-/// The API server's message for a rejected object (`errors.NewInvalid`):
-/// `Deployment.apps "web" is invalid: <error>` for one error and
-/// `Deployment.apps "web" is invalid: [<error>, <error>]` for several, with repeated messages
-/// shown once (`ErrorList.ToAggregate`).
-///
-/// `kind` is printed verbatim and should be group-qualified, e.g. [`DEPLOYMENT_KIND`].
-pub fn render_invalid(kind: &str, name: &str, errs: &[FieldError]) -> String {
-    let messages = distinct_messages(errs);
-    let head = format!("{kind} {} is invalid", go_quote(name));
-    match messages.as_slice() {
-        [] => head,
-        [one] => format!("{head}: {one}"),
-        many => format!("{head}: [{}]", many.join(", ")),
-    }
-}
 
 /// How kubectl prints a refused object (`cmdutil.CheckErr` on an Invalid status): `The <Kind>
 /// "<name>" is invalid: ` followed by the one cause, or by a line per cause starting `* ` when
@@ -2819,12 +2800,15 @@ spec:
                 .map(|e| format!("{e}\n"))
                 .collect::<String>()
         );
-        let message = render_invalid(DEPLOYMENT_KIND, &d.metadata.name, &errs);
+        let message = render_kubectl_invalid("Deployment", &d.metadata.name, &errs);
         assert_eq!(
             message,
             format!(
-                "Deployment.apps \"Web\" is invalid: [{}]",
-                expected.join(", ")
+                "The Deployment \"Web\" is invalid: {}",
+                expected
+                    .iter()
+                    .map(|e| format!("\n* {e}"))
+                    .collect::<String>()
             )
         );
         // Every error points at a line of the manifest.
@@ -2848,30 +2832,14 @@ spec:
     }
 
     #[test]
-    fn render_invalid_forms() {
+    fn render_kubectl_invalid_forms() {
         let one = [FieldError::invalid(
             "spec.replicas",
             "-1".into(),
             IS_NEGATIVE,
         )];
-        assert_eq!(
-            render_invalid(DEPLOYMENT_KIND, "web", &one),
-            "Deployment.apps \"web\" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0"
-        );
         let twice = [one[0].clone(), one[0].clone()];
-        assert_eq!(
-            render_invalid(DEPLOYMENT_KIND, "web", &twice),
-            render_invalid(DEPLOYMENT_KIND, "web", &one)
-        );
         let two = [one[0].clone(), FieldError::required("spec.selector", "")];
-        assert_eq!(
-            render_invalid(DEPLOYMENT_KIND, "web", &two),
-            "Deployment.apps \"web\" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.selector: Required value]"
-        );
-        assert_eq!(
-            render_invalid(DEPLOYMENT_KIND, "web", &[]),
-            "Deployment.apps \"web\" is invalid"
-        );
         assert_eq!(
             render_kubectl_invalid("Deployment", "web", &twice),
             "The Deployment \"web\" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0"
