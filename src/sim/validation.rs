@@ -193,21 +193,18 @@ impl std::error::Error for FieldError {}
 /// there are several (kubectl's `MultilineError`). `kind` is the bare kind (`Deployment`), which
 /// is what the status details carry.
 pub fn render_kubectl_invalid(kind: &str, name: &str, errs: &[FieldError]) -> String {
-    let messages = distinct_messages(errs);
+    // Each cause once, in order: the API server drops repeated causes.
+    let mut seen = BTreeSet::new();
+    let messages: Vec<String> = errs
+        .iter()
+        .map(ToString::to_string)
+        .filter(|m| seen.insert(m.clone()))
+        .collect();
     let head = format!("The {kind} {} is invalid: ", go_quote(name));
     match messages.as_slice() {
         [one] => format!("{head}{one}"),
         many => many.iter().fold(head, |text, m| format!("{text}\n* {m}")),
     }
-}
-
-/// The errors' texts, each once, in their order: the API server drops repeated causes.
-fn distinct_messages(errs: &[FieldError]) -> Vec<String> {
-    let mut seen = BTreeSet::new();
-    errs.iter()
-        .map(ToString::to_string)
-        .filter(|m| seen.insert(m.clone()))
-        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -88,12 +88,16 @@ fn messages(steps: &[Step], reason: EventReason) -> Vec<String> {
         .collect()
 }
 
-fn narrations(steps: &[Step]) -> String {
-    steps
+/// Asserts that some step's narration says each of `texts`.
+fn assert_narrated(steps: &[Step], texts: &[&str]) {
+    let all = steps
         .iter()
         .map(|s| s.narration.as_str())
         .collect::<Vec<_>>()
-        .join("\n")
+        .join("\n");
+    for text in texts {
+        assert!(all.contains(text), "no narration says {text:?}:\n{all}");
+    }
 }
 
 /// §4.1: `FindNewReplicaSet` sorts the pass's ReplicaSet list by creation time in place, so a
@@ -187,18 +191,12 @@ fn a_legacy_rollback_takes_the_annotations_of_its_revision() {
 fn a_skipped_undo_names_the_revision_asked_for() {
     let actions = "  - {at: 30s, set_image: web:2.0}\n  - {at: 60s, set_image: web:1.0}\n  - {at: 60s, rollout_undo: {}}\n  - {at: 61s, rollout_undo: {to_revision: 3}}";
     let (_, steps) = run(&scenario(4, PLAIN, BY_APP, actions), 70);
-    let text = narrations(&steps);
-    assert!(
-        text.contains(
-            "deployment.apps/web skipped rollback (current template already matches revision 0)"
-        ),
-        "{text}"
-    );
-    assert!(
-        text.contains(
-            "deployment.apps/web skipped rollback (current template already matches revision 3)"
-        ),
-        "{text}"
+    assert_narrated(
+        &steps,
+        &[
+            "deployment.apps/web skipped rollback (current template already matches revision 0)",
+            "deployment.apps/web skipped rollback (current template already matches revision 3)",
+        ],
     );
 }
 
@@ -207,12 +205,11 @@ fn a_skipped_undo_names_the_revision_asked_for() {
 fn a_refused_apply_reads_like_kubectl() {
     let actions = "  - at: 5s\n    apply:\n      apiVersion: apps/v1\n      kind: Deployment\n      metadata: {name: web}\n      spec:\n        replicas: 1\n        selector: {matchLabels: {app: web2}}\n        template:\n          metadata: {labels: {app: web2}}\n          spec:\n            containers: [{name: web, image: web:1.0}]";
     let (_, steps) = run(&scenario(1, PLAIN, BY_APP, actions), 10);
-    let text = narrations(&steps);
-    assert!(
-        text.contains(
-            "The Deployment \"web\" is invalid: spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"web2\"}}: field is immutable"
-        ),
-        "{text}"
+    assert_narrated(
+        &steps,
+        &[
+            "The Deployment \"web\" is invalid: spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"web2\"}}: field is immutable",
+        ],
     );
 }
 

@@ -516,17 +516,7 @@ impl<'a> Ranked<'a> {
         a: Option<Time>,
         b: Option<Time>,
     ) -> Option<bool> {
-        if a == b {
-            return None;
-        }
-        match (a, b) {
-            (Some(_), Some(_)) => Some(if bucket_diff == 0 {
-                self.uid_less(other)
-            } else {
-                bucket_diff < 0
-            }),
-            _ => Some(after_or_zero(a, b)),
-        }
+        compare_stamps(a, b, || self.uid_less(other), Some(bucket_diff))
     }
 }
 
@@ -582,23 +572,23 @@ fn compare_times(
         (Some(n), Some(x), Some(y)) => Some(age_bucket(x, n) - age_bucket(y, n)),
         _ => None,
     };
-    compare_stamps(a, b, ua, ub, diff)
+    compare_stamps(a, b, || ua < ub, diff)
 }
 
 /// Compares two timestamps given the difference of their age buckets (`None` without a `now`):
-/// equal ones tie, the same bucket falls back to the UIDs, otherwise the younger goes first.
+/// equal ones tie, the same bucket falls back to the UIDs (`uid_less`: whether the first pod's
+/// UID sorts first), otherwise the younger goes first.
 fn compare_stamps(
     a: Option<Time>,
     b: Option<Time>,
-    ua: &str,
-    ub: &str,
+    uid_less: impl FnOnce() -> bool,
     bucket_diff: Option<i64>,
 ) -> Option<bool> {
     if a == b {
         return None;
     }
     match (bucket_diff, a, b) {
-        (Some(diff), Some(_), Some(_)) => Some(if diff == 0 { ua < ub } else { diff < 0 }),
+        (Some(diff), Some(_), Some(_)) => Some(if diff == 0 { uid_less() } else { diff < 0 }),
         _ => Some(after_or_zero(a, b)),
     }
 }

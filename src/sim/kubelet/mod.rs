@@ -634,12 +634,12 @@ pub fn quiet_probe_tick(
     }
     let since = crt.running_since?;
     let spec = pod.spec.containers.get(target.container)?;
-    let (w, p) = match target.kind {
-        ProbeKind::Startup => (&crt.startup, spec.startup_probe.as_ref()),
-        ProbeKind::Readiness => (&crt.readiness, spec.readiness_probe.as_ref()),
-        ProbeKind::Liveness => (&crt.liveness, spec.liveness_probe.as_ref()),
+    let p = probes::probe_spec(spec, target.kind)?;
+    let w = match target.kind {
+        ProbeKind::Startup => &crt.startup,
+        ProbeKind::Readiness => &crt.readiness,
+        ProbeKind::Liveness => &crt.liveness,
     };
-    let p = p?;
     let settled = !w.on_hold
         && w.result == Some(true)
         && w.last_run == Some(true)
@@ -655,8 +655,8 @@ pub fn quiet_probe_tick(
     {
         return None;
     }
-    let period = u64::try_from(p.period_seconds()).unwrap_or(1).max(1) * 1000;
-    if w.run_count >= p.success_threshold().max(p.failure_threshold()) {
+    let period = probes::period_ms(p);
+    if w.run_count >= probes::run_count_cap(p) {
         return Some(QuietTick {
             period,
             runtime: None,
@@ -673,16 +673,12 @@ pub fn quiet_probe_tick(
     {
         return None;
     }
-    let most = p
-        .success_threshold()
-        .max(1)
-        .max(p.failure_threshold().max(1));
     let mut runtime = rt.clone();
     let w = runtime
         .containers
         .get_mut(target.container)?
         .worker(target.kind);
-    w.run_count = w.run_count.saturating_add(1).min(most);
+    w.run_count = w.run_count.saturating_add(1).min(probes::run_count_cap(p));
     Some(QuietTick {
         period,
         runtime: Some(runtime),

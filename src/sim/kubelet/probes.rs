@@ -6,7 +6,7 @@ use super::{
     Backoff, ImageBehavior, KubeletContext, POD_WORKER_RESYNC_MS, ReadyBehavior, format_pod,
     go_duration,
 };
-use crate::sim::api::{ContainerState, EventReason, IntOrString, Probe, Time};
+use crate::sim::api::{Container, ContainerState, EventReason, IntOrString, Probe, Time};
 use crate::sim::controller::{ProbeKind, Work};
 use crate::sim::trace::Stage;
 
@@ -14,11 +14,15 @@ use crate::sim::trace::Stage;
 pub const CRASH_BACKOFF_EXPIRY_MS: u64 = 600_000;
 
 fn probe_of(k: &KubeletContext<'_>, c: usize, kind: ProbeKind) -> Option<Probe> {
-    let spec = k.pod.spec.containers.get(c)?;
+    probe_spec(k.pod.spec.containers.get(c)?, kind).cloned()
+}
+
+/// A container's probe of one type, if it has one.
+pub(super) fn probe_spec(spec: &Container, kind: ProbeKind) -> Option<&Probe> {
     match kind {
-        ProbeKind::Startup => spec.startup_probe.clone(),
-        ProbeKind::Readiness => spec.readiness_probe.clone(),
-        ProbeKind::Liveness => spec.liveness_probe.clone(),
+        ProbeKind::Startup => spec.startup_probe.as_ref(),
+        ProbeKind::Readiness => spec.readiness_probe.as_ref(),
+        ProbeKind::Liveness => spec.liveness_probe.as_ref(),
     }
 }
 
@@ -26,8 +30,20 @@ fn first_run_delay(p: &Probe) -> u64 {
     u64::try_from(p.initial_delay_seconds()).unwrap_or(0) * 1000
 }
 
-fn period_ms(p: &Probe) -> u64 {
+pub(super) fn period_ms(p: &Probe) -> u64 {
     u64::try_from(p.period_seconds()).unwrap_or(1).max(1) * 1000
+}
+
+fn timeout_ms(p: &Probe) -> u64 {
+    u64::try_from(p.timeout_seconds()).unwrap_or(1).max(1) * 1000
+}
+
+/// Where a worker's count of equal results stops: counting past the larger threshold changes
+/// nothing, so a steady probe leaves the kubelet's state untouched.
+pub(super) fn run_count_cap(p: &Probe) -> i32 {
+    p.success_threshold()
+        .max(1)
+        .max(p.failure_threshold().max(1))
 }
 
 /// When every node's kubelet (and its probe manager) started: with the scenario.
@@ -156,8 +172,7 @@ pub fn passes(
         ReadyBehavior::AfterMs(t) => elapsed >= t,
     };
     // A TCP probe only connects; every other handler waits for an answer within the timeout.
-    let in_time = p.tcp_socket.is_some()
-        || b.response_ms < u64::try_from(p.timeout_seconds()).unwrap_or(1).max(1) * 1000;
+    let in_time = p.tcp_socket.is_some() || b.response_ms < timeout_ms(p);
     listening && in_time && (kind != ProbeKind::Readiness || p.tcp_socket.is_some() || ready_ok)
 }
 
@@ -205,7 +220,7 @@ fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (boo
                 ),
             );
         }
-        let timeout_ms = u64::try_from(p.timeout_seconds()).unwrap_or(1).max(1) * 1000;
+        let timeout_ms = timeout_ms(p);
         if b.response_ms >= timeout_ms {
             return (
                 false,
@@ -285,12 +300,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     let w = k.runtime.containers[c].worker(kind);
     w.last_observed = Some(ok);
     if w.last_run == Some(ok) {
-        // Counting past the larger threshold changes nothing, so the count stops there and a
-        // steady probe leaves the kubelet's state untouched.
-        w.run_count = w
-            .run_count
-            .saturating_add(1)
-            .min(success_threshold.max(failure_threshold));
+        w.run_count = w.run_count.saturating_add(1).min(run_count_cap(&p));
     } else {
         w.last_run = Some(ok);
         w.run_count = 1;
