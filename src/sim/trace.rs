@@ -6,6 +6,11 @@ use super::api::{Event, EventType, Time};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// The plural ending of a counted noun in a narration: `1 pod`, `2 pods`, `0 pods`.
+pub fn plural(n: impl Into<i64>) -> &'static str {
+    if n.into() == 1 { "" } else { "s" }
+}
+
 /// The five stages a learner walks through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Stage {

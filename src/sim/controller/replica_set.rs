@@ -10,7 +10,7 @@ use crate::sim::api::{
 };
 use crate::sim::rng::Rng;
 use crate::sim::store::{PodCounts, PodName, RankFacts, Store};
-use crate::sim::trace::Stage;
+use crate::sim::trace::{Stage, plural};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -92,8 +92,12 @@ fn narrate_status(rs: &ReplicaSet, new: &ReplicaSetStatus, out: &mut Outcome) {
             String::new()
         };
         out.say(format!(
-            "{} counts {} of {} pods ready and {} available{min_ready}.",
-            rs.metadata.name, new.ready_replicas, rs.spec.replicas, new.available_replicas
+            "{} counts {} of {} pod{} ready and {} available{min_ready}.",
+            rs.metadata.name,
+            new.ready_replicas,
+            rs.spec.replicas,
+            plural(rs.spec.replicas),
+            new.available_replicas
         ));
     } else if out.narration.is_empty() {
         out.stage_default(Stage::Reconcile);
@@ -172,9 +176,10 @@ fn manage_replicas(
             .collect::<Vec<_>>()
             .join(", ");
         out.say(format!(
-            "{} wants {} pods and has {} active, so it creates {} in slow-start batches of {batch_text}{}.",
+            "{} wants {} pod{} and has {} active, so it creates {} in slow-start batches of {batch_text}{}.",
             rs.metadata.name,
             rs.spec.replicas,
+            plural(rs.spec.replicas),
             counts.active,
             successes,
             if want < usize::try_from(-diff).unwrap_or(0) {
@@ -239,9 +244,10 @@ fn manage_replicas(
         }
         out.stage_at_least(Stage::Reconcile);
         out.say(format!(
-            "{} wants {} pods and has {} active, so it deletes {}: {} (unscheduled, pending and not-ready pods go first).",
+            "{} wants {} pod{} and has {} active, so it deletes {}: {} (unscheduled, pending and not-ready pods go first).",
             rs.metadata.name,
             rs.spec.replicas,
+            plural(rs.spec.replicas),
             active.len(),
             to_delete.len(),
             to_delete.join(", ")

@@ -206,8 +206,13 @@ pub fn narrate_status_change(ctx: &mut SyncContext<'_>, d: &Deployment, new: &De
         let sentence = match c.reason {
             ConditionReason::NewReplicaSetAvailable => {
                 ctx.out.stage_default(Stage::Readiness);
+                let all = if desired == 1 {
+                    "The 1 replica is".to_string()
+                } else {
+                    format!("All {desired} replicas are")
+                };
                 format!(
-                    "All {desired} replicas are updated and available, so Progressing is True with reason NewReplicaSetAvailable: the rollout is complete."
+                    "{all} updated and available, so Progressing is True with reason NewReplicaSetAvailable: the rollout is complete."
                 )
             }
             ConditionReason::ProgressDeadlineExceeded => {

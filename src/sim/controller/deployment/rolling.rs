@@ -9,6 +9,7 @@ use super::util::*;
 use super::{SyncContext, progress};
 use crate::sim::api::{Deployment, ReplicaSet};
 use crate::sim::order;
+use crate::sim::trace::plural;
 
 /// `rolloutRolling`: one pass of a rolling update.
 pub fn rollout_rolling(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[ReplicaSet]) {
@@ -61,8 +62,10 @@ pub fn reconcile_new_replica_set(
         let (scaled, _) = scale_replica_set_and_record_event(ctx, new_rs, desired, d);
         if scaled {
             ctx.out.say(format!(
-                "{} has {} replicas but spec.replicas is {desired}, so it is scaled down to {desired}.",
-                new_rs.metadata.name, new_rs.spec.replicas
+                "{} has {} replica{} but spec.replicas is {desired}, so it is scaled down to {desired}.",
+                new_rs.metadata.name,
+                new_rs.spec.replicas,
+                plural(new_rs.spec.replicas)
             ));
         }
         return scaled;
@@ -79,9 +82,10 @@ pub fn reconcile_new_replica_set(
         let surge = max_surge(d);
         let current = get_replica_count_for_replica_sets(all_rss);
         ctx.out.say(format!(
-            "Because {}, the ReplicaSets may hold {desired} + {surge} = {} pods in total; they hold {current}, so the new ReplicaSet {} may grow from {} to {new_count}.",
+            "Because {}, the ReplicaSets may hold {desired} + {surge} = {} pod{} in total; they hold {current}, so the new ReplicaSet {} may grow from {} to {new_count}.",
             surge_phrase(d),
             desired + surge,
+            plural(desired + surge),
             new_rs.metadata.name,
             new_rs.spec.replicas
         ));
@@ -139,10 +143,12 @@ pub fn reconcile_old_replica_sets(
     let scaled_down = scale_down_old_by_available(ctx, available, &old_after_cleanup, d);
     if scaled_down > 0 {
         ctx.out.say(format!(
-            "Because {}, at least {} − {} = {min_available} pods must stay available; {available} are available, so {scaled_down} old pod{} can go.",
+            "Because {}, at least {} − {} = {min_available} pod{} must stay available; {available} {} available, so {scaled_down} old pod{} can go.",
             unavailable_phrase(d),
             d.replicas(),
             max_unavailable(d),
+            plural(min_available),
+            if available == 1 { "is" } else { "are" },
             plural(scaled_down)
         ));
     }
@@ -231,8 +237,4 @@ fn scale_down_old_by_available(
         total += count;
     }
     total
-}
-
-fn plural(n: i32) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }

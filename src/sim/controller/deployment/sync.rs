@@ -10,7 +10,7 @@ use crate::sim::api::{
 };
 use crate::sim::controller::Change;
 use crate::sim::order;
-use crate::sim::trace::Stage;
+use crate::sim::trace::{Stage, plural};
 
 /// The result of `getAllReplicaSetsAndSyncRevision`: the new ReplicaSet (if any) and the old ones.
 pub struct ReplicaSets {
@@ -249,7 +249,8 @@ fn explain_new_replica_set(
     match d.strategy_type() {
         DeploymentStrategyType::Recreate => {
             format!(
-                "{head} at the full {replicas} replicas, because Recreate starts new pods only after every old pod is gone."
+                "{head} at the full {replicas} replica{}, because Recreate starts new pods only after every old pod is gone.",
+                plural(replicas)
             )
         }
         _ => {
@@ -258,11 +259,13 @@ fn explain_new_replica_set(
             let surge_text = surge_phrase(d);
             if current == 0 {
                 format!(
-                    "{head} with {replicas} replicas: there are no old pods, so it starts at the full {desired}."
+                    "{head} with {replicas} replica{}: there are no old pods, so it starts at the full {desired}.",
+                    plural(replicas)
                 )
             } else {
                 format!(
-                    "{head} with {replicas} replicas: {surge_text}, so the total may reach {desired} + {surge} = {}; the old ReplicaSets hold {current}, leaving room for {replicas}.",
+                    "{head} with {replicas} replica{}: {surge_text}, so the total may reach {desired} + {surge} = {}; the old ReplicaSets hold {current}, leaving room for {replicas}.",
+                    plural(replicas),
                     desired + surge
                 )
             }
