@@ -231,3 +231,29 @@ fn the_wide_selector_column_prints_match_expressions() {
         "{rs}"
     );
 }
+
+/// Counted nouns agree with their counts: a single-replica Deployment with
+/// `revisionHistoryLimit: 0` narrates one replica, one pod and one old ReplicaSet in the
+/// singular (§11 for the clean-up the last sentence explains).
+#[test]
+fn single_counts_read_in_the_singular() {
+    let yaml = scenario(1, PLAIN, BY_APP, "  - {at: 10s, set_image: web:1.1}").replace(
+        "    replicas: 1\n",
+        "    replicas: 1\n    revisionHistoryLimit: 0\n",
+    );
+    let (_, steps) = run(&yaml, 120);
+    assert_narrated(
+        &steps,
+        &[
+            "(revision 1) with 1 replica: there are no old pods",
+            "wants 1 pod and has 0 active",
+            "counts 1 of 1 pod ready",
+            "The 1 replica is updated and available",
+            "revisionHistoryLimit is 0 and there is 1 old ReplicaSet, so the oldest empty one is deleted",
+        ],
+    );
+    let all: String = steps.iter().map(|s| s.narration.as_str()).collect();
+    for wrong in ["1 replicas", "1 pods ", "All 1 ", "1 old ReplicaSets"] {
+        assert!(!all.contains(wrong), "narration says {wrong:?}");
+    }
+}

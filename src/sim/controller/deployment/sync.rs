@@ -569,8 +569,10 @@ pub fn cleanup_deployment(
     }
     if !deleted.is_empty() {
         ctx.out.say(format!(
-            "revisionHistoryLimit is {limit} and there are {} old ReplicaSets, so the oldest empty one{} deleted: {}.",
+            "revisionHistoryLimit is {limit} and there {} {} old ReplicaSet{}, so the oldest empty one{} deleted: {}.",
+            if old_rss.len() == 1 { "is" } else { "are" },
             old_rss.len(),
+            plural(i64::try_from(old_rss.len()).unwrap_or(i64::MAX)),
             if deleted.len() == 1 { " is" } else { "s are" },
             deleted.join(", ")
         ));
