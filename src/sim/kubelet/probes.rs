@@ -488,8 +488,10 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         ));
         return false;
     }
+    // Upstream stamps the entry with the restart time, not the exit, so the expiry below
+    // measures how long the next container runs, not that plus this wait.
     let finished_entry =
         entry.filter(|b| finished.millis_since(b.last_update) <= CRASH_BACKOFF_EXPIRY_MS);
-    k.runtime.containers[c].crash_backoff = Some(Backoff::next(finished_entry, finished));
+    k.runtime.containers[c].crash_backoff = Some(Backoff::next(finished_entry, finished, k.now));
     true
 }
