@@ -635,6 +635,18 @@ fn a_broken_readiness_endpoint_makes_the_pod_not_ready_without_a_restart() {
     .filter(|t| *t > 30_000)
     .collect();
     assert!(after.len() >= 3, "{after:?}");
+    // The pod stays Ready through the failures before the threshold, and the narration says so.
+    let first_failure = steps
+        .iter()
+        .find(|s| s.time.as_millis() == after[0] && s.object == fault.object)
+        .expect("the first failure's step");
+    assert!(
+        first_failure
+            .narration
+            .contains("so the pod stays Ready for now"),
+        "{}",
+        first_failure.narration
+    );
 }
 
 #[test]

@@ -336,6 +336,14 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
                 "The readiness probe of {name} in {pod} failed {run_count} times in a row (failureThreshold {failure_threshold}): {output}. The pod is no longer Ready and stops counting as available; readiness never restarts a container."
             ));
         }
+        // A Ready container stays Ready until failures reach the threshold.
+        (ProbeKind::Readiness, false, false) if previous == Some(true) => {
+            k.out.stage = Some(Stage::Readiness);
+            k.out.say(format!(
+                "The readiness probe of {name} in {pod} failed ({output}): {run_count} of failureThreshold {failure_threshold} in a row, so the pod stays Ready for now and the kubelet probes again in {}.",
+                go_duration(period)
+            ));
+        }
         (ProbeKind::Readiness, _, false) => {
             k.out.stage = Some(Stage::Readiness);
             k.out.say(format!(
