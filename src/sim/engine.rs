@@ -656,10 +656,15 @@ impl Sim {
                         });
                     if let Some(owner) = rs {
                         self.queue.push(now, Work::SyncReplicaSet(owner_name));
-                        // The Recreate strategy waits for the last old pod to go.
+                        // The Recreate strategy waits for the last old pod to go: upstream's
+                        // `deletePod` enqueues the Deployment only once none of its
+                        // ReplicaSets has a pod left, terminating or not (spec §2).
                         if removed
                             && let Some(d) = owner.and_then(|o| self.store.deployments.get(&o))
                             && d.strategy_type() == super::api::DeploymentStrategyType::Recreate
+                            && !self.store.replica_sets_owned_by(&d.metadata.uid).any(|rs| {
+                                self.store.pods_owned_by(&rs.metadata.uid).next().is_some()
+                            })
                         {
                             let d = d.metadata.name.clone();
                             self.queue.push(now, Work::SyncDeployment(d));
@@ -734,5 +739,44 @@ fn default_narration(actor: &str, events: &[super::api::Event]) -> String {
     match events.first() {
         Some(e) => [actor, ": ", &e.message].concat(),
         None => [actor, " updated status."].concat(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::scenario::Scenario;
+
+    /// Whether `work` is queued for the current time (later requeues do not count).
+    fn due_now(sim: &Sim, work: &Work) -> bool {
+        sim.queue
+            .items
+            .iter()
+            .any(|((due, _), (_, w))| *due <= sim.clock && w == work)
+    }
+
+    /// Upstream's `deletePod` enqueues a Recreate Deployment only when its last pod is gone; the
+    /// removal of any earlier pod wakes only the pod's ReplicaSet.
+    #[test]
+    fn recreate_deployment_is_enqueued_when_its_last_pod_is_removed() {
+        let yaml = "cluster:\n  nodes:\n    - {name: a, cpu: \"4\", memory: 8Gi}\n\
+                    deployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\n  spec:\n\
+                    \x20   replicas: 2\n    strategy: {type: Recreate}\n\
+                    \x20   selector: {matchLabels: {app: web}}\n\
+                    \x20   template:\n      metadata: {labels: {app: web}}\n      spec:\n        containers:\n\
+                    \x20         - name: web\n            image: web:1.0\n\
+                    run_until: 30s\n";
+        let sc = Scenario::parse(yaml).unwrap_or_else(|e| panic!("{e:?}"));
+        let mut sim = sc.sim();
+        while sim.step_until(Time::from_secs(30)).is_some() {}
+        let pods: Vec<String> = sim.store.pods.keys().map(|k| k.to_string()).collect();
+        assert_eq!(pods.len(), 2, "{pods:?}");
+        let sync_web = Work::SyncDeployment("web".to_string());
+        assert!(!due_now(&sim, &sync_web));
+
+        sim.apply_change(Change::RemovePod(pods[0].clone()));
+        assert!(!due_now(&sim, &sync_web), "one pod is left");
+        sim.apply_change(Change::RemovePod(pods[1].clone()));
+        assert!(due_now(&sim, &sync_web), "no pod is left");
     }
 }

@@ -635,6 +635,18 @@ fn a_broken_readiness_endpoint_makes_the_pod_not_ready_without_a_restart() {
     .filter(|t| *t > 30_000)
     .collect();
     assert!(after.len() >= 3, "{after:?}");
+    // The pod stays Ready through the failures before the threshold, and the narration says so.
+    let first_failure = steps
+        .iter()
+        .find(|s| s.time.as_millis() == after[0] && s.object == fault.object)
+        .expect("the first failure's step");
+    assert!(
+        first_failure
+            .narration
+            .contains("so the pod stays Ready for now"),
+        "{}",
+        first_failure.narration
+    );
 }
 
 #[test]
@@ -778,4 +790,28 @@ fn a_worker_created_after_the_first_period_ticks_from_its_creation() {
     assert!(pulling[0] >= 30_000, "{pulling:?}");
     assert_eq!(runs.first(), Some(&(pulling[0] + 10_000)), "{runs:?}");
     assert!(on_grid(&runs, pulling[0], 10_000), "{runs:?}");
+}
+
+/// The crash-loop back-off expires only when the container ran more than 600 s since its last
+/// restart (§15.5): upstream stamps the entry when it restarts the container, so the wait before
+/// a restart does not count towards the run. An app that crashes 590 s after each start keeps
+/// backing off 10 s, then 20 s, although 600 s pass between its exits.
+#[test]
+fn a_container_that_ran_under_ten_minutes_keeps_its_crash_back_off() {
+    let yaml = "cluster:\n  nodes:\n    - {name: a, cpu: \"4\", memory: 8Gi}\n\
+                images:\n  app:1: {pull_time: 1s, crash_after: 590s}\n\
+                deployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:\n\
+                \x20   replicas: 1\n    selector: {matchLabels: {app: app}}\n\
+                \x20   template:\n      metadata: {labels: {app: app}}\n      spec:\n        containers:\n\
+                \x20         - name: app\n            image: app:1\n\
+                run_until: 32m\n";
+    let sc = Scenario::parse(yaml).unwrap_or_else(|e| panic!("{e:?}"));
+    let run = rolloutscope::sim::scenario::run_with(&sc, |_, _| {});
+    let pod = first_pod_with_prefix(&run.steps, "app-");
+    let started = event_times(&run.steps, &pod, EventReason::Started, "Container started");
+    let gaps: Vec<u64> = started
+        .windows(2)
+        .map(|w| w[1] - (w[0] + 590_000))
+        .collect();
+    check_gaps(&pod, &gaps, &[0, 10, 20], |b| b / 2 + 1);
 }

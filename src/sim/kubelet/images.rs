@@ -24,15 +24,18 @@ impl Backoff {
         event_time.millis_since(self.last_update) > 2 * BACKOFF_MAX_MS
     }
 
-    /// `Next`: a fresh 10 s entry, or double the delay (capped at 300 s); stamped `event_time`.
-    pub fn next(entry: Option<Backoff>, event_time: Time) -> Backoff {
+    /// `Next`: a fresh 10 s entry, or double the delay (capped at 300 s). Whether the entry has
+    /// expired is judged at `event_time`, but the entry is stamped `now` (upstream's
+    /// `Clock.Now()`): for a crash loop the event is the container's exit and `now` its restart,
+    /// so the next expiry counts only how long the restarted container ran.
+    pub fn next(entry: Option<Backoff>, event_time: Time, now: Time) -> Backoff {
         let delay_ms = match entry {
             Some(b) if !b.has_expired(event_time) => (b.delay_ms * 2).min(BACKOFF_MAX_MS),
             _ => BACKOFF_INITIAL_MS,
         };
         Backoff {
             delay_ms,
-            last_update: event_time,
+            last_update: now,
         }
     }
 }
@@ -338,7 +341,7 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
         "Error: ErrImagePull".to_string(),
     );
     let prev = k.runtime.pull_backoff.get(&image).copied();
-    let next = Backoff::next(prev, k.now);
+    let next = Backoff::next(prev, k.now, k.now);
     k.runtime.pull_backoff.insert(image.clone(), next);
     k.set_state(
         c,

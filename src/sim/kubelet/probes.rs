@@ -336,6 +336,14 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
                 "The readiness probe of {name} in {pod} failed {run_count} times in a row (failureThreshold {failure_threshold}): {output}. The pod is no longer Ready and stops counting as available; readiness never restarts a container."
             ));
         }
+        // A Ready container stays Ready until failures reach the threshold.
+        (ProbeKind::Readiness, false, false) if previous == Some(true) => {
+            k.out.stage = Some(Stage::Readiness);
+            k.out.say(format!(
+                "The readiness probe of {name} in {pod} failed ({output}): {run_count} of failureThreshold {failure_threshold} in a row, so the pod stays Ready for now and the kubelet probes again in {}.",
+                go_duration(period)
+            ));
+        }
         (ProbeKind::Readiness, _, false) => {
             k.out.stage = Some(Stage::Readiness);
             k.out.say(format!(
@@ -488,8 +496,10 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         ));
         return false;
     }
+    // Upstream stamps the entry with the restart time, not the exit, so the expiry below
+    // measures how long the next container runs, not that plus this wait.
     let finished_entry =
         entry.filter(|b| finished.millis_since(b.last_update) <= CRASH_BACKOFF_EXPIRY_MS);
-    k.runtime.containers[c].crash_backoff = Some(Backoff::next(finished_entry, finished));
+    k.runtime.containers[c].crash_backoff = Some(Backoff::next(finished_entry, finished, k.now));
     true
 }
