@@ -29,6 +29,7 @@ use super::api::{
     Container, Deployment, DeploymentStrategyType, IntOrString, LabelSelector, ObjectMeta, PodSpec,
     PodTemplateSpec, Probe, PullPolicy, SelectorOperator,
 };
+use super::order;
 use super::yaml::Document;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -59,6 +60,10 @@ pub enum ErrorKind {
     /// The value has the wrong JSON type, e.g. a string where an integer belongs. Renders as
     /// `Invalid value`, as upstream's `ErrorTypeTypeInvalid` does.
     TypeInvalid,
+    /// The field is not part of the API type. Not a `field.Error` upstream but a strict decoding
+    /// error, which the API server returns under `kubectl apply`'s default
+    /// `--validate=strict`: it renders as `unknown field "<path>"`.
+    UnknownField,
 }
 
 impl ErrorKind {
@@ -72,6 +77,7 @@ impl ErrorKind {
             Self::Duplicate => "Duplicate value",
             Self::NotFound => "Not found",
             Self::TooLong => "Too long",
+            Self::UnknownField => "unknown field",
         }
     }
 
@@ -143,6 +149,11 @@ impl FieldError {
         Self::new(field, ErrorKind::NotFound, Some(value), "")
     }
 
+    /// A strict decoding error for a field the API type does not have.
+    pub fn unknown_field(field: impl Into<String>) -> Self {
+        Self::new(field, ErrorKind::UnknownField, None, "")
+    }
+
     /// `field.TooLong` (modern wording: `may not be more than N bytes`).
     pub fn too_long(field: impl Into<String>, max_bytes: usize) -> Self {
         let unit = if max_bytes == 1 { "byte" } else { "bytes" };
@@ -172,6 +183,10 @@ impl FieldError {
 impl fmt::Display for FieldError {
     /// `field.Error.Error()`: `ErrorBody` prefixed with the field path.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The strict decoder names the field inside its own text (`unknown field "spec.x"`).
+        if self.kind == ErrorKind::UnknownField {
+            return write!(f, "unknown field {}", go_quote(&self.field));
+        }
         if !self.field.is_empty() {
             write!(f, "{}: ", self.field)?;
         }
@@ -385,6 +400,17 @@ pub fn decode_deployment(doc: &Document) -> Result<Deployment, Vec<FieldError>> 
     if !errs.is_empty() {
         return Err(errs);
     }
+    // A document that decodes may still name fields the type does not have: under strict
+    // field validation the API server refuses it, naming each one.
+    unknown_fields(
+        &doc.value,
+        Shape::Object(DEPLOYMENT),
+        &Path::root(""),
+        &mut errs,
+    );
+    if !errs.is_empty() {
+        return Err(errs);
+    }
     serde_json::from_value(value).map_err(|e| {
         vec![FieldError::new(
             "",
@@ -417,6 +443,10 @@ fn check_type_meta(value: Option<&Value>, field: &str, expected: &str, errs: &mu
 enum Shape {
     /// Removed before decoding (server-set or ignored fields).
     Ignore,
+    /// A field of the API type that the simulator does not model: accepted as written, and kept
+    /// where the typed struct has room for it (a pod template's `extra` fields, so that a change
+    /// to, say, `env` still changes the template).
+    Any,
     Str,
     Bool,
     Int32,
@@ -481,6 +511,10 @@ const OBJECT_META: &[Field] = &[
         "ownerReferences",
         Shape::List(&Shape::Object(OWNER_REFERENCE)),
     ),
+    opt("selfLink", Shape::Any),
+    opt("resourceVersion", Shape::Any),
+    opt("finalizers", Shape::Any),
+    opt("managedFields", Shape::Any),
 ];
 
 const SELECTOR_REQUIREMENT: &[Field] = &[
@@ -502,9 +536,10 @@ const HTTP_GET: &[Field] = &[
     req("port", Shape::IntOrStr),
     opt("host", Shape::Str),
     opt("scheme", Shape::Str),
+    opt("httpHeaders", Shape::Any),
 ];
 
-const TCP_SOCKET: &[Field] = &[req("port", Shape::IntOrStr)];
+const TCP_SOCKET: &[Field] = &[req("port", Shape::IntOrStr), opt("host", Shape::Any)];
 
 const EXEC: &[Field] = &[opt("command", Shape::List(&Shape::Str))];
 
@@ -527,9 +562,15 @@ const CONTAINER_PORT: &[Field] = &[
     opt("name", Shape::Str),
     opt("containerPort", Shape::Int32),
     opt("protocol", Shape::Str),
+    opt("hostPort", Shape::Any),
+    opt("hostIP", Shape::Any),
 ];
 
-const RESOURCES: &[Field] = &[opt("requests", Shape::AnyMap), opt("limits", Shape::AnyMap)];
+const RESOURCES: &[Field] = &[
+    opt("requests", Shape::AnyMap),
+    opt("limits", Shape::AnyMap),
+    opt("claims", Shape::Any),
+];
 
 const CONTAINER: &[Field] = &[
     opt("name", Shape::Str),
@@ -540,6 +581,24 @@ const CONTAINER: &[Field] = &[
     opt("readinessProbe", Shape::Object(PROBE)),
     opt("livenessProbe", Shape::Object(PROBE)),
     opt("startupProbe", Shape::Object(PROBE)),
+    // The rest of core/v1 `Container` (v1.35), which the simulator does not model.
+    opt("command", Shape::Any),
+    opt("args", Shape::Any),
+    opt("workingDir", Shape::Any),
+    opt("envFrom", Shape::Any),
+    opt("env", Shape::Any),
+    opt("resizePolicy", Shape::Any),
+    opt("restartPolicy", Shape::Any),
+    opt("restartPolicyRules", Shape::Any),
+    opt("volumeMounts", Shape::Any),
+    opt("volumeDevices", Shape::Any),
+    opt("lifecycle", Shape::Any),
+    opt("terminationMessagePath", Shape::Any),
+    opt("terminationMessagePolicy", Shape::Any),
+    opt("securityContext", Shape::Any),
+    opt("stdin", Shape::Any),
+    opt("stdinOnce", Shape::Any),
+    opt("tty", Shape::Any),
 ];
 
 const POD_SPEC: &[Field] = &[
@@ -551,6 +610,42 @@ const POD_SPEC: &[Field] = &[
     opt("schedulerName", Shape::Str),
     opt("nodeName", Shape::Str),
     opt("nodeSelector", Shape::StrMap),
+    // The rest of core/v1 `PodSpec` (v1.35, alpha fields included: the decoder knows them even
+    // where their gate is off), which the simulator does not model.
+    opt("volumes", Shape::Any),
+    opt("initContainers", Shape::Any),
+    opt("ephemeralContainers", Shape::Any),
+    opt("serviceAccountName", Shape::Any),
+    opt("serviceAccount", Shape::Any),
+    opt("automountServiceAccountToken", Shape::Any),
+    opt("hostNetwork", Shape::Any),
+    opt("hostPID", Shape::Any),
+    opt("hostIPC", Shape::Any),
+    opt("shareProcessNamespace", Shape::Any),
+    opt("securityContext", Shape::Any),
+    opt("imagePullSecrets", Shape::Any),
+    opt("hostname", Shape::Any),
+    opt("hostnameOverride", Shape::Any),
+    opt("subdomain", Shape::Any),
+    opt("affinity", Shape::Any),
+    opt("tolerations", Shape::Any),
+    opt("hostAliases", Shape::Any),
+    opt("priorityClassName", Shape::Any),
+    opt("priority", Shape::Any),
+    opt("dnsConfig", Shape::Any),
+    opt("readinessGates", Shape::Any),
+    opt("runtimeClassName", Shape::Any),
+    opt("enableServiceLinks", Shape::Any),
+    opt("preemptionPolicy", Shape::Any),
+    opt("overhead", Shape::Any),
+    opt("topologySpreadConstraints", Shape::Any),
+    opt("setHostnameAsFQDN", Shape::Any),
+    opt("os", Shape::Any),
+    opt("hostUsers", Shape::Any),
+    opt("schedulingGates", Shape::Any),
+    opt("resourceClaims", Shape::Any),
+    opt("resources", Shape::Any),
+    opt("workloadRef", Shape::Any),
 ];
 
 const POD_TEMPLATE: &[Field] = &[
@@ -590,7 +685,7 @@ const DEPLOYMENT: &[Field] = &[
 /// The Go zero value of a shape, used for `null` list items and missing required fields.
 fn zero_value(shape: Shape) -> Value {
     match shape {
-        Shape::Ignore => Value::Null,
+        Shape::Ignore | Shape::Any => Value::Null,
         Shape::Str => Value::String(String::new()),
         Shape::Bool => Value::Bool(false),
         Shape::Int32 | Shape::Int64 | Shape::IntOrStr => Value::from(0),
@@ -618,6 +713,36 @@ fn integral(value: &Value, min: i64, max: i64) -> Option<i64> {
     (min..=max).contains(&i).then_some(i)
 }
 
+/// Appends a strict decoding error for each field of `value` that `shape` does not know, in the
+/// order the API server meets them: kubectl sends the object as JSON with each object's keys
+/// sorted, and the decoder walks it depth first.
+///
+/// Recursion is bounded by the depth of the static schema, not by the input.
+fn unknown_fields(value: &Value, shape: Shape, path: &Path, errs: &mut Vec<FieldError>) {
+    match (shape, value) {
+        (Shape::List(item), Value::Array(items)) => {
+            for (i, v) in items.iter().enumerate() {
+                unknown_fields(v, *item, &path.index(i), errs);
+            }
+        }
+        (Shape::Object(fields), Value::Object(map)) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            order::sort(&mut keys);
+            for key in keys {
+                match fields.iter().find(|f| f.name == key.as_str()) {
+                    Some(field) => {
+                        if let Some(v) = map.get(key.as_str()) {
+                            unknown_fields(v, field.shape, &path.child(key), errs);
+                        }
+                    }
+                    None => errs.push(FieldError::unknown_field(&path.child(key))),
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Checks (and normalizes) `value` against `shape`, appending a type error for each mismatch.
 ///
 /// Recursion is bounded by the depth of the static schema, not by the input.
@@ -630,7 +755,7 @@ fn check_shape(value: &mut Value, shape: Shape, path: &Path, errs: &mut Vec<Fiel
         ));
     };
     match shape {
-        Shape::Ignore => {}
+        Shape::Ignore | Shape::Any => {}
         Shape::Str => {
             if !value.is_string() {
                 mismatch(value, errs, "string");
@@ -2970,6 +3095,97 @@ spec:
             decode_errors("- a\n"),
             ["Invalid value: a Deployment manifest must be a YAML mapping"]
         );
+    }
+
+    /// Under kubectl's default `--validate=strict`, the API server refuses a field the type
+    /// does not have, naming each one as the strict decoder meets it: keys sorted within each
+    /// object, depth first. A misspelt field must not quietly fall back to its default.
+    #[test]
+    fn unknown_fields_are_refused_in_the_order_the_decoder_meets_them() {
+        let text = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, lables: {a: b}}
+spec:
+  replica: 3
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: web
+        image: web:1.0
+        readinesProbe: {tcpSocket: {port: 8080}}
+        ports: [{containerPort: 80, protocl: TCP}]
+  strategy: {rollingUpdate: {maxsurge: 1}}
+  aaa: null
+";
+        assert_eq!(
+            decode_errors(text),
+            [
+                "unknown field \"metadata.lables\"",
+                "unknown field \"spec.aaa\"",
+                "unknown field \"spec.replica\"",
+                "unknown field \"spec.strategy.rollingUpdate.maxsurge\"",
+                "unknown field \"spec.template.spec.containers[0].ports[0].protocl\"",
+                "unknown field \"spec.template.spec.containers[0].readinesProbe\"",
+            ]
+        );
+        // The error keeps its path apart, so the editor can point at the line.
+        let errs = decode(text).err().unwrap_or_default();
+        assert_eq!(errs[2].field, "spec.replica");
+        assert_eq!(errs[2].kind, ErrorKind::UnknownField);
+    }
+
+    /// A type error stops decoding before strict checks run, as upstream's decoder returns its
+    /// fatal error instead of the strict ones.
+    #[test]
+    fn a_type_error_comes_before_unknown_fields() {
+        let text = "apiVersion: apps/v1\nkind: Deployment\nspec: {replicas: x, replica: 3}\n";
+        assert_eq!(
+            decode_errors(text),
+            ["spec.replicas: Invalid value: \"x\": must be of type int32"]
+        );
+    }
+
+    /// Real fields the simulator does not model are accepted, and a pod template keeps them, so
+    /// that changing one (a classic: an environment variable) still changes the template.
+    #[test]
+    fn unmodelled_api_fields_are_accepted_and_kept_in_the_template() {
+        let with_env = |value: &str| {
+            decoded(&format!(
+                "\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: web, finalizers: [x], resourceVersion: \"7\"}}
+spec:
+  replicas: 2
+  selector: {{matchLabels: {{app: web}}}}
+  template:
+    metadata: {{labels: {{app: web}}}}
+    spec:
+      serviceAccountName: web
+      securityContext: {{runAsNonRoot: true}}
+      tolerations: [{{key: k, operator: Exists}}]
+      affinity: {{}}
+      volumes: [{{name: v, emptyDir: {{}}}}]
+      containers:
+      - name: web
+        image: web:1.0
+        command: [serve]
+        env: [{{name: MODE, value: {value}}}]
+        volumeMounts: [{{name: v, mountPath: /data}}]
+        ports: [{{containerPort: 80, hostPort: 8080}}]
+        readinessProbe: {{httpGet: {{port: 80, httpHeaders: [{{name: h, value: v}}]}}}}
+"
+            ))
+        };
+        let (a, b) = (with_env("a"), with_env("b"));
+        assert_eq!(a.spec.replicas, Some(2));
+        let container = &a.spec.template.spec.containers[0];
+        assert!(container.extra.contains_key("env"));
+        assert!(a.spec.template.spec.extra.contains_key("tolerations"));
+        assert_ne!(a.spec.template, b.spec.template);
     }
 
     #[test]
