@@ -77,7 +77,11 @@ fn main() {
             continue;
         }
         let sc = Scenario::parse(&scenario_yaml(n)).expect("bench scenario is valid");
-        let runs = if n >= 10_000 { 3 } else { 7 };
+        let runs = std::env::var("BENCH_RUNS")
+            .ok()
+            .and_then(|r| r.parse::<usize>().ok())
+            .unwrap_or(if n >= 10_000 { 3 } else { 7 })
+            .max(1);
         let mut times = Vec::new();
         let mut steps = 0;
         let mut stopped = String::new();
@@ -102,7 +106,7 @@ fn main() {
         println!("  cost per replica grows {growth:.2}× from {n0} to {n1} replicas (1.0 = linear)");
     }
 
-    if quick {
+    if quick || std::env::var_os("BENCH_NO_END").is_some() {
         return;
     }
     // The app's "End" runs the same rollout through the timeline, which also keeps snapshots
