@@ -88,10 +88,20 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             let scenario = load(&opts.file)?;
             let (sim, steps, now) = run_to(&scenario, opts.at);
             let m = Moment::new(&sim, &steps).at(now);
-            let text = kubectl_command(&m, &opts.rest)?;
-            // kubectl reports a command that failed on the cluster's side (a rollout past its
-            // progress deadline, an object that does not exist) on stderr and exits 1.
-            if text.starts_with("error: ") || text.starts_with("Error from server") {
+            // kubectl reports a command that failed (a rollout past its progress deadline, an
+            // object that does not exist, a flag it refuses) on stderr and exits 1; a command
+            // RolloutScope does not answer is a usage error of its own.
+            let is_kubectl_error =
+                |text: &str| text.starts_with("error: ") || text.starts_with("Error from server");
+            let text = match kubectl_command(&m, &opts.rest) {
+                Ok(text) => text,
+                Err(e) if is_kubectl_error(&e) => {
+                    eprintln!("{e}");
+                    return Ok(ExitCode::FAILURE);
+                }
+                Err(e) => return Err(e),
+            };
+            if is_kubectl_error(&text) {
                 eprint!("{text}");
                 return Ok(ExitCode::FAILURE);
             }
@@ -199,7 +209,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage = || {
         format!(
-            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events] [-o wide], get events [--field-selector type=Warning], rollout status deploy/NAME, describe pod NAME",
+            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events] [-o wide], get events [--field-selector type=Warning], rollout status deploy/NAME, rollout history deploy/NAME, describe pod NAME",
             words.join(" ")
         )
     };
@@ -253,22 +263,32 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
             }
             Ok(kubectl::get(m, &resources, wide))
         }
-        ["rollout", "status", target] => {
-            let name = target
-                .strip_prefix("deploy/")
-                .or_else(|| target.strip_prefix("deployment/"))
-                .or_else(|| target.strip_prefix("deployments/"))
-                .ok_or_else(|| {
-                    format!("error: rollout status supports deploy/NAME, not {target:?}")
-                })?;
-            Ok(kubectl::rollout_status_now(m.sim, name))
-        }
+        ["rollout", "status", target] => Ok(kubectl::rollout_status_now(
+            m.sim,
+            deployment_target(target)?,
+        )),
         ["rollout", "status", "deploy" | "deployment", name] => {
             Ok(kubectl::rollout_status_now(m.sim, name))
         }
         ["describe", "pod" | "pods" | "po", name] => kubectl::describe_pod(m, name),
+        ["rollout", "history", target] => {
+            kubectl::rollout_history(m.sim, deployment_target(target)?)
+        }
+        ["rollout", "history", "deploy" | "deployment", name] => {
+            kubectl::rollout_history(m.sim, name)
+        }
         _ => Err(usage()),
     }
+}
+
+/// The Deployment a `rollout` subcommand names as `deploy/NAME` (or `deployment/`,
+/// `deployments/`).
+fn deployment_target(target: &str) -> Result<&str, String> {
+    target
+        .strip_prefix("deploy/")
+        .or_else(|| target.strip_prefix("deployment/"))
+        .or_else(|| target.strip_prefix("deployments/"))
+        .ok_or_else(|| format!("error: rollout supports deploy/NAME, not {target:?}"))
 }
 
 /// Reads and parses a scenario, naming the file and line of every problem.

@@ -3,7 +3,7 @@
 //! `staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go`, unchanged from
 //! kubectl 1.28 to 2026; spec §17), the `kubectl get` tables for Deployments, ReplicaSets, Pods
 //! and Events in kubectl's column layout (`pkg/printers/internalversion/printers.go`, spec
-//! §15.8), and `kubectl describe pod`.
+//! §15.8), `kubectl describe pod` and `kubectl rollout history`.
 //!
 //! Every function here is pure: it reads the store (and, for events, the trace's steps — events
 //! live in the steps, not in the store) and returns text. Timestamps are the simulator's logical
@@ -906,6 +906,52 @@ pub fn rollout_status_now(sim: &Sim, name: &str) -> String {
         },
     }
 }
+
+/// `kubectl rollout history deployment/<name>`: `DeploymentHistoryViewer.ViewHistory`
+/// (`polymorphichelpers/history.go`) printed through kubectl's name printer, whose operation is
+/// the history text, so the first line is `deployment.apps/<name> ` with its trailing space and
+/// the table ends with a blank line. Each ReplicaSet the Deployment controls is a revision (its
+/// revision annotation; missing counts as 0, a non-number is skipped), and CHANGE-CAUSE is its
+/// `kubernetes.io/change-cause` annotation, which the controller copied from the Deployment.
+///
+/// # Errors
+/// `Error from server (NotFound): deployments.apps "<name>" not found`.
+pub fn rollout_history(sim: &Sim, name: &str) -> Result<String, String> {
+    let Some(d) = sim.deployment(name) else {
+        return Err(format!(
+            "Error from server (NotFound): deployments.apps {name:?} not found"
+        ));
+    };
+    let mut revisions: BTreeMap<i64, &str> = BTreeMap::new();
+    for rs in sim.store().replica_sets_owned_by(&d.metadata.uid) {
+        let revision = match rs.metadata.annotations.get(REVISION_ANNOTATION) {
+            None => 0,
+            Some(v) => match v.parse::<i64>() {
+                Ok(r) => r,
+                Err(_) => continue,
+            },
+        };
+        let cause = rs
+            .metadata
+            .annotations
+            .get(CHANGE_CAUSE_ANNOTATION)
+            .map_or("", String::as_str);
+        revisions.insert(revision, cause);
+    }
+    let head = format!("deployment.apps/{name} \n");
+    if revisions.is_empty() {
+        return Ok(format!("{head}No rollout history found.\n"));
+    }
+    let mut table = String::from("REVISION\tCHANGE-CAUSE\n");
+    for (revision, cause) in revisions {
+        let cause = if cause.is_empty() { "<none>" } else { cause };
+        table.push_str(&format!("{revision}\t{cause}\n"));
+    }
+    Ok(format!("{head}{}\n", tabwrite(&table, 0, 2)))
+}
+
+/// `kubernetes.io/change-cause`, the annotation `rollout history` shows as CHANGE-CAUSE.
+pub const CHANGE_CAUSE_ANNOTATION: &str = "kubernetes.io/change-cause";
 
 /// Whether the pod is Running but a container waits to be restarted (kubectl shows
 /// `CrashLoopBackOff` while the phase stays Running).

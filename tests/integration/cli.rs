@@ -55,3 +55,46 @@ fn rollout_status_fails_like_kubectl_past_the_deadline() {
         "Error from server (NotFound): deployments.apps \"nope\" not found\n"
     );
 }
+
+/// `kubectl rollout history` prints through kubectl's name printer: `deployment.apps/web `
+/// (with its trailing space), then the revision table and a blank line. After an undo, the
+/// revision-1 ReplicaSet is revision 3 (§10.1 item 7), so the history lists 2 and 3.
+#[test]
+fn rollout_history_lists_the_revisions_like_kubectl() {
+    let (out, err, code) = kubectl(
+        "scenarios/rollout-undo.yaml",
+        "10m",
+        &["rollout", "history", "deploy/web"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        out,
+        "deployment.apps/web \nREVISION  CHANGE-CAUSE\n2         <none>\n3         <none>\n\n"
+    );
+    let (out, err, code) = kubectl(
+        "scenarios/rollout-undo.yaml",
+        "10m",
+        &["rollout", "history", "deployment", "nope"],
+    );
+    assert_eq!((out.as_str(), code), ("", Some(1)));
+    assert_eq!(
+        err,
+        "Error from server (NotFound): deployments.apps \"nope\" not found\n"
+    );
+}
+
+/// A pod that does not exist is kubectl's NotFound, on stderr with exit 1, like any other
+/// object.
+#[test]
+fn describe_of_a_missing_pod_fails_like_kubectl() {
+    let (out, err, code) = kubectl(
+        "scenarios/rolling-update.yaml",
+        "1m",
+        &["describe", "pod", "nope"],
+    );
+    assert_eq!((out.as_str(), code), ("", Some(1)));
+    assert_eq!(
+        err,
+        "Error from server (NotFound): pods \"nope\" not found\n"
+    );
+}
