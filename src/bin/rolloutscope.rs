@@ -209,7 +209,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage = || {
         format!(
-            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events] [-o wide], get events [--field-selector type=Warning], rollout status deploy/NAME, rollout history deploy/NAME, describe pod NAME",
+            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events] [-o wide], get events [--field-selector type=Warning], rollout status deploy/NAME, rollout history deploy/NAME, describe pod NAME, describe deploy NAME",
             words.join(" ")
         )
     };
@@ -271,6 +271,9 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
             Ok(kubectl::rollout_status_now(m.sim, name))
         }
         ["describe", "pod" | "pods" | "po", name] => kubectl::describe_pod(m, name),
+        ["describe", "deployment" | "deployments" | "deploy", name] => {
+            kubectl::describe_deployment(m, name)
+        }
         ["rollout", "history", target] => {
             kubectl::rollout_history(m.sim, deployment_target(target)?)
         }

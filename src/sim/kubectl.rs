@@ -3,20 +3,22 @@
 //! `staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go`, unchanged from
 //! kubectl 1.28 to 2026; spec §17), the `kubectl get` tables for Deployments, ReplicaSets, Pods
 //! and Events in kubectl's column layout (`pkg/printers/internalversion/printers.go`, spec
-//! §15.8), `kubectl describe pod` and `kubectl rollout history`.
+//! §15.8), `kubectl describe pod`, `kubectl describe deployment` and `kubectl rollout history`.
 //!
 //! Every function here is pure: it reads the store (and, for events, the trace's steps — events
 //! live in the steps, not in the store) and returns text. Timestamps are the simulator's logical
 //! clock: ages are `now − creationTimestamp` in kubectl's human-duration form (`45s`, `2m10s`).
 
+use super::api::pod::{Container, ContainerPort, PodTemplateSpec};
 use super::api::{
     ConditionReason, ContainerState, Deployment, DeploymentConditionType, Event, EventType,
-    LabelSelector, Pod, PodPhase, Probe, Time,
+    IntOrString, LabelSelector, Pod, PodPhase, Probe, ReplicaSet, Time, quantity,
 };
-use super::controller::deployment::util::REVISION_ANNOTATION;
+use super::controller::deployment::util::{
+    REVISION_ANNOTATION, by_creation_timestamp, find_new_replica_set,
+};
 use super::controller::scheduler::{format_cpu, format_mem};
 use super::engine::Sim;
-use super::store::pod_requests;
 use super::trace::Step;
 use crate::sim::order;
 use std::collections::BTreeMap;
@@ -801,17 +803,7 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
     for (i, c) in pod.spec.containers.iter().enumerate() {
         o.push_str(&format!("  {}:\n", c.name));
         o.push_str(&format!("    Image:\t{}\n", c.image));
-        match c.ports.first() {
-            Some(p) => {
-                let proto = p.protocol.as_deref().unwrap_or("TCP");
-                o.push_str(&format!("    Port:\t{}/{proto}\n", p.container_port));
-                o.push_str(&format!("    Host Port:\t0/{proto}\n"));
-            }
-            None => {
-                o.push_str("    Port:\t<none>\n");
-                o.push_str("    Host Port:\t<none>\n");
-            }
-        }
+        describe_ports(&mut o, "    ", c);
         let cs = pod.status.container_statuses.get(i);
         match cs {
             Some(cs) => {
@@ -832,25 +824,8 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
                 o.push_str("    Restart Count:\t0\n");
             }
         }
-        let (cpu, mem) = pod_requests(pod);
-        if cpu > 0 || mem > 0 {
-            o.push_str("    Requests:\n");
-            if cpu > 0 {
-                o.push_str(&format!("      cpu:\t{}\n", format_cpu(cpu)));
-            }
-            if mem > 0 {
-                o.push_str(&format!("      memory:\t{}\n", format_mem(mem)));
-            }
-        }
-        if let Some(p) = &c.liveness_probe {
-            o.push_str(&format!("    Liveness:\t{}\n", probe_text(p)));
-        }
-        if let Some(p) = &c.readiness_probe {
-            o.push_str(&format!("    Readiness:\t{}\n", probe_text(p)));
-        }
-        if let Some(p) = &c.startup_probe {
-            o.push_str(&format!("    Startup:\t{}\n", probe_text(p)));
-        }
+        describe_resources(&mut o, "    ", c);
+        describe_probes(&mut o, "    ", c);
     }
     if !pod.status.conditions.is_empty() {
         o.push_str("Conditions:\n");
@@ -861,37 +836,11 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
             o.push_str(&format!("  {}\t{} \n", c.type_.as_str(), c.status.as_str()));
         }
     }
-    let mut events: Vec<EventRecord> = event_records(steps)
+    let events: Vec<EventRecord> = event_records(steps)
         .into_iter()
         .filter(|r| r.event.involved_object.kind == "Pod" && r.event.involved_object.name == name)
         .collect();
-    order::sort_by_key(&mut events, |r| r.last_timestamp);
-    if events.is_empty() {
-        o.push_str("Events:\t<none>\n");
-    } else {
-        o.push_str("Events:\n");
-        o.push_str("  Type\tReason\tAge\tFrom\tMessage\n");
-        o.push_str("  ----\t------\t----\t----\t-------\n");
-        for r in &events {
-            let first = since(now, r.first_timestamp);
-            let age = if r.count > 1 {
-                format!(
-                    "{} (x{} over {first})",
-                    since(now, r.last_timestamp),
-                    r.count
-                )
-            } else {
-                first
-            };
-            o.push_str(&format!(
-                "  {}\t{}\t{age}\t{}\t{}\n",
-                r.event.type_.as_str(),
-                r.event.reason.as_str(),
-                source_component(&r.event),
-                describe_message(&r.event)
-            ));
-        }
-    }
+    describe_events(&mut o, events, now);
     Ok(tabwrite(&o, 0, 2))
 }
 
@@ -905,6 +854,569 @@ pub fn rollout_status_now(sim: &Sim, name: &str) -> String {
             Err(e) => format!("error: {e}\n"),
         },
     }
+}
+
+/// `printLabelsMultiline` (title already indented): `<title>:\t<none>`, or the sorted
+/// `key=value` pairs, the first beside the title and each next one on its own line after a tab.
+fn describe_labels(o: &mut String, title: &str, labels: &BTreeMap<String, String>) {
+    o.push_str(title);
+    o.push_str(":\t");
+    if labels.is_empty() {
+        o.push_str("<none>\n");
+        return;
+    }
+    for (i, (k, v)) in labels.iter().enumerate() {
+        if i > 0 {
+            o.push('\t');
+        }
+        o.push_str(&format!("{k}={v}\n"));
+    }
+}
+
+/// `printAnnotationsMultiline`: like [`describe_labels`] with `key: value`, skipping kubectl's
+/// last-applied configuration; a value that is long (key and value over 140 characters) or spans
+/// lines is written under its key, each line cut at 138 characters with `...`.
+fn describe_annotations(o: &mut String, title: &str, annotations: &BTreeMap<String, String>) {
+    o.push_str(title);
+    o.push_str(":\t");
+    let shown: Vec<(&String, &String)> = annotations
+        .iter()
+        .filter(|(k, _)| k.as_str() != "kubectl.kubernetes.io/last-applied-configuration")
+        .collect();
+    if shown.is_empty() {
+        o.push_str("<none>\n");
+        return;
+    }
+    for (i, (k, v)) in shown.into_iter().enumerate() {
+        if i > 0 {
+            o.push('\t');
+        }
+        let value = v.strip_suffix('\n').unwrap_or(v);
+        if value.len() + k.len() + 2 > 140 || value.contains('\n') {
+            o.push_str(&format!("{k}:\n"));
+            for line in value.split('\n') {
+                let cut = match line.char_indices().nth(138) {
+                    Some((at, _)) => format!("{}...", &line[..at]),
+                    None => line.to_string(),
+                };
+                o.push_str(&format!("\t  {cut}\n"));
+            }
+        } else {
+            o.push_str(&format!("{k}: {value}\n"));
+        }
+    }
+}
+
+/// `describeContainerPorts` and `describeContainerHostPorts` (v1.34+: a named port reads
+/// `80/TCP (http)`): `Port:` for one, `Ports:` for several, `<none>` for none. RolloutScope keeps
+/// no host ports, so every host port is 0, as for a container that asks for none.
+fn describe_ports(o: &mut String, indent: &str, c: &Container) {
+    let named = |text: String, name: &Option<String>| match name.as_deref() {
+        Some(n) if !n.is_empty() => format!("{text} ({n})"),
+        _ => text,
+    };
+    let proto = |p: &ContainerPort| p.protocol.clone().unwrap_or_else(|| "TCP".to_string());
+    let ports: Vec<String> = c
+        .ports
+        .iter()
+        .map(|p| named(format!("{}/{}", p.container_port, proto(p)), &p.name))
+        .collect();
+    let host: Vec<String> = c
+        .ports
+        .iter()
+        .map(|p| named(format!("0/{}", proto(p)), &p.name))
+        .collect();
+    for (label, list) in [("Port", ports), ("Host Port", host)] {
+        let joined = list.join(", ");
+        if joined.contains(',') {
+            o.push_str(&format!("{indent}{label}s:\t{joined}\n"));
+        } else if joined.is_empty() {
+            o.push_str(&format!("{indent}{label}:\t<none>\n"));
+        } else {
+            o.push_str(&format!("{indent}{label}:\t{joined}\n"));
+        }
+    }
+}
+
+/// `describeResources`: `Limits:` and then `Requests:`, each resource on its own line in name
+/// order, CPU and memory in the API server's canonical form.
+fn describe_resources(o: &mut String, indent: &str, c: &Container) {
+    let show = |name: &str, v: &serde_json::Value| -> String {
+        let parsed = match name {
+            "cpu" => quantity::parse_cpu_milli(v).map(format_cpu),
+            "memory" => quantity::parse_bytes(v).map(format_mem),
+            _ => None,
+        };
+        parsed
+            .or_else(|| quantity::quantity_text(v))
+            .unwrap_or_default()
+    };
+    for (title, list) in [
+        ("Limits", &c.resources.limits),
+        ("Requests", &c.resources.requests),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        o.push_str(&format!("{indent}{title}:\n"));
+        for (name, v) in list {
+            o.push_str(&format!("{indent}  {name}:\t{}\n", show(name, v)));
+        }
+    }
+}
+
+/// The probe lines of a container (`describeContainerProbe`): Liveness, Readiness, Startup.
+fn describe_probes(o: &mut String, indent: &str, c: &Container) {
+    for (title, probe) in [
+        ("Liveness", &c.liveness_probe),
+        ("Readiness", &c.readiness_probe),
+        ("Startup", &c.startup_probe),
+    ] {
+        if let Some(p) = probe {
+            o.push_str(&format!("{indent}{title}:\t{}\n", probe_text(p)));
+        }
+    }
+}
+
+/// A string field of an unmodelled JSON object (`env[i].name`), empty when absent.
+fn json_str<'a>(v: &'a serde_json::Value, key: &str) -> &'a str {
+    v.get(key).and_then(serde_json::Value::as_str).unwrap_or("")
+}
+
+/// The template-only lines of a container that RolloutScope keeps but does not model:
+/// `Command:` and `Args:` (`describeContainerCommand`), `Environment:` (`describeContainerEnvVars`)
+/// and `Mounts:` (`describeContainerVolumes`, sorted by mount path).
+fn describe_unmodelled(o: &mut String, indent: &str, c: &Container, section: Unmodelled) {
+    let list = |key: &str| {
+        c.extra
+            .get(key)
+            .and_then(serde_json::Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    match section {
+        Unmodelled::Command => {
+            for (title, key) in [("Command", "command"), ("Args", "args")] {
+                let words = list(key);
+                if words.is_empty() {
+                    continue;
+                }
+                o.push_str(&format!("{indent}{title}:\n"));
+                for w in &words {
+                    for line in w.as_str().unwrap_or_default().split('\n') {
+                        o.push_str(&format!("{indent}  {line}\n"));
+                    }
+                }
+            }
+        }
+        Unmodelled::Environment => {
+            let env = list("env");
+            if env.is_empty() {
+                o.push_str(&format!("{indent}Environment:\t<none>\n"));
+                return;
+            }
+            o.push_str(&format!("{indent}Environment:\n"));
+            for e in &env {
+                let name = json_str(e, "name");
+                let from = e.get("valueFrom");
+                let secret = from.and_then(|f| f.get("secretKeyRef"));
+                let config = from.and_then(|f| f.get("configMapKeyRef"));
+                let field = from.and_then(|f| f.get("fieldRef"));
+                let resource = from.and_then(|f| f.get("resourceFieldRef"));
+                let optional = |r: &serde_json::Value| {
+                    r.get("optional")
+                        .and_then(serde_json::Value::as_bool)
+                        .unwrap_or(false)
+                };
+                if let Some(r) = secret {
+                    o.push_str(&format!(
+                        "{indent}  {name}:\t<set to the key '{}' in secret '{}'>\tOptional: {}\n",
+                        json_str(r, "key"),
+                        json_str(r, "name"),
+                        optional(r)
+                    ));
+                } else if let Some(r) = config {
+                    o.push_str(&format!(
+                        "{indent}  {name}:\t<set to the key '{}' of config map '{}'>\tOptional: {}\n",
+                        json_str(r, "key"),
+                        json_str(r, "name"),
+                        optional(r)
+                    ));
+                } else if let Some(r) = field {
+                    let version = match json_str(r, "apiVersion") {
+                        "" => "v1",
+                        v => v,
+                    };
+                    o.push_str(&format!(
+                        "{indent}  {name}:\t ({version}:{})\n",
+                        json_str(r, "fieldPath")
+                    ));
+                } else if let Some(r) = resource {
+                    o.push_str(&format!(
+                        "{indent}  {name}:\t ({})\n",
+                        json_str(r, "resource")
+                    ));
+                } else {
+                    let mut lines = json_str(e, "value").split('\n');
+                    o.push_str(&format!(
+                        "{indent}  {name}:\t{}\n",
+                        lines.next().unwrap_or_default()
+                    ));
+                    for more in lines {
+                        o.push_str(&format!("{indent}  \t{more}\n"));
+                    }
+                }
+            }
+        }
+        Unmodelled::Mounts => {
+            let mut mounts = list("volumeMounts");
+            if mounts.is_empty() {
+                o.push_str(&format!("{indent}Mounts:\t<none>\n"));
+                return;
+            }
+            order::sort_by(&mut mounts, |a, b| {
+                json_str(a, "mountPath").cmp(json_str(b, "mountPath"))
+            });
+            o.push_str(&format!("{indent}Mounts:\n"));
+            for m in &mounts {
+                let read_only = m
+                    .get("readOnly")
+                    .and_then(serde_json::Value::as_bool)
+                    .unwrap_or(false);
+                let mut flags = vec![if read_only { "ro" } else { "rw" }.to_string()];
+                let sub = json_str(m, "subPath");
+                if !sub.is_empty() {
+                    flags.push(format!("path={sub:?}"));
+                }
+                o.push_str(&format!(
+                    "{indent}  {} from {} ({})\n",
+                    json_str(m, "mountPath"),
+                    json_str(m, "name"),
+                    flags.join(",")
+                ));
+            }
+        }
+    }
+}
+
+/// Which unmodelled container lines [`describe_unmodelled`] writes.
+#[derive(Clone, Copy)]
+enum Unmodelled {
+    Command,
+    Environment,
+    Mounts,
+}
+
+/// `DescribePodTemplate`: the template's labels and annotations, its containers as
+/// `describeContainers` shows them without a status (indented under `  Containers:`), volumes,
+/// node selectors and tolerations. Volumes and tolerations, which RolloutScope keeps but does not
+/// model, are named rather than described in full.
+fn describe_pod_template(o: &mut String, template: &PodTemplateSpec) {
+    o.push_str("Pod Template:\n");
+    describe_labels(o, "  Labels", &template.metadata.labels);
+    if !template.metadata.annotations.is_empty() {
+        describe_annotations(o, "  Annotations", &template.metadata.annotations);
+    }
+    let spec = &template.spec;
+    if let Some(sa) = spec
+        .extra
+        .get("serviceAccountName")
+        .and_then(|v| v.as_str())
+        && !sa.is_empty()
+    {
+        o.push_str(&format!("  Service Account:\t{sa}\n"));
+    }
+    if spec.containers.is_empty() {
+        o.push_str("  Containers: <none>\n");
+    } else {
+        o.push_str("  Containers:\n");
+    }
+    for c in &spec.containers {
+        let indent = "    ";
+        o.push_str(&format!("   {}:\n", c.name));
+        o.push_str(&format!("{indent}Image:\t{}\n", c.image));
+        describe_ports(o, indent, c);
+        describe_unmodelled(o, indent, c, Unmodelled::Command);
+        describe_resources(o, indent, c);
+        describe_probes(o, indent, c);
+        describe_unmodelled(o, indent, c, Unmodelled::Environment);
+        describe_unmodelled(o, indent, c, Unmodelled::Mounts);
+    }
+    let volumes = spec
+        .extra
+        .get("volumes")
+        .and_then(serde_json::Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if volumes.is_empty() {
+        o.push_str("  Volumes:\t<none>\n");
+    } else {
+        o.push_str("  Volumes:\n");
+        for v in &volumes {
+            o.push_str(&format!("   {}:\n", json_str(v, "name")));
+            o.push_str(&volume_source_text(v));
+        }
+    }
+    describe_labels(o, "  Node-Selectors", &spec.node_selector);
+    let tolerations = spec
+        .extra
+        .get("tolerations")
+        .and_then(serde_json::Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    o.push_str("  Tolerations:\t");
+    if tolerations.is_empty() {
+        o.push_str("<none>\n");
+    }
+    let mut tolerations: Vec<String> = tolerations.iter().map(toleration_text).collect();
+    order::sort(&mut tolerations);
+    for (i, t) in tolerations.iter().enumerate() {
+        if i > 0 {
+            o.push('\t');
+        }
+        o.push_str(t);
+        o.push('\n');
+    }
+}
+
+/// A volume's source as `describeVolumes` prints the common kinds (`printEmptyDirVolumeSource`,
+/// `printConfigMapVolumeSource`, `printSecretVolumeSource`, `printPersistentVolumeClaimVolumeSource`,
+/// `printHostPathVolumeSource`); any other kind is named by its field.
+fn volume_source_text(v: &serde_json::Value) -> String {
+    if let Some(src) = v.get("emptyDir") {
+        let size = match src.get("sizeLimit").and_then(quantity::quantity_text) {
+            Some(q) if q != "0" => q,
+            _ => "<unset>".to_string(),
+        };
+        return format!(
+            "    Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t{}\n    SizeLimit:\t{size}\n",
+            json_str(src, "medium")
+        );
+    }
+    // Each kind: its field, the Type text, and the lines after it (label, field; the `optional`
+    // and `readOnly` flags print `false` when unset).
+    type Kind = (
+        &'static str,
+        &'static str,
+        &'static [(&'static str, &'static str)],
+    );
+    const KINDS: &[Kind] = &[
+        (
+            "configMap",
+            "ConfigMap (a volume populated by a ConfigMap)",
+            &[("Name", "name"), ("Optional", "optional")],
+        ),
+        (
+            "secret",
+            "Secret (a volume populated by a Secret)",
+            &[("SecretName", "secretName"), ("Optional", "optional")],
+        ),
+        (
+            "persistentVolumeClaim",
+            "PersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)",
+            &[("ClaimName", "claimName"), ("ReadOnly", "readOnly")],
+        ),
+        (
+            "hostPath",
+            "HostPath (bare host directory volume)",
+            &[("Path", "path"), ("HostPathType", "type")],
+        ),
+    ];
+    for (key, type_text, lines) in KINDS {
+        let Some(src) = v.get(*key) else {
+            continue;
+        };
+        let mut text = format!("    Type:\t{type_text}\n");
+        for (label, field) in *lines {
+            let value = match *field {
+                "optional" | "readOnly" => src
+                    .get(*field)
+                    .and_then(serde_json::Value::as_bool)
+                    .unwrap_or(false)
+                    .to_string(),
+                _ => json_str(src, field).to_string(),
+            };
+            text.push_str(&format!("    {label}:\t{value}\n"));
+        }
+        return text;
+    }
+    let kind = v
+        .as_object()
+        .and_then(|m| m.keys().find(|k| k.as_str() != "name"))
+        .map_or("<unknown>", String::as_str);
+    format!("    Type:\t{kind}\n")
+}
+
+/// A toleration as `printPodTolerationsMultiline` writes it: `key[=value][:effect]`, ` op=Exists`
+/// for an Exists toleration without a value, ` for <n>s` with a toleration time.
+fn toleration_text(t: &serde_json::Value) -> String {
+    let (key, value, effect) = (
+        json_str(t, "key"),
+        json_str(t, "value"),
+        json_str(t, "effect"),
+    );
+    let mut text = key.to_string();
+    if !value.is_empty() {
+        text.push_str(&format!("={value}"));
+    }
+    if !effect.is_empty() {
+        text.push_str(&format!(":{effect}"));
+    }
+    if json_str(t, "operator") == "Exists" && value.is_empty() {
+        if key.is_empty() && effect.is_empty() {
+            text.push_str("op=Exists");
+        } else {
+            text.push_str(" op=Exists");
+        }
+    }
+    if let Some(secs) = t
+        .get("tolerationSeconds")
+        .and_then(serde_json::Value::as_i64)
+    {
+        text.push_str(&format!(" for {secs}s"));
+    }
+    text
+}
+
+/// The `Events:` block of `kubectl describe` (`DescribeEvents`): `Events:\t<none>`, or the
+/// events by last time seen with Type, Reason, Age (`<last> (x<n> over <first>)` for repeats),
+/// From (the source component) and Message (v1.35: prefixed by a container's field path).
+fn describe_events(o: &mut String, mut events: Vec<EventRecord>, now: Time) {
+    order::sort_by_key(&mut events, |r| r.last_timestamp);
+    if events.is_empty() {
+        o.push_str("Events:\t<none>\n");
+        return;
+    }
+    o.push_str("Events:\n");
+    o.push_str("  Type\tReason\tAge\tFrom\tMessage\n");
+    o.push_str("  ----\t------\t----\t----\t-------\n");
+    for r in &events {
+        let first = since(now, r.first_timestamp);
+        let age = if r.count > 1 {
+            format!(
+                "{} (x{} over {first})",
+                since(now, r.last_timestamp),
+                r.count
+            )
+        } else {
+            first
+        };
+        o.push_str(&format!(
+            "  {}\t{}\t{age}\t{}\t{}\n",
+            r.event.type_.as_str(),
+            r.event.reason.as_str(),
+            source_component(&r.event),
+            describe_message(&r.event)
+        ));
+    }
+}
+
+/// `kubectl describe deployment NAME` (the `DeploymentDescriber`, kubectl v1.35) at the
+/// simulator's current moment: metadata, the Replicas line (`desired | updated | total |
+/// available | unavailable`), the strategy, the pod template, the conditions with their reasons,
+/// the old and new ReplicaSets (`name (status/spec replicas created)`, old ones oldest first,
+/// those scaled to zero included) and the Deployment's events. Wall-clock dates are shown as
+/// simulated times.
+///
+/// # Errors
+/// `Error from server (NotFound): deployments.apps "<name>" not found`.
+pub fn describe_deployment(m: &Moment<'_>, name: &str) -> Result<String, String> {
+    let (sim, steps, now) = (m.sim, m.steps, m.now);
+    let Some(d) = sim.deployment(name) else {
+        return Err(format!(
+            "Error from server (NotFound): deployments.apps {name:?} not found"
+        ));
+    };
+    let mut o = String::new();
+    o.push_str(&format!("Name:\t{}\n", d.metadata.name));
+    o.push_str("Namespace:\tdefault\n");
+    o.push_str(&format!(
+        "CreationTimestamp:\t{}\n",
+        sim_time(d.metadata.creation_timestamp, now)
+    ));
+    describe_labels(&mut o, "Labels", &d.metadata.labels);
+    describe_annotations(&mut o, "Annotations", &d.metadata.annotations);
+    o.push_str(&format!(
+        "Selector:\t{}\n",
+        d.spec
+            .selector
+            .as_ref()
+            .map_or_else(String::new, LabelSelector::to_selector_string)
+    ));
+    o.push_str(&format!(
+        "Replicas:\t{} desired | {} updated | {} total | {} available | {} unavailable\n",
+        d.replicas(),
+        d.status.updated_replicas,
+        d.status.replicas,
+        d.status.available_replicas,
+        d.status.unavailable_replicas
+    ));
+    o.push_str(&format!("StrategyType:\t{}\n", d.strategy_type().as_str()));
+    o.push_str(&format!("MinReadySeconds:\t{}\n", d.spec.min_ready_seconds));
+    if let Some(ru) = &d.spec.strategy.rolling_update {
+        let text = |v: &Option<IntOrString>| v.as_ref().map_or_else(String::new, |v| v.to_string());
+        o.push_str(&format!(
+            "RollingUpdateStrategy:\t{} max unavailable, {} max surge\n",
+            text(&ru.max_unavailable),
+            text(&ru.max_surge)
+        ));
+    }
+    describe_pod_template(&mut o, &d.spec.template);
+    if !d.status.conditions.is_empty() {
+        o.push_str("Conditions:\n  Type\tStatus\tReason\n");
+        o.push_str("  ----\t------\t------\n");
+        for c in &d.status.conditions {
+            o.push_str(&format!(
+                "  {} \t{}\t{}\n",
+                c.type_.as_str(),
+                c.status.as_str(),
+                c.reason.as_str()
+            ));
+        }
+    }
+    let mut rss: Vec<ReplicaSet> = sim
+        .store()
+        .replica_sets_owned_by(&d.metadata.uid)
+        .cloned()
+        .collect();
+    order::sort_by(&mut rss, by_creation_timestamp);
+    if !rss.is_empty() {
+        let new = find_new_replica_set(d, &rss);
+        let created = |rs: &ReplicaSet| {
+            format!(
+                "{} ({}/{} replicas created)",
+                rs.metadata.name, rs.status.replicas, rs.spec.replicas
+            )
+        };
+        let list = |it: Vec<String>| {
+            if it.is_empty() {
+                "<none>".to_string()
+            } else {
+                it.join(", ")
+            }
+        };
+        let old: Vec<String> = rss
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Some(*i) != new)
+            .map(|(_, rs)| created(rs))
+            .collect();
+        o.push_str(&format!("OldReplicaSets:\t{}\n", list(old)));
+        let new: Vec<String> = new
+            .and_then(|i| rss.get(i))
+            .map(created)
+            .into_iter()
+            .collect();
+        o.push_str(&format!("NewReplicaSet:\t{}\n", list(new)));
+    }
+    let events: Vec<EventRecord> = event_records(steps)
+        .into_iter()
+        .filter(|r| {
+            r.event.involved_object.kind == "Deployment" && r.event.involved_object.name == name
+        })
+        .collect();
+    describe_events(&mut o, events, now);
+    Ok(tabwrite(&o, 0, 2))
 }
 
 /// `kubectl rollout history deployment/<name>`: `DeploymentHistoryViewer.ViewHistory`

@@ -257,3 +257,170 @@ fn single_counts_read_in_the_singular() {
         assert!(!all.contains(wrong), "narration says {wrong:?}");
     }
 }
+
+/// `kubectl describe deployment` (kubectl v1.35's `DeploymentDescriber`) after a completed
+/// rolling update: the Replicas line, the strategy, the pod template as `DescribePodTemplate`
+/// prints it, the conditions with the space kubectl leaves after the type, the old ReplicaSet at
+/// 0/0 and the new one, and the ScalingReplicaSet events, all aligned by one tab writer.
+#[test]
+fn describe_deployment_reads_like_kubectl() {
+    let yaml = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/rolling-update.yaml"
+    ))
+    .unwrap_or_default();
+    let (sim, steps) = run(&yaml, 75);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(75));
+    let text = kubectl::describe_deployment(&m, "web").unwrap_or_else(|e| e);
+    let expected = "\
+Name:                   web
+Namespace:              default
+CreationTimestamp:      0s after the scenario started (75s ago)
+Labels:                 app=web
+Annotations:            deployment.kubernetes.io/revision: 2
+Selector:               app=web
+Replicas:               10 desired | 10 updated | 10 total | 10 available | 0 unavailable
+StrategyType:           RollingUpdate
+MinReadySeconds:        0
+RollingUpdateStrategy:  25% max unavailable, 25% max surge
+Pod Template:
+  Labels:  app=web
+  Containers:
+   web:
+    Image:      web:2.0
+    Port:       8080/TCP
+    Host Port:  0/TCP
+    Requests:
+      cpu:         250m
+      memory:      128Mi
+    Readiness:     http-get http://:8080/healthz delay=0s timeout=1s period=5s #success=1 #failure=3
+    Environment:   <none>
+    Mounts:        <none>
+  Volumes:         <none>
+  Node-Selectors:  <none>
+  Tolerations:     <none>
+Conditions:
+  Type           Status  Reason
+  ----           ------  ------
+  Available      True    MinimumReplicasAvailable
+  Progressing    True    NewReplicaSetAvailable
+OldReplicaSets:  web-c676df4db (0/0 replicas created)
+NewReplicaSet:   web-555bf46d9f (10/10 replicas created)
+Events:
+  Type    Reason             Age   From                   Message
+  ----    ------             ----  ----                   -------
+  Normal  ScalingReplicaSet  75s   deployment-controller  Scaled up replica set web-c676df4db from 0 to 10
+";
+    assert!(text.starts_with(expected), "{text}");
+    assert!(
+        text.ends_with(
+            "  Normal  ScalingReplicaSet  2s    deployment-controller  Scaled down replica set web-c676df4db from 3 to 0\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        kubectl::describe_deployment(&m, "nope"),
+        Err("Error from server (NotFound): deployments.apps \"nope\" not found".to_string())
+    );
+}
+
+/// The pod template's fields RolloutScope keeps without modelling them still show as kubectl
+/// describes them: named ports, command and arguments, limits before requests, environment
+/// variables of each source, mounts by path, volumes, node selectors and tolerations.
+#[test]
+fn describe_deployment_shows_the_whole_pod_template() {
+    let yaml = scenario(1, PLAIN, BY_APP, "  []")
+        .replace(
+            "          - name: web\n            image: web:1.0\n",
+            "          - name: web
+            image: web:1.0
+            ports: [{name: http, containerPort: 8080}, {containerPort: 9090, protocol: UDP}]
+            command: [serve]
+            args: [--port, \"8080\"]
+            resources: {limits: {memory: 256Mi}, requests: {cpu: \"0.5\", memory: 128Mi}}
+            env:
+              - {name: MODE, value: blue}
+              - {name: POD, valueFrom: {fieldRef: {fieldPath: metadata.name}}}
+              - {name: PASS, valueFrom: {secretKeyRef: {name: db, key: password}}}
+            volumeMounts:
+              - {name: data, mountPath: /var/data}
+              - {name: cfg, mountPath: /etc/web, readOnly: true}
+",
+        )
+        .replace(
+            "actions:\n",
+            "        volumes: [{name: data, emptyDir: {}}, {name: cfg, configMap: {name: web}}]
+        nodeSelector: {disk: ssd}
+        tolerations: [{key: dedicated, operator: Equal, value: web, effect: NoSchedule}]
+actions:
+",
+        );
+    let (sim, steps) = run(&yaml, 5);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(5));
+    let text = kubectl::describe_deployment(&m, "web").unwrap_or_else(|e| e);
+    let expected = "\
+  Containers:
+   web:
+    Image:       web:1.0
+    Ports:       8080/TCP (http), 9090/UDP
+    Host Ports:  0/TCP (http), 0/UDP
+    Command:
+      serve
+    Args:
+      --port
+      8080
+    Limits:
+      memory:  256Mi
+    Requests:
+      cpu:      500m
+      memory:   128Mi
+    Readiness:  http-get http://:8080/ delay=0s timeout=1s period=10s #success=1 #failure=3
+    Environment:
+      MODE:  blue
+      POD:    (v1:metadata.name)
+      PASS:  <set to the key 'password' in secret 'db'>  Optional: false
+    Mounts:
+      /etc/web from cfg (ro)
+      /var/data from data (rw)
+  Volumes:
+   data:
+    Type:       EmptyDir (a temporary directory that shares a pod's lifetime)
+    Medium:
+    SizeLimit:  <unset>
+   cfg:
+    Type:          ConfigMap (a volume populated by a ConfigMap)
+    Name:          web
+    Optional:      false
+  Node-Selectors:  disk=ssd
+  Tolerations:     dedicated=web:NoSchedule
+"
+    // An empty last cell after a tab is still padded by the tab writer, as in kubectl.
+    .replace("    Medium:\n", "    Medium:     \n");
+    assert!(text.contains(&expected), "{text}");
+}
+
+/// `kubectl describe pod` shows each container's own requests (`describeResources` per
+/// container), not the pod's total under every container.
+#[test]
+fn describe_pod_shows_each_containers_own_requests() {
+    let yaml = scenario(1, PLAIN, BY_APP, "  []").replace(
+        "          - name: web\n            image: web:1.0\n",
+        "          - name: side
+            image: web:1.0
+            resources: {requests: {cpu: 50m, memory: 32Mi}}
+          - name: web
+            image: web:1.0
+            resources: {requests: {cpu: 100m, memory: 64Mi}}
+",
+    );
+    let (sim, steps) = run(&yaml, 5);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(5));
+    let pod = sim.store().pods.keys().next().map(|k| k.to_string());
+    let text = kubectl::describe_pod(&m, pod.as_deref().unwrap_or("")).unwrap_or_else(|e| e);
+    let cpus: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("cpu:"))
+        .map(|l| l.trim_start().trim_start_matches("cpu:").trim())
+        .collect();
+    assert_eq!(cpus, ["50m", "100m"], "{text}");
+}
