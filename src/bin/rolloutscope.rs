@@ -274,11 +274,32 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
         ["describe", "deployment" | "deployments" | "deploy", name] => {
             kubectl::describe_deployment(m, name)
         }
-        ["rollout", "history", target] => {
-            kubectl::rollout_history(m.sim, deployment_target(target)?)
-        }
-        ["rollout", "history", "deploy" | "deployment", name] => {
-            kubectl::rollout_history(m.sim, name)
+        ["rollout", "history", rest @ ..] => {
+            // The Deployment as `deploy/NAME` or `deploy NAME`, and `--revision=N` or
+            // `--revision N` anywhere after `history`.
+            let mut names = Vec::new();
+            let mut revision = None;
+            let mut words = rest.iter();
+            while let Some(w) = words.next() {
+                let value = match *w {
+                    "--revision" => Some(words.next().copied().unwrap_or("")),
+                    _ => w.strip_prefix("--revision="),
+                };
+                match value {
+                    Some(v) => {
+                        revision = Some(v.parse::<i64>().map_err(|_| {
+                            format!("error: invalid argument {v:?} for \"--revision\" flag")
+                        })?);
+                    }
+                    None => names.push(*w),
+                }
+            }
+            let name = match names.as_slice() {
+                [target] => deployment_target(target)?,
+                ["deploy" | "deployment" | "deployments", name] => name,
+                _ => return Err(usage()),
+            };
+            kubectl::rollout_history(m.sim, name, revision)
         }
         _ => Err(usage()),
     }

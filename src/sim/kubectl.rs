@@ -1426,15 +1426,21 @@ pub fn describe_deployment(m: &Moment<'_>, name: &str) -> Result<String, String>
 /// revision annotation; missing counts as 0, a non-number is skipped), and CHANGE-CAUSE is its
 /// `kubernetes.io/change-cause` annotation, which the controller copied from the Deployment.
 ///
+/// With `--revision=N` (`revision` Some(N), N > 0) it prints that revision's pod template
+/// instead, as `DescribePodTemplate` writes it into a plain buffer: no tab writer, so the tabs
+/// stay as they are. The template is the ReplicaSet's (with its `pod-template-hash` label),
+/// carrying the change cause as an annotation when there is one.
+///
 /// # Errors
-/// `Error from server (NotFound): deployments.apps "<name>" not found`.
-pub fn rollout_history(sim: &Sim, name: &str) -> Result<String, String> {
+/// `Error from server (NotFound): deployments.apps "<name>" not found`, or `error: unable to
+/// find the specified revision`.
+pub fn rollout_history(sim: &Sim, name: &str, revision: Option<i64>) -> Result<String, String> {
     let Some(d) = sim.deployment(name) else {
         return Err(format!(
             "Error from server (NotFound): deployments.apps {name:?} not found"
         ));
     };
-    let mut revisions: BTreeMap<i64, &str> = BTreeMap::new();
+    let mut revisions: BTreeMap<i64, &ReplicaSet> = BTreeMap::new();
     for rs in sim.store().replica_sets_owned_by(&d.metadata.uid) {
         let revision = match rs.metadata.annotations.get(REVISION_ANNOTATION) {
             None => 0,
@@ -1443,20 +1449,43 @@ pub fn rollout_history(sim: &Sim, name: &str) -> Result<String, String> {
                 Err(_) => continue,
             },
         };
-        let cause = rs
-            .metadata
+        revisions.insert(revision, rs);
+    }
+    let cause_of = |rs: &ReplicaSet| {
+        rs.metadata
             .annotations
             .get(CHANGE_CAUSE_ANNOTATION)
-            .map_or("", String::as_str);
-        revisions.insert(revision, cause);
+            .cloned()
+            .unwrap_or_default()
+    };
+    if revisions.is_empty() {
+        return Ok(format!(
+            "deployment.apps/{name} \nNo rollout history found.\n"
+        ));
+    }
+    if let Some(n) = revision.filter(|n| *n > 0) {
+        let rs = revisions
+            .get(&n)
+            .ok_or_else(|| "error: unable to find the specified revision".to_string())?;
+        let mut template = rs.spec.template.clone();
+        let cause = cause_of(rs);
+        if !cause.is_empty() {
+            template
+                .metadata
+                .annotations
+                .insert(CHANGE_CAUSE_ANNOTATION.to_string(), cause);
+        }
+        let mut text = String::new();
+        describe_pod_template(&mut text, &template);
+        return Ok(format!(
+            "deployment.apps/{name} with revision #{n}\n{text}\n"
+        ));
     }
     let head = format!("deployment.apps/{name} \n");
-    if revisions.is_empty() {
-        return Ok(format!("{head}No rollout history found.\n"));
-    }
     let mut table = String::from("REVISION\tCHANGE-CAUSE\n");
-    for (revision, cause) in revisions {
-        let cause = if cause.is_empty() { "<none>" } else { cause };
+    for (revision, rs) in revisions {
+        let cause = cause_of(rs);
+        let cause = if cause.is_empty() { "<none>" } else { &cause };
         table.push_str(&format!("{revision}\t{cause}\n"));
     }
     Ok(format!("{head}{}\n", tabwrite(&table, 0, 2)))

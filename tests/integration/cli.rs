@@ -98,3 +98,29 @@ fn describe_of_a_missing_pod_fails_like_kubectl() {
         "Error from server (NotFound): pods \"nope\" not found\n"
     );
 }
+
+/// `kubectl rollout history --revision=N` prints that revision's pod template as
+/// `DescribePodTemplate` writes it into a plain buffer, tabs and all, under
+/// `deployment.apps/web with revision #N`; an unknown revision is kubectl's error.
+#[test]
+fn rollout_history_of_one_revision_prints_its_template() {
+    let (out, err, code) = kubectl(
+        "scenarios/rollout-undo.yaml",
+        "10m",
+        &["rollout", "history", "deploy/web", "--revision=2"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.starts_with("deployment.apps/web with revision #2\nPod Template:\n  Labels:\tapp=web\n\tpod-template-hash="),
+        "{out}"
+    );
+    assert!(out.contains("\n    Image:\tweb:2.0\n"), "{out}");
+    assert!(out.ends_with("  Tolerations:\t<none>\n\n"), "{out}");
+    let (_, err, code) = kubectl(
+        "scenarios/rollout-undo.yaml",
+        "10m",
+        &["rollout", "history", "deploy", "web", "--revision", "9"],
+    );
+    assert_eq!(code, Some(1));
+    assert_eq!(err, "error: unable to find the specified revision\n");
+}
