@@ -224,7 +224,9 @@ pub fn EventLog(session: RwSignal<Session>) -> impl IntoView {
     }
 }
 
-/// `kubectl get deploy,rs,pods -o wide` and `kubectl rollout status` as they print now.
+/// `kubectl get deploy,rs,pods -o wide` and `kubectl rollout status` as they print now, and,
+/// folded until asked for, `kubectl describe deployment` (the conditions with their reasons and
+/// the Deployment's events) and `kubectl rollout history`.
 #[component]
 pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
     // The table is worked out only while it is shown: open by itself for a classroom-sized
@@ -260,6 +262,28 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
             )
         })
     });
+    // Each folded command is printed only while it is open.
+    let describe_open = RwSignal::new(false);
+    let describe = Memo::new(move |_| {
+        if !describe_open.get() {
+            return String::new();
+        }
+        session.with(|s| {
+            let m = Moment::new(s.timeline.sim(), s.past());
+            kubectl::describe_deployment(&m, s.deployment_name()).unwrap_or_else(|e| e + "\n")
+        })
+    });
+    let history_open = RwSignal::new(false);
+    let history = Memo::new(move |_| {
+        if !history_open.get() {
+            return String::new();
+        }
+        session.with(|s| {
+            kubectl::rollout_history(s.timeline.sim(), s.deployment_name(), None)
+                .unwrap_or_else(|e| e + "\n")
+        })
+    });
+    let name = move || session.with(|s| s.deployment_name().to_string());
     view! {
         <section class="panel kubectl" aria-labelledby="kubectl-heading" data-testid="kubectl">
             <h2 id="kubectl-heading">"kubectl, at this moment"</h2>
@@ -274,6 +298,40 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
                 <pre class="terminal" tabindex="0" data-testid="kubectl-get">{move || table.get()}</pre>
             </details>
             <pre class="terminal" tabindex="0" data-testid="rollout-status">{move || status.get()}</pre>
+            <FoldedCommand
+                command=Signal::derive(move || format!("$ kubectl describe deployment {}", name()))
+                open=describe_open
+                output=describe
+                testid="kubectl-describe"
+            />
+            <FoldedCommand
+                command=Signal::derive(move || format!("$ kubectl rollout history deployment/{}", name()))
+                open=history_open
+                output=history
+                testid="kubectl-history"
+            />
         </section>
+    }
+}
+
+/// A kubectl command folded under its command line; `output` is worked out by the caller only
+/// while `open` is set, so a folded command costs nothing per step.
+#[component]
+fn FoldedCommand(
+    command: Signal<String>,
+    open: RwSignal<bool>,
+    output: Memo<String>,
+    testid: &'static str,
+) -> impl IntoView {
+    view! {
+        <details class="kubectl-get" prop:open=move || open.get()>
+            <summary on:click=move |ev| {
+                ev.prevent_default();
+                open.update(|o| *o = !*o);
+            }>
+                <code>{move || command.get()}</code>
+            </summary>
+            <pre class="terminal" tabindex="0" data-testid=testid>{move || output.get()}</pre>
+        </details>
     }
 }

@@ -33,6 +33,8 @@ export class AppPage {
   readonly conditions: Locator;
   readonly kubectlGet: Locator;
   readonly rolloutStatus: Locator;
+  readonly kubectlDescribe: Locator;
+  readonly kubectlHistory: Locator;
   readonly eventLog: Locator;
   readonly diagnosis: Locator;
   /** Console errors and uncaught page errors seen since the page object was made. */
@@ -57,6 +59,8 @@ export class AppPage {
     this.conditions = page.getByTestId('conditions');
     this.kubectlGet = page.getByTestId('kubectl-get');
     this.rolloutStatus = page.getByTestId('rollout-status');
+    this.kubectlDescribe = page.getByTestId('kubectl-describe');
+    this.kubectlHistory = page.getByTestId('kubectl-history');
     this.eventLog = page.getByTestId('event-log');
     this.diagnosis = page.getByTestId('diagnosis');
     page.on('console', (msg: ConsoleMessage) => {

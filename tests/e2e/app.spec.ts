@@ -22,6 +22,11 @@ function cliTrace(): TraceLine[] {
     .map((l) => JSON.parse(l) as TraceLine);
 }
 
+/** What `rolloutscope kubectl scenarios/rolling-update.yaml -- …` printed (see scripts/test). */
+function cliText(name: string): string {
+  return fs.readFileSync(path.resolve(__dirname, '..', '..', 'target', 'e2e', name), 'utf8');
+}
+
 function expectedLanes(line: TraceLine): Record<string, LaneCounts> {
   return Object.fromEntries(
     line.replica_sets.map((rs) => [
@@ -59,6 +64,14 @@ test('stepping through the rolling update matches the CLI trace step by step', a
   await expect(app.rolloutStatus).toContainText('deployment "web" successfully rolled out');
   await expect(app.conditions).toContainText('NewReplicaSetAvailable');
   await app.screenshot('rolling-update-complete');
+  // The folded kubectl commands print what the CLI prints for the same moment, character for
+  // character.
+  await page.getByText('$ kubectl describe deployment web').click();
+  await expect(app.kubectlDescribe).toHaveText(cliText('rolling-update-describe.txt'));
+  await page.getByText('$ kubectl rollout history deployment/web').click();
+  await expect(app.kubectlHistory).toHaveText(cliText('rolling-update-history.txt'));
+  await app.kubectlDescribe.scrollIntoViewIfNeeded();
+  await app.screenshot('rolling-update-describe');
   expect(app.consoleErrors).toEqual([]);
 });
 
