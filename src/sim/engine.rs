@@ -7,14 +7,15 @@ use super::commands::{self, Command, CommandError};
 use super::controller::replica_set::{self, PodQuota};
 use super::controller::workqueue::RateLimitedRequeues;
 use super::controller::{Change, Outcome, Work, deployment, node_lifecycle, scheduler};
+use super::fingerprint;
 use super::kubelet::{self, World};
+use super::recorder::EventAggregator;
 use super::rng::Rng;
 use super::store::{Store, Touched};
 use super::trace::{Stage, Step};
 use crate::sim::order;
 use imbl::{OrdMap, OrdSet};
 use std::collections::BTreeMap;
-use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// Fixed facts about a run: the world outside the control plane and the limits.
@@ -74,27 +75,9 @@ impl PendingSlots {
     }
 }
 
-/// The fingerprint of a work item: 64-bit FNV-1a, a fixed, seedless hash, so fingerprints are
-/// the same on every run and target.
+/// The fingerprint of a work item ([`fingerprint::of`]).
 fn fingerprint(work: &Work) -> u64 {
-    let mut h = Fnv1a(0xcbf2_9ce4_8422_2325);
-    work.hash(&mut h);
-    h.finish()
-}
-
-struct Fnv1a(u64);
-
-impl Hasher for Fnv1a {
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
+    fingerprint::of(work)
 }
 
 /// The key among `slots` of the item that holds the pending due time of `work`, if `work` is
@@ -228,6 +211,8 @@ pub struct Sim {
     /// The controllers' per-key failure counts and waiting retries, which space out the syncs
     /// of a key whose sync keeps failing.
     requeues: RateLimitedRequeues,
+    /// The event recorders' aggregation of similar events.
+    recorder: EventAggregator,
 }
 
 /// The most silent (no-op) work items one call to `step` will process before giving up, so that
@@ -263,6 +248,7 @@ impl Sim {
             actions_run: 0,
             unschedulable: OrdSet::new(),
             requeues: RateLimitedRequeues::default(),
+            recorder: EventAggregator::default(),
         }
     }
 
@@ -565,8 +551,12 @@ impl Sim {
         }
         let (actor, object) = names?;
         self.steps += 1;
+        let mut events = outcome.events;
+        for e in &mut events {
+            self.recorder.aggregate(e, now);
+        }
         let narration = if outcome.narration.is_empty() {
-            default_narration(&actor, &outcome.events)
+            default_narration(&actor, &events)
         } else {
             outcome.narration.join(" ")
         };
@@ -577,7 +567,7 @@ impl Sim {
             object,
             stage: outcome.stage.unwrap_or(default_stage),
             narration,
-            events: outcome.events,
+            events,
         })
     }
 

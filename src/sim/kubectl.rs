@@ -19,6 +19,7 @@ use super::controller::deployment::util::{
 };
 use super::controller::scheduler::{format_cpu, format_mem};
 use super::engine::Sim;
+use super::recorder;
 use super::trace::Step;
 use crate::sim::order;
 use std::collections::BTreeMap;
@@ -521,18 +522,36 @@ pub fn event_records(steps: &[Step]) -> Vec<EventRecord> {
 }
 
 /// The identity under which the event recorder folds repeats: source, object, field path,
-/// type, reason and message.
+/// type, reason and message. A combined event ([`recorder`]) is one record per source, object,
+/// type and reason whatever its wording, which follows the latest event.
 type EventKey = (String, String, String, &'static str, &'static str, String);
 
 fn event_key(e: &Event) -> EventKey {
+    let combined = e.message.starts_with(recorder::COMBINED_PREFIX);
     (
         e.source.clone(),
         e.involved_object.kubectl_object(),
-        e.involved_object.field_path.clone().unwrap_or_default(),
+        match &e.involved_object.field_path {
+            Some(fp) if !combined => fp.clone(),
+            _ => String::new(),
+        },
         e.type_.as_str(),
         e.reason.as_str(),
-        e.message.clone(),
+        if combined {
+            recorder::COMBINED_PREFIX.to_string()
+        } else {
+            e.message.clone()
+        },
     )
+}
+
+/// One record of an [`EventFold`]: the event as first emitted, its occurrences as (0-based
+/// step, time) and, for a combined event, the wording of each occurrence.
+#[derive(Clone, Debug)]
+struct FoldedEvent {
+    event: Event,
+    occurrences: Vec<(usize, Time)>,
+    wordings: Vec<String>,
 }
 
 /// The events of a growing trace folded as [`event_records`] folds them, kept up to date one
@@ -541,8 +560,8 @@ fn event_key(e: &Event) -> EventKey {
 #[derive(Clone, Debug, Default)]
 pub struct EventFold {
     folded: usize,
-    /// Records in first-emission order, each with its occurrences as (0-based step, time).
-    records: Vec<(Event, Vec<(usize, Time)>)>,
+    /// Records in first-emission order.
+    records: Vec<FoldedEvent>,
     index: BTreeMap<EventKey, usize>,
 }
 
@@ -553,11 +572,26 @@ impl EventFold {
             let t = step.time.truncate_to_secs();
             for e in &step.events {
                 let key = event_key(e);
+                let wording = || {
+                    if e.message.starts_with(recorder::COMBINED_PREFIX) {
+                        vec![e.message.clone()]
+                    } else {
+                        Vec::new()
+                    }
+                };
                 match self.index.get(&key) {
-                    Some(&r) => self.records[r].1.push((i, t)),
+                    Some(&r) => {
+                        let record = &mut self.records[r];
+                        record.occurrences.push((i, t));
+                        record.wordings.extend(wording());
+                    }
                     None => {
                         self.index.insert(key, self.records.len());
-                        self.records.push((e.clone(), vec![(i, t)]));
+                        self.records.push(FoldedEvent {
+                            event: e.clone(),
+                            occurrences: vec![(i, t)],
+                            wordings: wording(),
+                        });
                     }
                 }
             }
@@ -576,14 +610,19 @@ impl EventFold {
         // Records are in first-emission order, so those seen by `position` are a prefix.
         let seen = self
             .records
-            .partition_point(|(_, occ)| occ.first().is_some_and(|(i, _)| *i < position));
+            .partition_point(|r| r.occurrences.first().is_some_and(|(i, _)| *i < position));
         let hidden = seen.saturating_sub(max);
         let records = self.records[hidden..seen]
             .iter()
-            .map(|(event, occ)| {
+            .map(|r| {
+                let occ = &r.occurrences;
                 let n = occ.partition_point(|(i, _)| *i < position);
+                let mut event = r.event.clone();
+                if let Some(latest) = r.wordings.get(n - 1) {
+                    event.message.clone_from(latest);
+                }
                 EventRecord {
-                    event: event.clone(),
+                    event,
                     first_timestamp: occ[0].1,
                     last_timestamp: occ[n - 1].1,
                     count: u32::try_from(n).unwrap_or(u32::MAX),

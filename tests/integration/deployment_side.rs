@@ -424,3 +424,40 @@ fn describe_pod_shows_each_containers_own_requests() {
         .collect();
     assert_eq!(cpus, ["50m", "100m"], "{text}");
 }
+
+/// client-go's event aggregation: a ReplicaSet that creates 15 pods sends nine
+/// `Created pod: …` events, then one combined event whose count grows to 6 and whose wording
+/// is the latest pod's; `kubectl describe` and `get events` show that one record.
+#[test]
+fn similar_events_combine_after_nine_wordings() {
+    let (sim, steps) = run(&scenario(15, PLAIN, BY_APP, "  []"), 30);
+    let records: Vec<_> = kubectl::event_records(&steps)
+        .into_iter()
+        .filter(|r| r.event.reason == EventReason::SuccessfulCreate)
+        .collect();
+    let created: Vec<String> = steps
+        .iter()
+        .flat_map(|s| &s.events)
+        .filter(|e| e.reason == EventReason::SuccessfulCreate)
+        .map(|e| e.message.clone())
+        .collect();
+    assert_eq!(created.len(), 15);
+    assert_eq!(records.len(), 10, "{records:?}");
+    assert!(
+        records[..9]
+            .iter()
+            .all(|r| r.count == 1 && r.event.message.starts_with("Created pod: "))
+    );
+    let combined = &records[9];
+    assert_eq!(combined.count, 6);
+    // The tenth and later events were sent combined; the record reads as the last one.
+    assert!(created[14].starts_with("(combined from similar events): Created pod: "));
+    assert_eq!(combined.event.message, created[14]);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(30));
+    let events = kubectl::get_events(&m);
+    assert_eq!(
+        events.matches("(combined from similar events)").count(),
+        1,
+        "{events}"
+    );
+}
