@@ -189,10 +189,12 @@ fn ReplicaSetLane(
                     {
                         let image = rs.image.clone();
                         session.map(|session| view! {
-                            <button class="fault" data-testid="fail-registry" title=format!("Break it: the registry stops serving {image}")
+                            // Worded as an action, in the node buttons' bordered style: a red
+                            // "registry ✗" beside every lane read like a failure already there.
+                            <button class="fault fault-button" data-testid="fail-registry" title=format!("Break it: the registry stops serving {image}")
                                 aria-label=format!("Make the registry fail for {image}")
                                 on:click=move |_| act(session, UserAction::FailRegistry(image.clone()))>
-                                "registry ✗"
+                                "Break registry"
                             </button>
                         })
                     }
