@@ -125,7 +125,8 @@ pub enum Touched {
         owner: Option<String>,
     },
     Pod {
-        name: String,
+        /// The pod's key in the store, which work for the pod shares.
+        name: PodName,
         /// The controlling owner's UID and name.
         owner: Option<(String, String)>,
         /// Whether the pod is bound to a node.
@@ -141,7 +142,7 @@ pub enum Touched {
 
 impl Touched {
     /// What a pod change touched: the pod, its controlling owner (UID and name) and its node.
-    fn pod(name: String, pod: &Pod, removed: bool, created: bool, relevant: bool) -> Touched {
+    fn pod(name: PodName, pod: &Pod, removed: bool, created: bool, relevant: bool) -> Touched {
         Touched::Pod {
             name,
             owner: pod
@@ -440,7 +441,7 @@ impl Store {
                 let key = PodName::from(pod.metadata.name.as_str());
                 self.index_pod(&key, &pod);
                 self.refresh_rank(&key, &pod);
-                let touched = Touched::pod(pod.metadata.name.clone(), &pod, false, true, true);
+                let touched = Touched::pod(Arc::clone(&key), &pod, false, true, true);
                 self.pods.insert(key, Shared::new(pod));
                 Some(touched)
             }
@@ -463,7 +464,7 @@ impl Store {
                     Some(now.plus_secs(grace_seconds).truncate_to_secs());
                 pod.metadata.deletion_grace_period_seconds = Some(grace_seconds);
                 account(&mut self.on_node, &mut self.counts, pod, 1);
-                let touched = Touched::pod(name, pod, false, false, true);
+                let touched = Touched::pod(Arc::clone(&key), pod, false, false, true);
                 let pod = Shared::clone(pod);
                 self.refresh_rank(&key, &pod);
                 Some(touched)
@@ -482,7 +483,7 @@ impl Store {
                     self.charge_node(&pod.node_name, &pod, -1);
                 }
                 self.kubelet.remove(name.as_str());
-                Some(Touched::pod(name, &pod, true, false, true))
+                Some(Touched::pod(key, &pod, true, false, true))
             }
             Change::BindPod {
                 name,
@@ -505,7 +506,7 @@ impl Store {
                 charge_node(&mut self.node_usage, &node, pod, 1);
                 pod.node_name = node;
                 account(&mut self.on_node, &mut self.counts, pod, 1);
-                let touched = Touched::pod(name, pod, false, false, false);
+                let touched = Touched::pod(Arc::clone(&key), pod, false, false, false);
                 let pod = Shared::clone(pod);
                 self.refresh_rank(&key, &pod);
                 Some(touched)
@@ -543,7 +544,7 @@ impl Store {
                 let rank_changed = old_status.phase != pod.status.phase
                     || ready(&old_status) != ready(&pod.status)
                     || max_restarts(&old_status) != max_restarts(&pod.status);
-                let touched = Touched::pod(name, pod, false, false, relevant);
+                let touched = Touched::pod(Arc::clone(&key), pod, false, false, relevant);
                 if rank_changed {
                     let pod = Shared::clone(pod);
                     self.refresh_rank(&key, &pod);

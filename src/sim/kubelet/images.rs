@@ -256,7 +256,7 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     k.after(
         done.millis_since(k.now),
         Work::PullComplete {
-            pod: k.pod.metadata.name.clone(),
+            pod: k.work_name(),
             container: c,
         },
     );
@@ -356,7 +356,7 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
         go_duration(next.delay_ms)
     ));
     // The status change makes the pod worker look again shortly, which shows ImagePullBackOff.
-    let pod = k.pod.metadata.name.clone();
+    let pod = k.work_name();
     let jitter = k.rng.jitter_ms(1000, 0.5);
     k.after(jitter, Work::KubeletSyncPod(pod));
 }
@@ -364,7 +364,7 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
 /// A failed sync is retried by the pod worker after `10 s × U[1, 1.5)`.
 fn retry_later(k: &mut KubeletContext<'_>) {
     let delay = k.rng.jitter_ms(POD_WORKER_BACKOFF_MS, 0.5);
-    let pod = k.pod.metadata.name.clone();
+    let pod = k.work_name();
     k.after(delay, Work::KubeletSyncPod(pod));
 }
 

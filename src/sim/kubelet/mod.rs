@@ -13,9 +13,9 @@ use crate::sim::api::{
     ContainerState, ContainerStatus, Event, EventReason, EventType, ObjectRef, Pod, PodPhase,
     PullPolicy, Shared, Time,
 };
-use crate::sim::controller::{Change, Outcome, ProbeKind, Work};
+use crate::sim::controller::{Change, ObjectName, Outcome, ProbeKind, Work};
 use crate::sim::rng::Rng;
-use crate::sim::store::Store;
+use crate::sim::store::{PodName, Store};
 use crate::sim::trace::Stage;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -242,6 +242,8 @@ pub struct KubeletContext<'a> {
     /// The pod as stored, shared until an action first edits it (then copied, once).
     pub pod: Shared<Pod>,
     pub runtime: PodRuntime,
+    /// The pod's key in the store, which work for the pod shares rather than copying the name.
+    key: &'a PodName,
     /// The pod and its node-local state as stored, which the writes are compared with.
     stored: &'a Pod,
     stored_runtime: Option<&'a PodRuntime>,
@@ -255,7 +257,7 @@ impl<'a> KubeletContext<'a> {
         rng: &'a mut Rng,
         name: &str,
     ) -> Option<Self> {
-        let stored = store.pods.get(name)?;
+        let (key, stored) = store.pods.get_key_value(name)?;
         if stored.node_name.is_empty() || node_down(store, &stored.node_name) {
             return None;
         }
@@ -275,6 +277,7 @@ impl<'a> KubeletContext<'a> {
             out: Outcome::default(),
             pod,
             runtime,
+            key,
             stored,
             stored_runtime,
         })
@@ -308,6 +311,11 @@ impl<'a> KubeletContext<'a> {
             message,
             source: [COMPONENT, ", ", &self.pod.node_name].concat(),
         });
+    }
+
+    /// The pod's name for work about it, shared with the store's key.
+    pub fn work_name(&self) -> ObjectName {
+        PodName::clone(self.key)
     }
 
     /// Schedules follow-up work for this pod.
@@ -485,7 +493,7 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         k.after(
             crash,
             Work::ContainerExit {
-                pod: k.pod.metadata.name.clone(),
+                pod: k.work_name(),
                 container: c,
                 instance,
             },
@@ -538,7 +546,7 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
         let behavior = k.world.image(&k.pod.spec.containers[c].image);
         wait = wait.max(behavior.shutdown_ms.unwrap_or(grace_ms).min(grace_ms));
     }
-    k.after(wait, Work::TerminationComplete(k.pod.metadata.name.clone()));
+    k.after(wait, Work::TerminationComplete(k.work_name()));
     k.out.stage = Some(Stage::Reconcile);
     k.out.say(format!(
         "{} was deleted, so the kubelet on {} sends SIGTERM to its containers; it shows Terminating until they exit ({}, grace period {}s).",
@@ -757,7 +765,7 @@ pub fn container_exit(
         "Container {name_c} of {} exited with code {code}. restartPolicy is Always, so the kubelet will restart it, waiting longer after each crash (CrashLoopBackOff).",
         k.pod.metadata.name
     ));
-    let pod_name = k.pod.metadata.name.clone();
+    let pod_name = k.work_name();
     k.after(0, Work::KubeletSyncPod(pod_name));
     k.finish()
 }

@@ -126,7 +126,7 @@ fn schedule_readiness(k: &mut KubeletContext<'_>, c: usize, instance: u32) {
 /// Schedules a run of a probe worker of container instance `instance` at `due` (at once if that
 /// has passed).
 fn tick_at(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, due: Time, instance: u32) {
-    let pod = k.pod.metadata.name.clone();
+    let pod = k.work_name();
     k.after(
         due.millis_since(k.now),
         Work::ProbeTick {
@@ -315,7 +315,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     if publish {
         w.result = Some(ok);
     }
-    let pod = k.pod.metadata.name.clone();
+    let pod = k.work_name();
     let period = period_ms(&p);
     let kind_lower = kind.as_str().to_lowercase();
     // The worker's count runs on across a container restart; the narration counts only the
@@ -484,7 +484,7 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         };
         let remaining = b.delay_ms - k.now.millis_since(finished);
         let wait = k.rng.jitter_ms(remaining.min(POD_WORKER_RESYNC_MS), 0.5);
-        let pod = k.pod.metadata.name.clone();
+        let pod = k.work_name();
         k.after(wait, Work::KubeletSyncPod(pod));
         k.out.stage = Some(Stage::Retry);
         k.out.say(format!(
