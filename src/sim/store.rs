@@ -127,7 +127,8 @@ pub enum Touched {
     Pod {
         /// The pod's key in the store, which work for the pod shares.
         name: PodName,
-        /// The controlling owner's UID and name.
+        /// The controlling owner's UID and name, when the change is `relevant` (only then does
+        /// the owner want to hear of it).
         owner: Option<(String, String)>,
         /// Whether the pod is bound to a node.
         bound: bool,
@@ -142,12 +143,14 @@ pub enum Touched {
 
 impl Touched {
     /// What a pod change touched: the pod, its controlling owner (UID and name) and its node.
+    /// The owner is copied out only for a relevant change: most pod writes are status updates
+    /// that the owner does not count.
     fn pod(name: PodName, pod: &Pod, removed: bool, created: bool, relevant: bool) -> Touched {
         Touched::Pod {
             name,
-            owner: pod
-                .metadata
-                .controller_ref()
+            owner: relevant
+                .then(|| pod.metadata.controller_ref())
+                .flatten()
                 .map(|r| (r.uid.clone(), r.name.clone())),
             bound: !pod.node_name.is_empty(),
             removed,

@@ -123,12 +123,12 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     if !k.has_container(c) {
         return;
     }
-    let container = k.pod.spec.containers[c].clone();
+    let container = &k.pod.spec.containers[c];
     let image = container.image.clone();
-    let policy = pull_policy(&container);
+    let policy = pull_policy(container);
+    let name = container.name.clone();
     let node = k.store.nodes.get(&k.pod.node_name);
     let present = node.is_some_and(|n| n.status.images.contains(&image));
-    let name = container.name.clone();
 
     if present && policy != PullPolicy::Always {
         k.container_event(
