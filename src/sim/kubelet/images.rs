@@ -5,7 +5,7 @@ use super::{
     BACKOFF_INITIAL_MS, BACKOFF_MAX_MS, KubeletContext, POD_WORKER_BACKOFF_MS, pull_policy,
     start_container,
 };
-use crate::sim::api::{ContainerState, EventReason, PullPolicy, Time};
+use crate::sim::api::{ContainerState, EventReason, Pod, PullPolicy, Time};
 use crate::sim::controller::{Change, Work};
 use crate::sim::order;
 use crate::sim::trace::Stage;
@@ -169,7 +169,7 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
         && !b.has_expired(k.now)
         && k.now.millis_since(b.last_update) < b.delay_ms
     {
-        let previous = match &k.pod.status.container_statuses[c].state {
+        let previous = match &k.status.container_statuses[c].state {
             ContainerState::Waiting { reason, message } if reason == "ErrImagePull" => {
                 format!("ErrImagePull: {message}")
             }
@@ -241,7 +241,7 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     // left (its `reasonCache`): a retry after a failed pull keeps showing ErrImagePull or
     // ImagePullBackOff while it pulls; only a first pull shows ContainerCreating.
     let retry = matches!(
-        &k.pod.status.container_statuses[c].state,
+        &k.status.container_statuses[c].state,
         ContainerState::Waiting { reason, .. } if reason == "ErrImagePull" || reason == "ImagePullBackOff"
     );
     if !retry {
@@ -267,11 +267,17 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
         format!("{image} is not on {} yet", k.pod.node_name)
     };
     if retry {
+        // STATUS as kubectl shows the pod with this action's edits so far: a rare path, so the
+        // pod is copied for it.
+        let shown = Pod {
+            status: k.status.clone().into_owned(),
+            ..k.pod.clone()
+        };
         k.out.stage = Some(Stage::Retry);
         k.out.say(format!(
             "The pull back-off for {image} has passed, so the kubelet on {} pulls it again; STATUS keeps the last reason, {}, while it pulls.",
             k.pod.node_name,
-            k.pod.kubectl_status()
+            shown.kubectl_status()
         ));
     } else {
         k.out.say(format!(

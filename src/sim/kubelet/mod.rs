@@ -11,7 +11,7 @@ pub mod status;
 
 use crate::sim::api::{
     ContainerState, ContainerStatus, Event, EventReason, EventType, ObjectRef, Pod, PodPhase,
-    PullPolicy, Shared, Time,
+    PodStatus, PullPolicy, Time,
 };
 use crate::sim::controller::{Change, ObjectName, Outcome, ProbeKind, Work};
 use crate::sim::rng::Rng;
@@ -239,13 +239,16 @@ pub struct KubeletContext<'a> {
     pub now: Time,
     pub rng: &'a mut Rng,
     pub out: Outcome,
-    /// The pod as stored, shared until an action first edits it (then copied, once).
-    pub pod: Shared<Pod>,
+    /// The pod as stored. The kubelet writes only its status, which it works on in `status`,
+    /// so the metadata and spec are read here rather than copied with it.
+    pub pod: &'a Pod,
+    /// The pod's status as this action leaves it: borrowed from the stored pod until an action
+    /// first edits it (then copied, once).
+    pub status: Cow<'a, PodStatus>,
     pub runtime: PodRuntime,
     /// The pod's key in the store, which work for the pod shares rather than copying the name.
     key: &'a PodName,
-    /// The pod and its node-local state as stored, which the writes are compared with.
-    stored: &'a Pod,
+    /// The pod's node-local state as stored, which the writes are compared with.
     stored_runtime: Option<&'a PodRuntime>,
 }
 
@@ -257,11 +260,10 @@ impl<'a> KubeletContext<'a> {
         rng: &'a mut Rng,
         name: &str,
     ) -> Option<Self> {
-        let (key, stored) = store.pods.get_key_value(name)?;
-        if stored.node_name.is_empty() || node_down(store, &stored.node_name) {
+        let (key, pod) = store.pods.get_key_value(name)?;
+        if pod.node_name.is_empty() || node_down(store, &pod.node_name) {
             return None;
         }
-        let pod = stored.clone();
         let stored_runtime = store.kubelet.get(name);
         let mut runtime = stored_runtime.cloned().unwrap_or_default();
         if runtime.containers.len() != pod.spec.containers.len() {
@@ -276,9 +278,9 @@ impl<'a> KubeletContext<'a> {
             rng,
             out: Outcome::default(),
             pod,
+            status: Cow::Borrowed(&pod.status),
             runtime,
             key,
-            stored,
             stored_runtime,
         })
     }
@@ -325,16 +327,13 @@ impl<'a> KubeletContext<'a> {
 
     /// Finishes the action: recomputes the pod status and records the writes.
     fn finish(mut self) -> Outcome {
-        // The working status: taken from the pod if the action has already copied it for an
-        // edit, else copied from the stored pod (status only).
-        let working = match self.pod.unique_mut() {
-            Some(pod) => std::mem::take(&mut pod.status),
-            None => self.pod.status.clone(),
-        };
+        // The working status: the action's copy if it edited one, else a copy of the stored
+        // status, which the kubelet regenerates in full.
+        let working = self.status.into_owned();
         let status = status::generate_from(working, &self.pod.spec, &self.runtime, self.now);
-        // Compare with the stored status, not `self.pod.status`: the kubelet functions edit
-        // `self.pod` in place (`set_state`), and those edits must be written too.
-        if self.stored.status != status {
+        // Compare with the stored status: the kubelet functions edit the working status in
+        // place (`set_state`), and those edits must be written too.
+        if self.pod.status != status {
             self.out.change(Change::UpdatePodStatus {
                 name: self.pod.metadata.name.clone(),
                 status,
@@ -355,7 +354,7 @@ impl<'a> KubeletContext<'a> {
     pub fn has_container(&self, c: usize) -> bool {
         c < self.pod.spec.containers.len()
             && c < self.runtime.containers.len()
-            && c < self.pod.status.container_statuses.len()
+            && c < self.status.container_statuses.len()
     }
 
     fn container_name(&self, c: usize) -> String {
@@ -368,7 +367,7 @@ impl<'a> KubeletContext<'a> {
     }
 
     fn set_state(&mut self, c: usize, state: ContainerState) {
-        if let Some(cs) = self.pod.status.container_statuses.get_mut(c) {
+        if let Some(cs) = self.status.to_mut().container_statuses.get_mut(c) {
             cs.state = state;
         }
     }
@@ -383,8 +382,8 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
     if k.pod.is_terminal() {
         return k.finish();
     }
-    if k.pod.status.container_statuses.len() != k.pod.spec.containers.len() {
-        k.pod.status.container_statuses = k
+    if k.status.container_statuses.len() != k.pod.spec.containers.len() {
+        k.status.to_mut().container_statuses = k
             .pod
             .spec
             .containers
@@ -395,7 +394,7 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
                 ..Default::default()
             })
             .collect();
-        k.pod.status.start_time = Some(now.truncate_to_secs());
+        k.status.to_mut().start_time = Some(now.truncate_to_secs());
         k.runtime.sandbox_ready = true;
         probes::add_pod(&mut k);
     }
@@ -413,10 +412,7 @@ fn sync_container(k: &mut KubeletContext<'_>, c: usize) {
     if !k.has_container(c) {
         return;
     }
-    let (rt, cs) = (
-        &k.runtime.containers[c],
-        &k.pod.status.container_statuses[c],
-    );
+    let (rt, cs) = (&k.runtime.containers[c], &k.status.container_statuses[c]);
     if rt.running_since.is_some() || rt.pull_started.is_some() {
         return;
     }
@@ -450,7 +446,7 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         rt.readiness.new_container();
         rt.liveness.new_container();
     }
-    let cs = &mut k.pod.status.container_statuses[c];
+    let cs = &mut k.status.to_mut().container_statuses[c];
     if restart {
         if let ContainerState::Terminated { .. } = cs.state {
             cs.last_state = Some(cs.state.clone());
@@ -508,7 +504,7 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
     let restart_text = if restart {
         format!(
             " (restart {} of this container)",
-            k.pod.status.container_statuses[c].restart_count
+            k.status.container_statuses[c].restart_count
         )
     } else {
         String::new()

@@ -448,7 +448,7 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
     if !k.has_container(c) {
         return false;
     }
-    let Some(cs) = k.pod.status.container_statuses.get(c) else {
+    let Some(cs) = k.status.container_statuses.get(c) else {
         return false;
     };
     let finished = match (&cs.state, &cs.last_state) {
@@ -464,14 +464,14 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         && k.now.millis_since(finished) < b.delay_ms
     {
         let name = k.pod.spec.containers[c].name.clone();
-        let pod_fmt = format_pod(&k.pod);
+        let pod_fmt = format_pod(k.pod);
         k.container_event(
             c,
             true,
             EventReason::BackOff,
             format!("Back-off restarting failed container {name} in pod {pod_fmt}"),
         );
-        let cs = &mut k.pod.status.container_statuses[c];
+        let cs = &mut k.status.to_mut().container_statuses[c];
         if matches!(cs.state, ContainerState::Terminated { .. }) {
             cs.last_state = Some(cs.state.clone());
         }
@@ -489,8 +489,8 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         k.out.stage = Some(Stage::Retry);
         k.out.say(format!(
             "Container {name} has stopped {} time{} (exited or killed); the restart back-off is now {}, so STATUS shows CrashLoopBackOff and the kubelet waits {} more before restarting it.",
-            k.pod.status.container_statuses[c].restart_count + 1,
-            if k.pod.status.container_statuses[c].restart_count == 0 { "" } else { "s" },
+            k.status.container_statuses[c].restart_count + 1,
+            if k.status.container_statuses[c].restart_count == 0 { "" } else { "s" },
             go_duration(b.delay_ms),
             go_duration(remaining)
         ));
