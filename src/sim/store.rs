@@ -11,7 +11,6 @@ use super::api::{
 };
 use super::controller::Change;
 use super::kubelet::PodRuntime;
-use crate::sim::order;
 use imbl::{OrdMap, OrdSet};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -678,7 +677,8 @@ fn with_entry<V: Clone + Default, R>(
     }
 }
 
-/// Sets a pod condition, keeping the old transition time when the status did not change.
+/// Sets a pod condition, keeping the old transition time when the status did not change. The
+/// conditions are kept in type order.
 pub fn set_pod_condition(
     conditions: &mut Vec<super::api::PodCondition>,
     cond: super::api::PodCondition,
@@ -691,7 +691,51 @@ pub fn set_pod_condition(
             cur.last_transition_time = t;
         }
     } else {
-        conditions.push(cond);
-        order::sort_by_key(conditions, |c| c.type_);
+        // Every write of a pod's conditions comes through here, so they are already in type
+        // order and a new type goes straight to its place, as appending and sorting would put it.
+        let at = conditions.partition_point(|c| c.type_ < cond.type_);
+        conditions.insert(at, cond);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::api::PodCondition;
+    use PodConditionType::*;
+
+    /// A new condition type goes to its place in type order, wherever it arrives, and setting
+    /// a type again replaces it in place.
+    #[test]
+    fn pod_conditions_stay_in_type_order() {
+        let cond = |type_, status| PodCondition {
+            type_,
+            status,
+            last_transition_time: Time::ZERO,
+            reason: None,
+            message: None,
+        };
+        let mut conditions = Vec::new();
+        for t in [
+            PodScheduled,
+            PodReadyToStartContainers,
+            Initialized,
+            ContainersReady,
+            Ready,
+        ] {
+            set_pod_condition(&mut conditions, cond(t, ConditionStatus::False));
+        }
+        set_pod_condition(&mut conditions, cond(Ready, ConditionStatus::True));
+        let types: Vec<_> = conditions.iter().map(|c| (c.type_, c.status)).collect();
+        assert_eq!(
+            types,
+            [
+                (PodReadyToStartContainers, ConditionStatus::False),
+                (Initialized, ConditionStatus::False),
+                (Ready, ConditionStatus::True),
+                (ContainersReady, ConditionStatus::False),
+                (PodScheduled, ConditionStatus::False),
+            ]
+        );
     }
 }

@@ -333,13 +333,20 @@ impl<'a> KubeletContext<'a> {
         let status = status::generate_from(working, &self.pod.spec, &self.runtime, self.now);
         // Compare with the stored status: the kubelet functions edit the working status in
         // place (`set_state`), and those edits must be written too.
-        if self.pod.status != status {
+        let write_status = self.pod.status != status;
+        let write_runtime = self.stored_runtime != Some(&self.runtime);
+        // Room for both writes at once: growing the vector for the second would move the
+        // first.
+        self.out
+            .changes
+            .reserve_exact(usize::from(write_status) + usize::from(write_runtime));
+        if write_status {
             self.out.change(Change::UpdatePodStatus {
                 name: self.pod.metadata.name.clone(),
                 status,
             });
         }
-        if self.stored_runtime != Some(&self.runtime) {
+        if write_runtime {
             self.out.change(Change::SetPodRuntime {
                 name: self.pod.metadata.name.clone(),
                 runtime: self.runtime,
