@@ -10,6 +10,7 @@ use crate::sim::controller::{Change, Work};
 use crate::sim::order;
 use crate::sim::trace::Stage;
 use serde::{Deserialize, Serialize};
+use std::fmt::Write;
 
 /// `flowcontrol.Backoff` for one key: the current delay and when it was last bumped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -41,6 +42,10 @@ impl Backoff {
 }
 
 /// A Go `time.Duration` string truncated to milliseconds: `812ms`, `1.532s`, `1m20s`, `5m0s`.
+///
+/// Written into one string, as Go's `Duration.String` fills one buffer, rather than formatting
+/// the seconds and then formatting again around them: the kubelet names a duration in many of
+/// its texts.
 pub fn go_duration(ms: u64) -> String {
     if ms == 0 {
         return "0s".to_string();
@@ -52,18 +57,25 @@ pub fn go_duration(ms: u64) -> String {
     let m = (ms / 60_000) % 60;
     let s = (ms / 1000) % 60;
     let frac = ms % 1000;
-    let secs = if frac == 0 {
-        format!("{s}s")
-    } else {
-        format!("{s}.{}s", format!("{frac:03}").trim_end_matches('0'))
+    let mut out = String::with_capacity(16);
+    // Writing into a String cannot fail.
+    let _ = match (h, m) {
+        (0, 0) => write!(out, "{s}"),
+        (0, _) => write!(out, "{m}m{s}"),
+        _ => write!(out, "{h}h{m}m{s}"),
     };
-    if h > 0 {
-        format!("{h}h{m}m{secs}")
-    } else if m > 0 {
-        format!("{m}m{secs}")
-    } else {
-        secs
+    if frac > 0 {
+        // The milliseconds as three digits without their trailing zeros: 500 is `.5`, 50 is
+        // `.05`, 532 is `.532`.
+        let (mut digits, mut width) = (frac, 3);
+        while digits % 10 == 0 {
+            digits /= 10;
+            width -= 1;
+        }
+        let _ = write!(out, ".{digits:0width$}");
     }
+    out.push('s');
+    out
 }
 
 /// A plausible image size for an image the scenario does not describe, stable per name.
@@ -381,5 +393,29 @@ impl KubeletContext<'_> {
             .get(&self.pod.node_name)
             .cloned()
             .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_go_prints_them() {
+        for (ms, text) in [
+            (0, "0s"),
+            (812, "812ms"),
+            (1_000, "1s"),
+            (1_500, "1.5s"),
+            (1_050, "1.05s"),
+            (1_532, "1.532s"),
+            (80_000, "1m20s"),
+            (300_000, "5m0s"),
+            (90_500, "1m30.5s"),
+            (3_600_000, "1h0m0s"),
+            (3_661_001, "1h1m1.001s"),
+        ] {
+            assert_eq!(go_duration(ms), text, "{ms} ms");
+        }
     }
 }
