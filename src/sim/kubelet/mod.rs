@@ -327,13 +327,12 @@ impl<'a> KubeletContext<'a> {
 
     /// Finishes the action: recomputes the pod status and records the writes.
     fn finish(mut self) -> Outcome {
-        // The working status: the action's copy if it edited one, else a copy of the stored
-        // status, which the kubelet regenerates in full.
-        let working = self.status.into_owned();
-        let status = status::generate_from(working, &self.pod.spec, &self.runtime, self.now);
-        // Compare with the stored status: the kubelet functions edit the working status in
-        // place (`set_state`), and those edits must be written too.
-        let write_status = self.pod.status != status;
+        let mut status = self.status;
+        status::generate_into(&mut status, &self.pod.spec, &self.runtime, self.now);
+        // A status still borrowed is the stored one. A copy is compared with the stored status:
+        // the kubelet functions edit the working status in place (`set_state`), and those edits
+        // must be written too, but an edit may also have set a field back as it was.
+        let write_status = matches!(&status, Cow::Owned(s) if *s != self.pod.status);
         let write_runtime = self.stored_runtime != Some(&self.runtime);
         // Room for both writes at once: growing the vector for the second would move the
         // first.
@@ -343,7 +342,7 @@ impl<'a> KubeletContext<'a> {
         if write_status {
             self.out.change(Change::UpdatePodStatus {
                 name: self.pod.metadata.name.clone(),
-                status,
+                status: status.into_owned(),
             });
         }
         if write_runtime {
