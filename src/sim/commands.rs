@@ -462,7 +462,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             });
             out.requeue.push((
                 super::controller::node_lifecycle::NODE_MONITOR_GRACE_MS,
-                super::controller::Work::NodeMonitor(n.clone()),
+                super::controller::Work::NodeMonitor(n.as_str().into()),
             ));
             out.stage = Some(Stage::Retry);
             out.say(format!(
@@ -514,7 +514,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             out.requeue.push((
                 0,
                 super::controller::Work::ContainerExit {
-                    pod: name.clone(),
+                    pod: name.as_str().into(),
                     container: 0,
                     instance,
                 },

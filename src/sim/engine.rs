@@ -11,7 +11,7 @@ use super::fingerprint;
 use super::kubelet::{self, World};
 use super::recorder::EventAggregator;
 use super::rng::Rng;
-use super::store::{Store, Touched};
+use super::store::{PodName, Store, Touched};
 use super::trace::{Stage, Step};
 use crate::sim::order;
 use imbl::{OrdMap, OrdSet};
@@ -207,7 +207,7 @@ pub struct Sim {
     /// How many scheduled commands have run.
     actions_run: usize,
     /// Pods the scheduler could not place, retried when the cluster changes.
-    unschedulable: OrdSet<String>,
+    unschedulable: OrdSet<PodName>,
     /// The controllers' per-key failure counts and waiting retries, which space out the syncs
     /// of a key whose sync keeps failing.
     requeues: RateLimitedRequeues,
@@ -401,7 +401,7 @@ impl Sim {
             return false;
         };
         let change = tick.runtime.map(|runtime| Change::SetPodRuntime {
-            name: pod.clone(),
+            name: pod.to_string(),
             runtime,
         });
         self.queue.requeue_first(now.plus_millis(tick.period));
@@ -457,7 +457,7 @@ impl Sim {
                     .iter()
                     .any(|c| matches!(c, Change::BindPod { .. }))
                 {
-                    self.unschedulable.remove(name);
+                    self.unschedulable.remove(&**name);
                 } else if !o.events.is_empty() {
                     self.unschedulable.insert(name.clone());
                 }
@@ -593,9 +593,9 @@ impl Sim {
         };
         let touched = self.store.apply(change, now);
         if let Some(name) = deleted_pod
-            && self.store.pods.contains_key(name.as_str())
+            && let Some((key, _)) = self.store.pods.get_key_value(name.as_str())
         {
-            self.queue.push(now, Work::KubeletSyncPod(name));
+            self.queue.push(now, Work::KubeletSyncPod(Arc::clone(key)));
         }
         if let Some(t) = touched {
             self.informers(t);
@@ -606,13 +606,13 @@ impl Sim {
     fn informers(&mut self, touched: Touched) {
         let now = self.clock;
         match touched {
-            Touched::Deployment(name) => self.queue.push(now, Work::SyncDeployment(name)),
+            Touched::Deployment(name) => self.queue.push(now, Work::SyncDeployment(name.into())),
             Touched::ReplicaSet { name, owner } => {
                 if self.store.replica_sets.contains_key(&name) {
-                    self.queue.push(now, Work::SyncReplicaSet(name));
+                    self.queue.push(now, Work::SyncReplicaSet(name.into()));
                 }
                 if let Some(owner) = owner {
-                    self.queue.push(now, Work::SyncDeployment(owner));
+                    self.queue.push(now, Work::SyncDeployment(owner.into()));
                 }
             }
             Touched::Pod {
@@ -627,7 +627,7 @@ impl Sim {
                     self.queue.push(now, Work::SchedulePod(name.clone()));
                 }
                 if removed {
-                    self.unschedulable.remove(&name);
+                    self.unschedulable.remove(&*name);
                 }
                 if let Some((uid, owner_name)) = owner
                     && relevant
@@ -645,7 +645,8 @@ impl Sim {
                                 .flatten()
                         });
                     if let Some(owner) = rs {
-                        self.queue.push(now, Work::SyncReplicaSet(owner_name));
+                        self.queue
+                            .push(now, Work::SyncReplicaSet(owner_name.into()));
                         // The Recreate strategy waits for the last old pod to go: upstream's
                         // `deletePod` enqueues the Deployment only once none of its
                         // ReplicaSets has a pod left, terminating or not (spec §2).
@@ -656,7 +657,7 @@ impl Sim {
                                 self.store.pods_owned_by(&rs.metadata.uid).next().is_some()
                             })
                         {
-                            let d = d.metadata.name.clone();
+                            let d = d.metadata.name.as_str().into();
                             self.queue.push(now, Work::SyncDeployment(d));
                         }
                     }
@@ -673,7 +674,7 @@ impl Sim {
     /// initial back-off.
     fn wake_unschedulable(&mut self) {
         let now = self.clock;
-        let pods: Vec<String> = self.unschedulable.iter().cloned().collect();
+        let pods: Vec<PodName> = self.unschedulable.iter().cloned().collect();
         for p in pods {
             self.queue.push(now.plus_millis(1000), Work::SchedulePod(p));
         }
@@ -761,7 +762,7 @@ mod tests {
         while sim.step_until(Time::from_secs(30)).is_some() {}
         let pods: Vec<String> = sim.store.pods.keys().map(|k| k.to_string()).collect();
         assert_eq!(pods.len(), 2, "{pods:?}");
-        let sync_web = Work::SyncDeployment("web".to_string());
+        let sync_web = Work::SyncDeployment("web".into());
         assert!(!due_now(&sim, &sync_web));
 
         sim.apply_change(Change::RemovePod(pods[0].clone()));

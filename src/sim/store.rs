@@ -11,7 +11,6 @@ use super::api::{
 };
 use super::controller::Change;
 use super::kubelet::PodRuntime;
-use crate::sim::order;
 use imbl::{OrdMap, OrdSet};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -125,8 +124,10 @@ pub enum Touched {
         owner: Option<String>,
     },
     Pod {
-        name: String,
-        /// The controlling owner's UID and name.
+        /// The pod's key in the store, which work for the pod shares.
+        name: PodName,
+        /// The controlling owner's UID and name, when the change is `relevant` (only then does
+        /// the owner want to hear of it).
         owner: Option<(String, String)>,
         /// Whether the pod is bound to a node.
         bound: bool,
@@ -141,12 +142,14 @@ pub enum Touched {
 
 impl Touched {
     /// What a pod change touched: the pod, its controlling owner (UID and name) and its node.
-    fn pod(name: String, pod: &Pod, removed: bool, created: bool, relevant: bool) -> Touched {
+    /// The owner is copied out only for a relevant change: most pod writes are status updates
+    /// that the owner does not count.
+    fn pod(name: PodName, pod: &Pod, removed: bool, created: bool, relevant: bool) -> Touched {
         Touched::Pod {
             name,
-            owner: pod
-                .metadata
-                .controller_ref()
+            owner: relevant
+                .then(|| pod.metadata.controller_ref())
+                .flatten()
                 .map(|r| (r.uid.clone(), r.name.clone())),
             bound: !pod.node_name.is_empty(),
             removed,
@@ -440,7 +443,7 @@ impl Store {
                 let key = PodName::from(pod.metadata.name.as_str());
                 self.index_pod(&key, &pod);
                 self.refresh_rank(&key, &pod);
-                let touched = Touched::pod(pod.metadata.name.clone(), &pod, false, true, true);
+                let touched = Touched::pod(Arc::clone(&key), &pod, false, true, true);
                 self.pods.insert(key, Shared::new(pod));
                 Some(touched)
             }
@@ -463,7 +466,7 @@ impl Store {
                     Some(now.plus_secs(grace_seconds).truncate_to_secs());
                 pod.metadata.deletion_grace_period_seconds = Some(grace_seconds);
                 account(&mut self.on_node, &mut self.counts, pod, 1);
-                let touched = Touched::pod(name, pod, false, false, true);
+                let touched = Touched::pod(Arc::clone(&key), pod, false, false, true);
                 let pod = Shared::clone(pod);
                 self.refresh_rank(&key, &pod);
                 Some(touched)
@@ -482,7 +485,7 @@ impl Store {
                     self.charge_node(&pod.node_name, &pod, -1);
                 }
                 self.kubelet.remove(name.as_str());
-                Some(Touched::pod(name, &pod, true, false, true))
+                Some(Touched::pod(key, &pod, true, false, true))
             }
             Change::BindPod {
                 name,
@@ -505,7 +508,7 @@ impl Store {
                 charge_node(&mut self.node_usage, &node, pod, 1);
                 pod.node_name = node;
                 account(&mut self.on_node, &mut self.counts, pod, 1);
-                let touched = Touched::pod(name, pod, false, false, false);
+                let touched = Touched::pod(Arc::clone(&key), pod, false, false, false);
                 let pod = Shared::clone(pod);
                 self.refresh_rank(&key, &pod);
                 Some(touched)
@@ -543,7 +546,7 @@ impl Store {
                 let rank_changed = old_status.phase != pod.status.phase
                     || ready(&old_status) != ready(&pod.status)
                     || max_restarts(&old_status) != max_restarts(&pod.status);
-                let touched = Touched::pod(name, pod, false, false, relevant);
+                let touched = Touched::pod(Arc::clone(&key), pod, false, false, relevant);
                 if rank_changed {
                     let pod = Shared::clone(pod);
                     self.refresh_rank(&key, &pod);
@@ -674,7 +677,8 @@ fn with_entry<V: Clone + Default, R>(
     }
 }
 
-/// Sets a pod condition, keeping the old transition time when the status did not change.
+/// Sets a pod condition, keeping the old transition time when the status did not change. The
+/// conditions are kept in type order.
 pub fn set_pod_condition(
     conditions: &mut Vec<super::api::PodCondition>,
     cond: super::api::PodCondition,
@@ -687,7 +691,51 @@ pub fn set_pod_condition(
             cur.last_transition_time = t;
         }
     } else {
-        conditions.push(cond);
-        order::sort_by_key(conditions, |c| c.type_);
+        // Every write of a pod's conditions comes through here, so they are already in type
+        // order and a new type goes straight to its place, as appending and sorting would put it.
+        let at = conditions.partition_point(|c| c.type_ < cond.type_);
+        conditions.insert(at, cond);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::api::PodCondition;
+    use PodConditionType::*;
+
+    /// A new condition type goes to its place in type order, wherever it arrives, and setting
+    /// a type again replaces it in place.
+    #[test]
+    fn pod_conditions_stay_in_type_order() {
+        let cond = |type_, status| PodCondition {
+            type_,
+            status,
+            last_transition_time: Time::ZERO,
+            reason: None,
+            message: None,
+        };
+        let mut conditions = Vec::new();
+        for t in [
+            PodScheduled,
+            PodReadyToStartContainers,
+            Initialized,
+            ContainersReady,
+            Ready,
+        ] {
+            set_pod_condition(&mut conditions, cond(t, ConditionStatus::False));
+        }
+        set_pod_condition(&mut conditions, cond(Ready, ConditionStatus::True));
+        let types: Vec<_> = conditions.iter().map(|c| (c.type_, c.status)).collect();
+        assert_eq!(
+            types,
+            [
+                (PodReadyToStartContainers, ConditionStatus::False),
+                (Initialized, ConditionStatus::False),
+                (Ready, ConditionStatus::True),
+                (ContainersReady, ConditionStatus::False),
+                (PodScheduled, ConditionStatus::False),
+            ]
+        );
     }
 }

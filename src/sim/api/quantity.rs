@@ -2,16 +2,20 @@
 //! integer milli-CPU and byte counts the scheduler compares.
 
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// The regular expression upstream quotes when a quantity does not parse.
 pub const QUANTITY_REGEX_MESSAGE: &str =
     "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 /// A quantity as written in a manifest: a JSON number or a string.
-pub fn quantity_text(v: &Value) -> Option<String> {
+///
+/// A string is borrowed: the scheduler and the node accounting read every pod's requests, and
+/// they are almost always strings.
+pub fn quantity_text(v: &Value) -> Option<Cow<'_, str>> {
     match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) => Some(Cow::Borrowed(s)),
+        Value::Number(n) => Some(Cow::Owned(n.to_string())),
         _ => None,
     }
 }

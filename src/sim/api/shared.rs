@@ -22,11 +22,6 @@ impl<T: Clone> Shared<T> {
     pub fn into_inner(self) -> T {
         Arc::unwrap_or_clone(self.0)
     }
-
-    /// The value for writing if no other holder shares it, without copying; `None` if shared.
-    pub fn unique_mut(&mut self) -> Option<&mut T> {
-        Arc::get_mut(&mut self.0)
-    }
 }
 
 impl<T: Clone> Deref for Shared<T> {

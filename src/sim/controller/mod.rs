@@ -14,6 +14,7 @@ use super::api::{
 use super::kubelet::PodRuntime;
 use super::trace::Stage;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// One write to the API server. Controllers return these; only the simulator applies them.
 #[derive(Clone, Debug)]
@@ -68,40 +69,48 @@ pub enum Change {
 
 /// A unit of pending work in the simulator's queue: which actor looks at which object.
 /// The ordering only breaks ties between items due at the same instant and enqueued together.
+///
+/// Names are shared ([`ObjectName`]) rather than owned: work for a pod can share the store's key
+/// for it instead of copying the text, and the queue, which moves and copies its items as its
+/// tree rebalances, then moves pointers.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Work {
     /// A scenario action (index into the scenario's action list).
     Action(usize),
-    SyncDeployment(String),
-    SyncReplicaSet(String),
-    SchedulePod(String),
+    SyncDeployment(ObjectName),
+    SyncReplicaSet(ObjectName),
+    SchedulePod(ObjectName),
     /// The kubelet looks at a pod: starts pulls and containers, restarts, reports status.
-    KubeletSyncPod(String),
+    KubeletSyncPod(ObjectName),
     /// An image pull that was started finishes.
     PullComplete {
-        pod: String,
+        pod: ObjectName,
         container: usize,
     },
     /// A probe worker's period elapses.
     ProbeTick {
-        pod: String,
+        pod: ObjectName,
         container: usize,
         probe: ProbeKind,
         instance: u32,
     },
     /// A container's process exits on its own (`crash_after`).
     ContainerExit {
-        pod: String,
+        pod: ObjectName,
         container: usize,
         instance: u32,
     },
     /// A terminating pod's containers have stopped; the pod object goes away.
-    TerminationComplete(String),
+    TerminationComplete(ObjectName),
     /// The node lifecycle controller checks a node's health after the grace period.
-    NodeMonitor(String),
+    NodeMonitor(ObjectName),
     /// Pods on an unreachable node have outlived their toleration.
-    TaintEviction(String),
+    TaintEviction(ObjectName),
 }
+
+/// An object's name as [`Work`] carries it. It hashes, compares and serializes as the text
+/// itself, so the queue's order and fingerprints are those of the names.
+pub type ObjectName = Arc<str>;
 
 /// The three probe types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -72,7 +72,7 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
         }
     }
     out.requeue
-        .push((DEFAULT_TOLERATION_MS, Work::TaintEviction(node.to_string())));
+        .push((DEFAULT_TOLERATION_MS, Work::TaintEviction(node.into())));
     out.stage = Some(Stage::Retry);
     out.say(format!(
         "The kubelet on {node} has not posted status for the node-monitor grace period (40s), so the node controller marks {node} NotReady (Ready=Unknown, tainted unreachable) and its {marked} pod{} not Ready: they stop counting as available. Pods tolerate the unreachable taint for 300s before they are evicted.",

@@ -69,8 +69,7 @@ pub fn sync_replica_set(
         let next = counts.next_available_at(rs.spec.min_ready_seconds, now);
         // IsPodAvailable compares strictly, so look one millisecond after the boundary.
         let delay = next.map_or(min_ready_ms, |t| t.millis_since(now) + 1);
-        out.requeue
-            .push((delay, Work::SyncReplicaSet(name.to_string())));
+        out.requeue.push((delay, Work::SyncReplicaSet(name.into())));
     }
     // A failed create or delete is the sync's error: the simulator requeues the ReplicaSet with
     // rate limiting (§14.2).

@@ -12,6 +12,7 @@ use crate::sim::rng::Rng;
 use crate::sim::store::{Store, pod_requests};
 use crate::sim::trace::Stage;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The component name upstream records on its events.
 pub const COMPONENT: &str = "default-scheduler";
@@ -150,7 +151,8 @@ pub fn failed_scheduling_message(n_nodes: usize, failures: &[FilterFailure]) -> 
 /// seeded generator, as upstream picks at random among the best.
 pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outcome {
     let mut out = Outcome::default();
-    let Some(pod) = store.pods.get(name) else {
+    // The pod's key in the store: the retry and the kubelet's work share it.
+    let Some((key, pod)) = store.pods.get_key_value(name) else {
         return out;
     };
     if !pod.node_name.is_empty() || pod.metadata.deletion_timestamp.is_some() {
@@ -199,7 +201,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
         // Backoff 1 s doubling to 10 s is for retries woken by cluster events; without one the
         // pod waits in the unschedulable queue for up to five minutes.
         out.requeue
-            .push((UNSCHEDULABLE_RETRY_MS, Work::SchedulePod(name.to_string())));
+            .push((UNSCHEDULABLE_RETRY_MS, Work::SchedulePod(Arc::clone(key))));
         out.stage = Some(Stage::Retry);
         let (cpu, mem) = requests;
         out.say(format!(
@@ -242,8 +244,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
         format_mem(used.memory),
         format_mem(node.status.allocatable_memory)
     ));
-    out.requeue
-        .push((0, Work::KubeletSyncPod(name.to_string())));
+    out.requeue.push((0, Work::KubeletSyncPod(Arc::clone(key))));
     out
 }
 

@@ -116,7 +116,7 @@ mod tests {
     #[test]
     fn delays_double_from_five_milliseconds_to_the_cap() {
         let mut limiter = RateLimiter::default();
-        let rs = Work::SyncReplicaSet("web-1".to_string());
+        let rs = Work::SyncReplicaSet("web-1".into());
         let delays: Vec<u64> = (0..22).map(|_| limiter.when(&rs)).collect();
         assert_eq!(&delays[..5], &[5, 10, 20, 40, 80]);
         assert_eq!(delays[14], 81_920);
@@ -148,7 +148,7 @@ mod tests {
     #[test]
     fn a_deployment_is_dropped_after_fifteen_retries_and_a_replica_set_never() {
         let mut q = RateLimitedRequeues::default();
-        let d = Work::SyncDeployment("web".to_string());
+        let d = Work::SyncDeployment("web".into());
         let requeues = fail_at_each_retry(&mut q, &d, Time::ZERO, 16);
         assert_eq!(requeues[0], Some(5));
         assert_eq!(requeues[14], Some(81_920));
@@ -158,7 +158,7 @@ mod tests {
             q.after_sync(&d, true, Time(1_000_000)),
             Some(Time(1_000_005))
         );
-        let rs = Work::SyncReplicaSet("web-1".to_string());
+        let rs = Work::SyncReplicaSet("web-1".into());
         let requeues = fail_at_each_retry(&mut q, &rs, Time::ZERO, 40);
         assert!(requeues.iter().all(Option::is_some), "{requeues:?}");
         assert_eq!(requeues[39], Some(MAX_DELAY_MS));
@@ -167,7 +167,7 @@ mod tests {
     #[test]
     fn a_success_forgets_and_a_later_retry_never_replaces_an_earlier_one() {
         let mut q = RateLimitedRequeues::default();
-        let rs = Work::SyncReplicaSet("web-1".to_string());
+        let rs = Work::SyncReplicaSet("web-1".into());
         let t0 = Time(1000);
         assert_eq!(q.after_sync(&rs, true, t0), Some(Time(1005)));
         // Informer events sync the ReplicaSet again at once; their failures count, but the

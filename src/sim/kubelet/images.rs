@@ -5,11 +5,12 @@ use super::{
     BACKOFF_INITIAL_MS, BACKOFF_MAX_MS, KubeletContext, POD_WORKER_BACKOFF_MS, pull_policy,
     start_container,
 };
-use crate::sim::api::{ContainerState, EventReason, PullPolicy, Time};
+use crate::sim::api::{ContainerState, EventReason, Pod, PullPolicy, Time};
 use crate::sim::controller::{Change, Work};
 use crate::sim::order;
 use crate::sim::trace::Stage;
 use serde::{Deserialize, Serialize};
+use std::fmt::Write;
 
 /// `flowcontrol.Backoff` for one key: the current delay and when it was last bumped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -41,6 +42,10 @@ impl Backoff {
 }
 
 /// A Go `time.Duration` string truncated to milliseconds: `812ms`, `1.532s`, `1m20s`, `5m0s`.
+///
+/// Written into one string, as Go's `Duration.String` fills one buffer, rather than formatting
+/// the seconds and then formatting again around them: the kubelet names a duration in many of
+/// its texts.
 pub fn go_duration(ms: u64) -> String {
     if ms == 0 {
         return "0s".to_string();
@@ -52,18 +57,25 @@ pub fn go_duration(ms: u64) -> String {
     let m = (ms / 60_000) % 60;
     let s = (ms / 1000) % 60;
     let frac = ms % 1000;
-    let secs = if frac == 0 {
-        format!("{s}s")
-    } else {
-        format!("{s}.{}s", format!("{frac:03}").trim_end_matches('0'))
+    let mut out = String::with_capacity(16);
+    // Writing into a String cannot fail.
+    let _ = match (h, m) {
+        (0, 0) => write!(out, "{s}"),
+        (0, _) => write!(out, "{m}m{s}"),
+        _ => write!(out, "{h}h{m}m{s}"),
     };
-    if h > 0 {
-        format!("{h}h{m}m{secs}")
-    } else if m > 0 {
-        format!("{m}m{secs}")
-    } else {
-        secs
+    if frac > 0 {
+        // The milliseconds as three digits without their trailing zeros: 500 is `.5`, 50 is
+        // `.05`, 532 is `.532`.
+        let (mut digits, mut width) = (frac, 3);
+        while digits % 10 == 0 {
+            digits /= 10;
+            width -= 1;
+        }
+        let _ = write!(out, ".{digits:0width$}");
     }
+    out.push('s');
+    out
 }
 
 /// A plausible image size for an image the scenario does not describe, stable per name.
@@ -123,12 +135,12 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     if !k.has_container(c) {
         return;
     }
-    let container = k.pod.spec.containers[c].clone();
+    let container = &k.pod.spec.containers[c];
     let image = container.image.clone();
-    let policy = pull_policy(&container);
+    let policy = pull_policy(container);
+    let name = container.name.clone();
     let node = k.store.nodes.get(&k.pod.node_name);
     let present = node.is_some_and(|n| n.status.images.contains(&image));
-    let name = container.name.clone();
 
     if present && policy != PullPolicy::Always {
         k.container_event(
@@ -169,7 +181,7 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
         && !b.has_expired(k.now)
         && k.now.millis_since(b.last_update) < b.delay_ms
     {
-        let previous = match &k.pod.status.container_statuses[c].state {
+        let previous = match &k.status.container_statuses[c].state {
             ContainerState::Waiting { reason, message } if reason == "ErrImagePull" => {
                 format!("ErrImagePull: {message}")
             }
@@ -241,7 +253,7 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     // left (its `reasonCache`): a retry after a failed pull keeps showing ErrImagePull or
     // ImagePullBackOff while it pulls; only a first pull shows ContainerCreating.
     let retry = matches!(
-        &k.pod.status.container_statuses[c].state,
+        &k.status.container_statuses[c].state,
         ContainerState::Waiting { reason, .. } if reason == "ErrImagePull" || reason == "ImagePullBackOff"
     );
     if !retry {
@@ -256,7 +268,7 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     k.after(
         done.millis_since(k.now),
         Work::PullComplete {
-            pod: k.pod.metadata.name.clone(),
+            pod: k.work_name(),
             container: c,
         },
     );
@@ -267,11 +279,17 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
         format!("{image} is not on {} yet", k.pod.node_name)
     };
     if retry {
+        // STATUS as kubectl shows the pod with this action's edits so far: a rare path, so the
+        // pod is copied for it.
+        let shown = Pod {
+            status: k.status.clone().into_owned(),
+            ..k.pod.clone()
+        };
         k.out.stage = Some(Stage::Retry);
         k.out.say(format!(
             "The pull back-off for {image} has passed, so the kubelet on {} pulls it again; STATUS keeps the last reason, {}, while it pulls.",
             k.pod.node_name,
-            k.pod.kubectl_status()
+            shown.kubectl_status()
         ));
     } else {
         k.out.say(format!(
@@ -356,7 +374,7 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
         go_duration(next.delay_ms)
     ));
     // The status change makes the pod worker look again shortly, which shows ImagePullBackOff.
-    let pod = k.pod.metadata.name.clone();
+    let pod = k.work_name();
     let jitter = k.rng.jitter_ms(1000, 0.5);
     k.after(jitter, Work::KubeletSyncPod(pod));
 }
@@ -364,7 +382,7 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
 /// A failed sync is retried by the pod worker after `10 s × U[1, 1.5)`.
 fn retry_later(k: &mut KubeletContext<'_>) {
     let delay = k.rng.jitter_ms(POD_WORKER_BACKOFF_MS, 0.5);
-    let pod = k.pod.metadata.name.clone();
+    let pod = k.work_name();
     k.after(delay, Work::KubeletSyncPod(pod));
 }
 
@@ -375,5 +393,29 @@ impl KubeletContext<'_> {
             .get(&self.pod.node_name)
             .cloned()
             .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_go_prints_them() {
+        for (ms, text) in [
+            (0, "0s"),
+            (812, "812ms"),
+            (1_000, "1s"),
+            (1_500, "1.5s"),
+            (1_050, "1.05s"),
+            (1_532, "1.532s"),
+            (80_000, "1m20s"),
+            (300_000, "5m0s"),
+            (90_500, "1m30.5s"),
+            (3_600_000, "1h0m0s"),
+            (3_661_001, "1h1m1.001s"),
+        ] {
+            assert_eq!(go_duration(ms), text, "{ms} ms");
+        }
     }
 }

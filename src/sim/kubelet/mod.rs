@@ -11,11 +11,11 @@ pub mod status;
 
 use crate::sim::api::{
     ContainerState, ContainerStatus, Event, EventReason, EventType, ObjectRef, Pod, PodPhase,
-    PullPolicy, Shared, Time,
+    PodStatus, PullPolicy, Time,
 };
-use crate::sim::controller::{Change, Outcome, ProbeKind, Work};
+use crate::sim::controller::{Change, ObjectName, Outcome, ProbeKind, Work};
 use crate::sim::rng::Rng;
-use crate::sim::store::Store;
+use crate::sim::store::{PodName, Store};
 use crate::sim::trace::Stage;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -239,11 +239,16 @@ pub struct KubeletContext<'a> {
     pub now: Time,
     pub rng: &'a mut Rng,
     pub out: Outcome,
-    /// The pod as stored, shared until an action first edits it (then copied, once).
-    pub pod: Shared<Pod>,
+    /// The pod as stored. The kubelet writes only its status, which it works on in `status`,
+    /// so the metadata and spec are read here rather than copied with it.
+    pub pod: &'a Pod,
+    /// The pod's status as this action leaves it: borrowed from the stored pod until an action
+    /// first edits it (then copied, once).
+    pub status: Cow<'a, PodStatus>,
     pub runtime: PodRuntime,
-    /// The pod and its node-local state as stored, which the writes are compared with.
-    stored: &'a Pod,
+    /// The pod's key in the store, which work for the pod shares rather than copying the name.
+    key: &'a PodName,
+    /// The pod's node-local state as stored, which the writes are compared with.
     stored_runtime: Option<&'a PodRuntime>,
 }
 
@@ -255,11 +260,10 @@ impl<'a> KubeletContext<'a> {
         rng: &'a mut Rng,
         name: &str,
     ) -> Option<Self> {
-        let stored = store.pods.get(name)?;
-        if stored.node_name.is_empty() || node_down(store, &stored.node_name) {
+        let (key, pod) = store.pods.get_key_value(name)?;
+        if pod.node_name.is_empty() || node_down(store, &pod.node_name) {
             return None;
         }
-        let pod = stored.clone();
         let stored_runtime = store.kubelet.get(name);
         let mut runtime = stored_runtime.cloned().unwrap_or_default();
         if runtime.containers.len() != pod.spec.containers.len() {
@@ -274,8 +278,9 @@ impl<'a> KubeletContext<'a> {
             rng,
             out: Outcome::default(),
             pod,
+            status: Cow::Borrowed(&pod.status),
             runtime,
-            stored,
+            key,
             stored_runtime,
         })
     }
@@ -310,6 +315,11 @@ impl<'a> KubeletContext<'a> {
         });
     }
 
+    /// The pod's name for work about it, shared with the store's key.
+    pub fn work_name(&self) -> ObjectName {
+        PodName::clone(self.key)
+    }
+
     /// Schedules follow-up work for this pod.
     pub fn after(&mut self, delay_ms: u64, work: Work) {
         self.out.requeue.push((delay_ms, work));
@@ -317,22 +327,25 @@ impl<'a> KubeletContext<'a> {
 
     /// Finishes the action: recomputes the pod status and records the writes.
     fn finish(mut self) -> Outcome {
-        // The working status: taken from the pod if the action has already copied it for an
-        // edit, else copied from the stored pod (status only).
-        let working = match self.pod.unique_mut() {
-            Some(pod) => std::mem::take(&mut pod.status),
-            None => self.pod.status.clone(),
-        };
-        let status = status::generate_from(working, &self.pod.spec, &self.runtime, self.now);
-        // Compare with the stored status, not `self.pod.status`: the kubelet functions edit
-        // `self.pod` in place (`set_state`), and those edits must be written too.
-        if self.stored.status != status {
+        let mut status = self.status;
+        status::generate_into(&mut status, &self.pod.spec, &self.runtime, self.now);
+        // A status still borrowed is the stored one. A copy is compared with the stored status:
+        // the kubelet functions edit the working status in place (`set_state`), and those edits
+        // must be written too, but an edit may also have set a field back as it was.
+        let write_status = matches!(&status, Cow::Owned(s) if *s != self.pod.status);
+        let write_runtime = self.stored_runtime != Some(&self.runtime);
+        // Room for both writes at once: growing the vector for the second would move the
+        // first.
+        self.out
+            .changes
+            .reserve_exact(usize::from(write_status) + usize::from(write_runtime));
+        if write_status {
             self.out.change(Change::UpdatePodStatus {
                 name: self.pod.metadata.name.clone(),
-                status,
+                status: status.into_owned(),
             });
         }
-        if self.stored_runtime != Some(&self.runtime) {
+        if write_runtime {
             self.out.change(Change::SetPodRuntime {
                 name: self.pod.metadata.name.clone(),
                 runtime: self.runtime,
@@ -347,7 +360,7 @@ impl<'a> KubeletContext<'a> {
     pub fn has_container(&self, c: usize) -> bool {
         c < self.pod.spec.containers.len()
             && c < self.runtime.containers.len()
-            && c < self.pod.status.container_statuses.len()
+            && c < self.status.container_statuses.len()
     }
 
     fn container_name(&self, c: usize) -> String {
@@ -360,7 +373,7 @@ impl<'a> KubeletContext<'a> {
     }
 
     fn set_state(&mut self, c: usize, state: ContainerState) {
-        if let Some(cs) = self.pod.status.container_statuses.get_mut(c) {
+        if let Some(cs) = self.status.to_mut().container_statuses.get_mut(c) {
             cs.state = state;
         }
     }
@@ -375,8 +388,8 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
     if k.pod.is_terminal() {
         return k.finish();
     }
-    if k.pod.status.container_statuses.len() != k.pod.spec.containers.len() {
-        k.pod.status.container_statuses = k
+    if k.status.container_statuses.len() != k.pod.spec.containers.len() {
+        k.status.to_mut().container_statuses = k
             .pod
             .spec
             .containers
@@ -387,7 +400,7 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
                 ..Default::default()
             })
             .collect();
-        k.pod.status.start_time = Some(now.truncate_to_secs());
+        k.status.to_mut().start_time = Some(now.truncate_to_secs());
         k.runtime.sandbox_ready = true;
         probes::add_pod(&mut k);
     }
@@ -405,10 +418,7 @@ fn sync_container(k: &mut KubeletContext<'_>, c: usize) {
     if !k.has_container(c) {
         return;
     }
-    let (rt, cs) = (
-        &k.runtime.containers[c],
-        &k.pod.status.container_statuses[c],
-    );
+    let (rt, cs) = (&k.runtime.containers[c], &k.status.container_statuses[c]);
     if rt.running_since.is_some() || rt.pull_started.is_some() {
         return;
     }
@@ -442,7 +452,7 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         rt.readiness.new_container();
         rt.liveness.new_container();
     }
-    let cs = &mut k.pod.status.container_statuses[c];
+    let cs = &mut k.status.to_mut().container_statuses[c];
     if restart {
         if let ContainerState::Terminated { .. } = cs.state {
             cs.last_state = Some(cs.state.clone());
@@ -485,7 +495,7 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         k.after(
             crash,
             Work::ContainerExit {
-                pod: k.pod.metadata.name.clone(),
+                pod: k.work_name(),
                 container: c,
                 instance,
             },
@@ -500,7 +510,7 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
     let restart_text = if restart {
         format!(
             " (restart {} of this container)",
-            k.pod.status.container_statuses[c].restart_count
+            k.status.container_statuses[c].restart_count
         )
     } else {
         String::new()
@@ -538,7 +548,7 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
         let behavior = k.world.image(&k.pod.spec.containers[c].image);
         wait = wait.max(behavior.shutdown_ms.unwrap_or(grace_ms).min(grace_ms));
     }
-    k.after(wait, Work::TerminationComplete(k.pod.metadata.name.clone()));
+    k.after(wait, Work::TerminationComplete(k.work_name()));
     k.out.stage = Some(Stage::Reconcile);
     k.out.say(format!(
         "{} was deleted, so the kubelet on {} sends SIGTERM to its containers; it shows Terminating until they exit ({}, grace period {}s).",
@@ -757,7 +767,7 @@ pub fn container_exit(
         "Container {name_c} of {} exited with code {code}. restartPolicy is Always, so the kubelet will restart it, waiting longer after each crash (CrashLoopBackOff).",
         k.pod.metadata.name
     ));
-    let pod_name = k.pod.metadata.name.clone();
+    let pod_name = k.work_name();
     k.after(0, Work::KubeletSyncPod(pod_name));
     k.finish()
 }

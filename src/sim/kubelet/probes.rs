@@ -126,7 +126,7 @@ fn schedule_readiness(k: &mut KubeletContext<'_>, c: usize, instance: u32) {
 /// Schedules a run of a probe worker of container instance `instance` at `due` (at once if that
 /// has passed).
 fn tick_at(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, due: Time, instance: u32) {
-    let pod = k.pod.metadata.name.clone();
+    let pod = k.work_name();
     k.after(
         due.millis_since(k.now),
         Work::ProbeTick {
@@ -315,7 +315,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     if publish {
         w.result = Some(ok);
     }
-    let pod = k.pod.metadata.name.clone();
+    let pod = k.work_name();
     let period = period_ms(&p);
     let kind_lower = kind.as_str().to_lowercase();
     // The worker's count runs on across a container restart; the narration counts only the
@@ -448,7 +448,7 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
     if !k.has_container(c) {
         return false;
     }
-    let Some(cs) = k.pod.status.container_statuses.get(c) else {
+    let Some(cs) = k.status.container_statuses.get(c) else {
         return false;
     };
     let finished = match (&cs.state, &cs.last_state) {
@@ -464,14 +464,14 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         && k.now.millis_since(finished) < b.delay_ms
     {
         let name = k.pod.spec.containers[c].name.clone();
-        let pod_fmt = format_pod(&k.pod);
+        let pod_fmt = format_pod(k.pod);
         k.container_event(
             c,
             true,
             EventReason::BackOff,
             format!("Back-off restarting failed container {name} in pod {pod_fmt}"),
         );
-        let cs = &mut k.pod.status.container_statuses[c];
+        let cs = &mut k.status.to_mut().container_statuses[c];
         if matches!(cs.state, ContainerState::Terminated { .. }) {
             cs.last_state = Some(cs.state.clone());
         }
@@ -484,13 +484,13 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         };
         let remaining = b.delay_ms - k.now.millis_since(finished);
         let wait = k.rng.jitter_ms(remaining.min(POD_WORKER_RESYNC_MS), 0.5);
-        let pod = k.pod.metadata.name.clone();
+        let pod = k.work_name();
         k.after(wait, Work::KubeletSyncPod(pod));
         k.out.stage = Some(Stage::Retry);
         k.out.say(format!(
             "Container {name} has stopped {} time{} (exited or killed); the restart back-off is now {}, so STATUS shows CrashLoopBackOff and the kubelet waits {} more before restarting it.",
-            k.pod.status.container_statuses[c].restart_count + 1,
-            if k.pod.status.container_statuses[c].restart_count == 0 { "" } else { "s" },
+            k.status.container_statuses[c].restart_count + 1,
+            if k.status.container_statuses[c].restart_count == 0 { "" } else { "s" },
             go_duration(b.delay_ms),
             go_duration(remaining)
         ));

@@ -7,35 +7,48 @@ use crate::sim::api::{
     PodStatus, Time,
 };
 use crate::sim::store::set_pod_condition;
+use std::borrow::Cow;
 
 /// The status the kubelet reports for a pod given its node-local state.
 pub fn generate_pod_status(pod: &Pod, rt: &PodRuntime, now: Time) -> PodStatus {
-    generate_from(pod.status.clone(), &pod.spec, rt, now)
+    let mut status = Cow::Borrowed(&pod.status);
+    generate_into(&mut status, &pod.spec, rt, now);
+    status.into_owned()
 }
 
-/// [`generate_pod_status`] from a status the caller owns (the kubelet's working copy), so it is
-/// not copied again.
-pub(super) fn generate_from(
-    mut status: PodStatus,
+/// [`generate_pod_status`] onto the kubelet's working status, which is copied (when still
+/// borrowed from the stored pod) only if a field really changes: the kubelet regenerates the
+/// status after every action, also after those that leave it as it was.
+pub(super) fn generate_into(
+    status: &mut Cow<'_, PodStatus>,
     spec: &PodSpec,
     rt: &PodRuntime,
     now: Time,
-) -> PodStatus {
+) {
     let t = now.truncate_to_secs();
-    for (i, cs) in status.container_statuses.iter_mut().enumerate() {
+    for i in 0..status.container_statuses.len() {
         let Some(c) = rt.containers.get(i) else {
             continue;
         };
+        let cs = &status.container_statuses[i];
         let running =
             matches!(cs.state, ContainerState::Running { .. }) && c.running_since.is_some();
         let has_readiness = spec
             .containers
             .get(i)
             .is_some_and(|s| s.readiness_probe.is_some());
-        cs.started = running && c.started;
-        cs.ready = running && c.started && (!has_readiness || c.readiness.result == Some(true));
+        let started = running && c.started;
+        let ready = started && (!has_readiness || c.readiness.result == Some(true));
+        if cs.started != started || cs.ready != ready {
+            let cs = &mut status.to_mut().container_statuses[i];
+            cs.started = started;
+            cs.ready = ready;
+        }
     }
-    status.phase = get_phase(&status);
+    let phase = get_phase(status);
+    if status.phase != phase {
+        status.to_mut().phase = phase;
+    }
     let all_ready =
         !status.container_statuses.is_empty() && status.container_statuses.iter().all(|c| c.ready);
     // The reason and message of the unready conditions; none when all are ready (the common case
@@ -50,28 +63,21 @@ pub(super) fn generate_from(
         format!("containers with unready status: [{}]", names.join(" "))
     });
     let unready = unready.as_deref().map(|m| ("ContainersNotReady", m));
-    let conditions = &mut status.conditions;
     if rt.sandbox_ready {
-        set_condition(
-            conditions,
-            PodConditionType::PodReadyToStartContainers,
-            None,
-            t,
-        );
+        set_condition(status, PodConditionType::PodReadyToStartContainers, None, t);
     }
-    set_condition(conditions, PodConditionType::Initialized, None, t);
-    set_condition(conditions, PodConditionType::ContainersReady, unready, t);
-    set_condition(conditions, PodConditionType::Ready, unready, t);
-    status
+    set_condition(status, PodConditionType::Initialized, None, t);
+    set_condition(status, PodConditionType::ContainersReady, unready, t);
+    set_condition(status, PodConditionType::Ready, unready, t);
 }
 
 /// [`set_pod_condition`] with the condition given by its parts: True when `unready` is `None`,
 /// else False with that reason and message. A condition already reading so is left as it is,
 /// which is what setting it again would leave (same status, so same transition time), without
-/// building the condition's texts; the kubelet regenerates four conditions on every action and
-/// they rarely change.
+/// building the condition's texts or copying the working status; the kubelet regenerates four
+/// conditions on every action and they rarely change.
 fn set_condition(
-    conditions: &mut Vec<PodCondition>,
+    pod_status: &mut Cow<'_, PodStatus>,
     type_: PodConditionType,
     unready: Option<(&str, &str)>,
     t: Time,
@@ -82,7 +88,8 @@ fn set_condition(
         ConditionStatus::False
     };
     let (reason, message) = (unready.map(|u| u.0), unready.map(|u| u.1));
-    if conditions
+    if pod_status
+        .conditions
         .iter()
         .find(|c| c.type_ == type_)
         .is_some_and(|c| {
@@ -92,7 +99,7 @@ fn set_condition(
         return;
     }
     set_pod_condition(
-        conditions,
+        &mut pod_status.to_mut().conditions,
         PodCondition {
             type_,
             status,

@@ -68,9 +68,10 @@ impl<'a> SyncContext<'a> {
 
     /// Requeues the Deployment after `delay_ms`.
     pub fn requeue(&mut self, d: &Deployment, delay_ms: u64) {
-        self.out
-            .requeue
-            .push((delay_ms, Work::SyncDeployment(d.metadata.name.clone())));
+        self.out.requeue.push((
+            delay_ms,
+            Work::SyncDeployment(d.metadata.name.as_str().into()),
+        ));
     }
 }
 
