@@ -987,7 +987,7 @@ fn describe_resources(o: &mut String, indent: &str, c: &Container) {
             _ => None,
         };
         parsed
-            .or_else(|| quantity::quantity_text(v))
+            .or_else(|| quantity::quantity_text(v).map(|q| q.into_owned()))
             .unwrap_or_default()
     };
     for (title, list) in [
@@ -1224,7 +1224,7 @@ fn describe_pod_template(o: &mut String, template: &PodTemplateSpec) {
 fn volume_source_text(v: &serde_json::Value) -> String {
     if let Some(src) = v.get("emptyDir") {
         let size = match src.get("sizeLimit").and_then(quantity::quantity_text) {
-            Some(q) if q != "0" => q,
+            Some(q) if q != "0" => q.into_owned(),
             _ => "<unset>".to_string(),
         };
         return format!(
