@@ -553,7 +553,7 @@ impl Sim {
         self.steps += 1;
         let mut events = outcome.events;
         for e in &mut events {
-            self.recorder.aggregate(e, now);
+            self.recorder.record(e, now);
         }
         let narration = if outcome.narration.is_empty() {
             default_narration(&actor, &events)

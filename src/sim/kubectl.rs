@@ -545,54 +545,79 @@ fn event_key(e: &Event) -> EventKey {
     )
 }
 
-/// One record of an [`EventFold`]: the event as first emitted, its occurrences as (0-based
-/// step, time) and, for a combined event, the wording of each occurrence.
+/// One record of an [`EventFold`]: the event as first emitted, its occurrences, and for a
+/// combined event the wording of each.
 #[derive(Clone, Debug)]
 struct FoldedEvent {
     event: Event,
-    occurrences: Vec<(usize, Time)>,
-    wordings: Vec<String>,
+    occurrences: Vec<Occurrence>,
+    /// The step of the first occurrence the API server received: records are kept in this
+    /// order, so the records known at a position are a prefix.
+    first_sent: usize,
+}
+
+/// One emission of a folded event: its (0-based) step and time, whether the recorder's spam
+/// filter let it through, and for a combined event its wording.
+#[derive(Clone, Debug)]
+struct Occurrence {
+    step: usize,
+    time: Time,
+    sent: bool,
+    wording: Option<String>,
 }
 
 /// The events of a growing trace folded as [`event_records`] folds them, kept up to date one
 /// step at a time, so that the fold as of any earlier position is read without going over the
 /// whole trace again: each record remembers the steps it occurred at.
+///
+/// The fold follows the recorder's event cache: every emission counts, but the API server only
+/// hears of the ones the spam filter let through, so a record appears with its first such one
+/// and its count and last time are those of the latest one sent.
 #[derive(Clone, Debug, Default)]
 pub struct EventFold {
     folded: usize,
-    /// Records in first-emission order.
+    /// Records in the order the API server first received them.
     records: Vec<FoldedEvent>,
     index: BTreeMap<EventKey, usize>,
+    /// Emissions of events the API server has not received any of yet.
+    unsent: BTreeMap<EventKey, (Event, Vec<Occurrence>)>,
 }
 
 impl EventFold {
     /// Folds the steps of `steps` not folded yet. `steps` must extend the steps folded before.
     pub fn extend(&mut self, steps: &[Step]) {
         for (i, step) in steps.iter().enumerate().skip(self.folded) {
-            let t = step.time.truncate_to_secs();
+            let time = step.time.truncate_to_secs();
             for e in &step.events {
                 let key = event_key(e);
-                let wording = || {
-                    if e.message.starts_with(recorder::COMBINED_PREFIX) {
-                        vec![e.message.clone()]
-                    } else {
-                        Vec::new()
-                    }
+                let occurrence = Occurrence {
+                    step: i,
+                    time,
+                    sent: !e.dropped,
+                    wording: e
+                        .message
+                        .starts_with(recorder::COMBINED_PREFIX)
+                        .then(|| e.message.clone()),
                 };
-                match self.index.get(&key) {
-                    Some(&r) => {
-                        let record = &mut self.records[r];
-                        record.occurrences.push((i, t));
-                        record.wordings.extend(wording());
-                    }
-                    None => {
-                        self.index.insert(key, self.records.len());
-                        self.records.push(FoldedEvent {
-                            event: e.clone(),
-                            occurrences: vec![(i, t)],
-                            wordings: wording(),
-                        });
-                    }
+                if let Some(&r) = self.index.get(&key) {
+                    self.records[r].occurrences.push(occurrence);
+                    continue;
+                }
+                let (event, mut occurrences) = self
+                    .unsent
+                    .remove(&key)
+                    .unwrap_or_else(|| (e.clone(), Vec::new()));
+                let sent = occurrence.sent;
+                occurrences.push(occurrence);
+                if sent {
+                    self.index.insert(key, self.records.len());
+                    self.records.push(FoldedEvent {
+                        event,
+                        occurrences,
+                        first_sent: i,
+                    });
+                } else {
+                    self.unsent.insert(key, (event, occurrences));
                 }
             }
         }
@@ -607,26 +632,26 @@ impl EventFold {
     /// The records as [`event_records`] gives them for the first `position` steps, keeping
     /// only the last `max` of them, and how many earlier ones were left out.
     pub fn at(&self, position: usize, max: usize) -> (usize, Vec<EventRecord>) {
-        // Records are in first-emission order, so those seen by `position` are a prefix.
-        let seen = self
-            .records
-            .partition_point(|r| r.occurrences.first().is_some_and(|(i, _)| *i < position));
+        let seen = self.records.partition_point(|r| r.first_sent < position);
         let hidden = seen.saturating_sub(max);
         let records = self.records[hidden..seen]
             .iter()
-            .map(|r| {
+            .filter_map(|r| {
                 let occ = &r.occurrences;
-                let n = occ.partition_point(|(i, _)| *i < position);
+                let n = occ.partition_point(|o| o.step < position);
+                // The API server's copy is as the latest emission it received left it.
+                let last = occ[..n].iter().rposition(|o| o.sent)?;
                 let mut event = r.event.clone();
-                if let Some(latest) = r.wordings.get(n - 1) {
+                if let Some(latest) = &occ[last].wording {
                     event.message.clone_from(latest);
                 }
-                EventRecord {
+                event.dropped = false;
+                Some(EventRecord {
                     event,
-                    first_timestamp: occ[0].1,
-                    last_timestamp: occ[n - 1].1,
-                    count: u32::try_from(n).unwrap_or(u32::MAX),
-                }
+                    first_timestamp: occ[0].time,
+                    last_timestamp: occ[last].time,
+                    count: u32::try_from(last + 1).unwrap_or(u32::MAX),
+                })
             })
             .collect();
         (hidden, records)

@@ -7,8 +7,16 @@
 //! a rollout's `ScalingReplicaSet` events, or the tenth `SuccessfulCreate` of a ReplicaSet, in
 //! that form.
 //!
-//! The scheduler is left out: it records through the `events.k8s.io` API, which has no
-//! aggregation. Two details are made deterministic where client-go's are not: when the set of
+//! Then the recorder's spam filter (`EventSourceObjectSpamFilter`): each component may send 25
+//! events about one object at once and one more every five minutes after that (a token bucket
+//! keyed by source and object, `defaultSpamBurst` 25, `defaultSpamQPS` 1/300). An event over
+//! that rate is dropped; it was still counted, so the next one that gets through carries the
+//! count of every repeat, dropped ones included. A crash-looping pod's events therefore stop
+//! arriving after a few minutes in a real cluster, and then come about every five minutes with
+//! a count that has jumped.
+//!
+//! The scheduler is left out: it records through the `events.k8s.io` API, which has neither
+//! aggregation nor this filter. Two details are made deterministic where client-go's are not: when the set of
 //! remembered wordings is full, the one that sorts first is forgotten (client-go pops an
 //! arbitrary one), and records are never evicted (client-go keeps the 4,096 most recently used,
 //! far more than a simulated cluster has objects).
@@ -27,12 +35,22 @@ const MAX_EVENTS: usize = 10;
 /// `defaultAggregateIntervalInSeconds`: a record older than this starts over.
 const MAX_INTERVAL_MS: u64 = 600_000;
 
+/// `defaultSpamQPS` (1/300): one token of the spam filter's bucket comes back every 300 s, so
+/// the bucket is kept in milliseconds of refill, a token being worth this many.
+const SPAM_TOKEN_MS: u64 = 300_000;
+
+/// `defaultSpamBurst`: the bucket holds 25 tokens and starts full.
+const SPAM_BURST_MS: u64 = 25 * SPAM_TOKEN_MS;
+
 /// The aggregation state of every recorder, by aggregation key. Keys and wordings are kept as
 /// fixed 64-bit fingerprints, so that recording an event costs a few integer comparisons; the
 /// state is persistent, so a snapshot of the simulator shares it.
 #[derive(Clone, Debug, Default)]
 pub struct EventAggregator {
     records: OrdMap<u64, AggregateRecord>,
+    /// The spam filter's bucket per source and object: refill in milliseconds, and when it was
+    /// last drawn on.
+    spam: OrdMap<u64, (u64, Time)>,
 }
 
 /// `aggregateRecord`: the wordings seen (at most nine once full) and when the last event came.
@@ -44,12 +62,39 @@ struct AggregateRecord {
 }
 
 impl EventAggregator {
-    /// Passes `event`, emitted at `now`, through the aggregation, turning it into the combined
-    /// event when its record is full.
-    pub fn aggregate(&mut self, event: &mut Event, now: Time) {
+    /// Passes `event`, emitted at `now`, through the recorder (`EventCorrelate`): aggregation,
+    /// which may turn it into the combined event, then the spam filter, which may mark it
+    /// dropped.
+    pub fn record(&mut self, event: &mut Event, now: Time) {
         if event.source == scheduler::COMPONENT {
             return;
         }
+        self.aggregate(event, now);
+        event.dropped = !self.spam_filter_accepts(event, now);
+    }
+
+    /// `EventSourceObjectSpamFilter.Filter`: whether the bucket of the event's source and
+    /// object has a token (`rate.Limiter.AllowN`, which refills continuously up to the burst).
+    fn spam_filter_accepts(&mut self, event: &Event, now: Time) -> bool {
+        let key = fingerprint::of(&(
+            &event.source,
+            &event.involved_object.kind,
+            &event.involved_object.name,
+        ));
+        let (credit, last) = self.spam.entry(key).or_insert((SPAM_BURST_MS, now));
+        *credit = credit
+            .saturating_add(now.millis_since(*last))
+            .min(SPAM_BURST_MS);
+        *last = now;
+        if *credit < SPAM_TOKEN_MS {
+            return false;
+        }
+        *credit -= SPAM_TOKEN_MS;
+        true
+    }
+
+    /// `EventAggregate`: turns `event` into the combined event when its record is full.
+    fn aggregate(&mut self, event: &mut Event, now: Time) {
         // `EventAggregatorByReasonFunc`: source, object, type and reason; not the field path
         // and not the message.
         let key = fingerprint::of(&(
@@ -102,7 +147,7 @@ mod tests {
         let mut agg = EventAggregator::default();
         let mut events: Vec<Event> = (1..=12).map(scaled).collect();
         for (i, e) in events.iter_mut().enumerate() {
-            agg.aggregate(e, Time::from_secs(i as u64));
+            agg.record(e, Time::from_secs(i as u64));
         }
         let m = messages(&events);
         assert_eq!(m[8], "Scaled up replica set web-1 from 8 to 9");
@@ -121,7 +166,7 @@ mod tests {
         let mut agg = EventAggregator::default();
         for i in 0..20 {
             let mut e = scaled(2);
-            agg.aggregate(&mut e, Time::from_secs(i));
+            agg.record(&mut e, Time::from_secs(i));
             assert!(!e.message.starts_with(COMBINED_PREFIX), "{i}");
         }
     }
@@ -130,30 +175,53 @@ mod tests {
     fn ten_minutes_of_quiet_start_the_record_over() {
         let nine = |agg: &mut EventAggregator| {
             for i in 1..=9 {
-                agg.aggregate(&mut scaled(i), Time::from_secs(u64::from(i)));
+                agg.record(&mut scaled(i), Time::from_secs(u64::from(i)));
             }
         };
         let mut agg = EventAggregator::default();
         nine(&mut agg);
         let mut within = scaled(10);
-        agg.aggregate(&mut within, Time::from_secs(9 + 600));
+        agg.record(&mut within, Time::from_secs(9 + 600));
         assert!(within.message.starts_with(COMBINED_PREFIX));
         let mut agg = EventAggregator::default();
         nine(&mut agg);
         let mut late = scaled(10);
-        agg.aggregate(&mut late, Time::from_secs(9 + 601));
+        agg.record(&mut late, Time::from_secs(9 + 601));
         assert!(!late.message.starts_with(COMBINED_PREFIX));
+    }
+
+    #[test]
+    fn the_spam_filter_lets_25_through_then_one_every_five_minutes() {
+        let mut agg = EventAggregator::default();
+        let mut sent = Vec::new();
+        // An Unhealthy event every 10 s about one pod, the same wording each time.
+        for i in 0..100u64 {
+            let mut e = Event::warning(
+                "kubelet, node-1",
+                ObjectRef::new("Pod", "web-1-a"),
+                EventReason::Unhealthy,
+                "Readiness probe failed".to_string(),
+            );
+            agg.record(&mut e, Time::from_secs(i * 10));
+            if !e.dropped {
+                sent.push(i * 10);
+            }
+        }
+        // The bucket refills from the start: a token is back by 300 s, and every 300 s after.
+        assert_eq!(sent.len(), 25 + 3, "{sent:?}");
+        assert_eq!(sent[24], 240);
+        assert_eq!(&sent[25..], [300, 600, 900]);
     }
 
     #[test]
     fn other_objects_reasons_and_the_scheduler_keep_their_own_count() {
         let mut agg = EventAggregator::default();
         for i in 1..=9 {
-            agg.aggregate(&mut scaled(i), Time::from_secs(1));
+            agg.record(&mut scaled(i), Time::from_secs(1));
         }
         let mut other = scaled(10);
         other.involved_object.name = "api".to_string();
-        agg.aggregate(&mut other, Time::from_secs(1));
+        agg.record(&mut other, Time::from_secs(1));
         assert!(!other.message.starts_with(COMBINED_PREFIX));
         for i in 0..12 {
             let mut e = Event::warning(
@@ -162,7 +230,7 @@ mod tests {
                 EventReason::FailedScheduling,
                 format!("0/{i} nodes are available"),
             );
-            agg.aggregate(&mut e, Time::from_secs(1));
+            agg.record(&mut e, Time::from_secs(1));
             assert!(!e.message.starts_with(COMBINED_PREFIX));
         }
     }

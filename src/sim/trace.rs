@@ -6,6 +6,10 @@ use super::api::{Event, EventType, Time};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// What the trace says after an event the recorder's spam filter kept from the API server.
+pub const DROPPED_NOTE: &str =
+    " [dropped by the recorder's spam filter: 25 events per object, then 1 per 5 min]";
+
 /// The plural ending of a counted noun in a narration: `1 pod`, `2 pods`, `0 pods`.
 pub fn plural(n: impl Into<i64>) -> &'static str {
     if n.into() == 1 { "" } else { "s" }
@@ -120,11 +124,12 @@ impl fmt::Display for Step {
             };
             writeln!(
                 f,
-                "    {mark} {:<7} {:<18} {:<40} {}",
+                "    {mark} {:<7} {:<18} {:<40} {}{}",
                 e.type_.as_str(),
                 e.reason.as_str(),
                 e.involved_object.kubectl_object(),
-                e.message
+                e.message,
+                if e.dropped { DROPPED_NOTE } else { "" }
             )?;
         }
         Ok(())

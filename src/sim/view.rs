@@ -162,6 +162,9 @@ pub struct EventView {
     pub reason: String,
     pub object: String,
     pub message: String,
+    /// The recorder's spam filter kept it from the API server (absent when false).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub dropped: bool,
 }
 
 /// One JSON line of the trace.
@@ -406,6 +409,7 @@ impl StepRecord {
                     reason: e.reason.as_str().to_string(),
                     object: e.involved_object.kubectl_object(),
                     message: e.message.clone(),
+                    dropped: e.dropped,
                 })
                 .collect(),
         }

@@ -147,11 +147,7 @@ mod tests {
 
     #[test]
     fn the_pair_stays_in_step_and_the_surge_first_run_keeps_all_pods_available() {
-        let idx = crate::sim::scenario::BUNDLED
-            .iter()
-            .position(|(f, _)| *f == "rolling-update.yaml")
-            .expect("bundled");
-        let base = Session::load(idx).expect("loads");
+        let base = Session::load_file("rolling-update.yaml").expect("loads");
         let text = base.manifest_text();
         let with = |surge: &str, unavailable: &str| {
             text.replace(

@@ -71,6 +71,9 @@ pub fn Narration(session: RwSignal<Session>) -> impl IntoView {
                                         <code>{e.reason.as_str()}</code>
                                         " "
                                         {e.message.clone()}
+                                        {e.dropped.then(|| view! {
+                                            <span class="event-dropped">{crate::sim::trace::DROPPED_NOTE}</span>
+                                        })}
                                     </li>
                                 }
                             }).collect_view()}

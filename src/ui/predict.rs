@@ -39,7 +39,12 @@ fn scaling(step: &Step) -> Option<(bool, String, i64, i64)> {
         .events
         .iter()
         .find(|e| e.reason == EventReason::ScalingReplicaSet)?;
-    let rest = e.message.strip_prefix("Scaled ")?;
+    // The recorder may have sent it combined with similar ones; the wording follows the prefix.
+    let message = e
+        .message
+        .strip_prefix(crate::sim::recorder::COMBINED_PREFIX)
+        .unwrap_or(&e.message);
+    let rest = message.strip_prefix("Scaled ")?;
     let (up, rest) = match rest.split_once(" replica set ")? {
         ("up", r) => (true, r),
         ("down", r) => (false, r),
@@ -130,11 +135,7 @@ mod tests {
 
     #[test]
     fn scaling_steps_ask_for_the_new_size_and_others_for_the_actor() {
-        let idx = crate::sim::scenario::BUNDLED
-            .iter()
-            .position(|(f, _)| *f == "rolling-update.yaml")
-            .expect("bundled");
-        let mut s = Session::load(idx).expect("loads");
+        let mut s = Session::load_file("rolling-update.yaml").expect("loads");
         s.run_to_end();
         let steps = s.timeline.steps().to_vec();
         let mut sizes = 0;
@@ -151,6 +152,32 @@ mod tests {
         }
         // The rolling update scales the new ReplicaSet up and the old one down several times.
         assert!(sizes >= 4, "{sizes}");
+    }
+
+    /// A scaling event the recorder sent combined (`(combined from similar events): Scaled …`)
+    /// still asks for the new size.
+    #[test]
+    fn a_combined_scaling_event_is_read_too() {
+        let mut s = Session::load_file("scale-during-rollout.yaml").expect("loads");
+        s.run_to_end();
+        let scaling_steps: Vec<&Step> = s
+            .timeline
+            .steps()
+            .iter()
+            .filter(|st| {
+                st.events
+                    .iter()
+                    .any(|e| e.reason == EventReason::ScalingReplicaSet)
+            })
+            .collect();
+        assert!(scaling_steps.iter().any(|st| {
+            st.events
+                .iter()
+                .any(|e| e.message.starts_with(crate::sim::recorder::COMBINED_PREFIX))
+        }));
+        for st in scaling_steps {
+            assert!(scaling(st).is_some(), "{st}");
+        }
     }
 
     #[test]

@@ -153,6 +153,18 @@ pub struct Session {
 }
 
 impl Session {
+    /// The bundled scenario in `file` (`rolling-update.yaml`), at its start.
+    ///
+    /// # Errors
+    /// When no bundled scenario has that file name, or it fails to load.
+    pub fn load_file(file: &str) -> Result<Session, String> {
+        let idx = BUNDLED
+            .iter()
+            .position(|(f, _)| *f == file)
+            .ok_or_else(|| format!("no bundled scenario is called {file:?}"))?;
+        Session::load(idx)
+    }
+
     /// Loads the bundled scenario at `idx` (the first one when `idx` is out of range), at its
     /// start.
     ///
@@ -662,11 +674,7 @@ mod tests {
     }
 
     fn rolling() -> Session {
-        let idx = BUNDLED
-            .iter()
-            .position(|(f, _)| *f == "rolling-update.yaml")
-            .expect("bundled");
-        Session::load(idx).expect("loads")
+        Session::load_file("rolling-update.yaml").expect("loads")
     }
 
     #[test]

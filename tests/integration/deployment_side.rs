@@ -65,6 +65,12 @@ fn applied(annotations: &str, strategy: &str, image: &str) -> String {
     )
 }
 
+/// A scenario of the `scenarios/` folder.
+fn bundled(file: &str) -> String {
+    let path = format!("{}/scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
 const PLAIN: &str = "{name: web}";
 const BY_APP: &str = "{matchLabels: {app: web}}";
 
@@ -264,11 +270,7 @@ fn single_counts_read_in_the_singular() {
 /// 0/0 and the new one, and the ScalingReplicaSet events, all aligned by one tab writer.
 #[test]
 fn describe_deployment_reads_like_kubectl() {
-    let yaml = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/scenarios/rolling-update.yaml"
-    ))
-    .unwrap_or_default();
+    let yaml = bundled("rolling-update.yaml");
     let (sim, steps) = run(&yaml, 75);
     let m = Moment::new(&sim, &steps).at(Time::from_secs(75));
     let text = kubectl::describe_deployment(&m, "web").unwrap_or_else(|e| e);
@@ -460,4 +462,51 @@ fn similar_events_combine_after_nine_wordings() {
         1,
         "{events}"
     );
+}
+
+/// client-go's spam filter: a pod whose readiness probe never passes keeps failing every
+/// period, but the kubelet's recorder sends 25 events about the pod and then one every five
+/// minutes. `kubectl` shows the Unhealthy record as the API server has it: the count and last
+/// time of the latest failure that got through, the dropped ones counted in.
+#[test]
+fn the_spam_filter_holds_back_a_noisy_pods_events() {
+    let yaml = bundled("readiness-never-passes.yaml");
+    let (_, steps) = run(&yaml, 900);
+    // Every Unhealthy emission: time, dropped, pod and wording.
+    let unhealthy: Vec<(Time, bool, String, String)> = steps
+        .iter()
+        .flat_map(|s| s.events.iter().map(move |e| (s.time, e)))
+        .filter(|(_, e)| e.reason == EventReason::Unhealthy)
+        .map(|(t, e)| {
+            (
+                t,
+                e.dropped,
+                e.involved_object.name.clone(),
+                e.message.clone(),
+            )
+        })
+        .collect();
+    let (pod, message) = unhealthy
+        .iter()
+        .find(|u| u.1)
+        .map(|u| (u.2.clone(), u.3.clone()))
+        .expect("some failure is dropped within 15 minutes");
+    let mine: Vec<_> = unhealthy
+        .iter()
+        .filter(|u| u.2 == pod && u.3 == message)
+        .collect();
+    let last_sent = mine.iter().rposition(|u| !u.1).expect("one was sent");
+    let record = kubectl::event_records(&steps)
+        .into_iter()
+        .find(|r| r.event.involved_object.name == pod && r.event.message == message)
+        .expect("the pod's Unhealthy record");
+    assert!(last_sent + 1 < mine.len(), "the latest ones were dropped");
+    assert_eq!(record.count as usize, last_sent + 1);
+    assert_eq!(record.last_timestamp, mine[last_sent].0.truncate_to_secs());
+    assert!(!record.event.dropped);
+    // The dropped failures show in the trace, marked.
+    let text: String = steps.iter().map(|s| s.to_string()).collect();
+    assert!(text.contains(
+        "[dropped by the recorder's spam filter: 25 events per object, then 1 per 5 min]"
+    ));
 }

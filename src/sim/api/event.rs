@@ -133,6 +133,11 @@ pub struct Event {
     /// The reporting component: `deployment-controller`, `replicaset-controller`,
     /// `default-scheduler`, or `kubelet`.
     pub source: String,
+    /// The component emitted it, but its event recorder's spam filter kept it from the API
+    /// server (see `sim::recorder`): kubectl never shows it, though it counts towards the
+    /// count of the next one that gets through.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dropped: bool,
 }
 
 impl Event {
@@ -144,6 +149,7 @@ impl Event {
             involved_object: object,
             message,
             source: source.to_string(),
+            dropped: false,
         }
     }
 
@@ -155,6 +161,7 @@ impl Event {
             involved_object: object,
             message,
             source: source.to_string(),
+            dropped: false,
         }
     }
 }

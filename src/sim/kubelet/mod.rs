@@ -312,6 +312,7 @@ impl<'a> KubeletContext<'a> {
             involved_object,
             message,
             source: [COMPONENT, ", ", &self.pod.node_name].concat(),
+            dropped: false,
         });
     }
 
