@@ -21,7 +21,7 @@
 //! arbitrary one), and records are never evicted (client-go keeps the 4,096 most recently used,
 //! far more than a simulated cluster has objects).
 
-use super::api::{Event, Time};
+use super::api::{Event, EventReason, EventType, Time};
 use super::controller::scheduler;
 use super::fingerprint;
 use imbl::OrdMap;
@@ -47,10 +47,19 @@ const SPAM_BURST_MS: u64 = 25 * SPAM_TOKEN_MS;
 /// state is persistent, so a snapshot of the simulator shares it.
 #[derive(Clone, Debug, Default)]
 pub struct EventAggregator {
-    records: OrdMap<u64, AggregateRecord>,
-    /// The spam filter's bucket per source and object: refill in milliseconds, and when it was
-    /// last drawn on.
-    spam: OrdMap<u64, (u64, Time)>,
+    /// By source and object (the spam filter's key; the aggregation key adds type and reason).
+    objects: OrdMap<u64, ObjectRecords>,
+}
+
+/// What one recorder remembers about one object: its spam-filter bucket and the aggregation
+/// record of each type and reason of event it has sent about it.
+#[derive(Clone, Debug)]
+struct ObjectRecords {
+    /// The bucket's refill in milliseconds, and when it was last drawn on.
+    credit: u64,
+    last_drawn: Time,
+    /// By event type and reason.
+    by_reason: Vec<((EventType, EventReason), AggregateRecord)>,
 }
 
 /// `aggregateRecord`: the wordings seen (at most nine once full) and when the last event came.
@@ -64,70 +73,81 @@ struct AggregateRecord {
 impl EventAggregator {
     /// Passes `event`, emitted at `now`, through the recorder (`EventCorrelate`): aggregation,
     /// which may turn it into the combined event, then the spam filter, which may mark it
-    /// dropped.
+    /// dropped. Both key on the source and the object (not its field path), looked up once.
     pub fn record(&mut self, event: &mut Event, now: Time) {
         if event.source == scheduler::COMPONENT {
             return;
         }
-        self.aggregate(event, now);
-        event.dropped = !self.spam_filter_accepts(event, now);
-    }
-
-    /// `EventSourceObjectSpamFilter.Filter`: whether the bucket of the event's source and
-    /// object has a token (`rate.Limiter.AllowN`, which refills continuously up to the burst).
-    fn spam_filter_accepts(&mut self, event: &Event, now: Time) -> bool {
         let key = fingerprint::of(&(
             &event.source,
             &event.involved_object.kind,
             &event.involved_object.name,
         ));
-        let (credit, last) = self.spam.entry(key).or_insert((SPAM_BURST_MS, now));
-        *credit = credit
-            .saturating_add(now.millis_since(*last))
-            .min(SPAM_BURST_MS);
-        *last = now;
-        if *credit < SPAM_TOKEN_MS {
-            return false;
-        }
-        *credit -= SPAM_TOKEN_MS;
-        true
-    }
-
-    /// `EventAggregate`: turns `event` into the combined event when its record is full.
-    fn aggregate(&mut self, event: &mut Event, now: Time) {
-        // `EventAggregatorByReasonFunc`: source, object, type and reason; not the field path
-        // and not the message.
-        let key = fingerprint::of(&(
-            &event.source,
-            &event.involved_object.kind,
-            &event.involved_object.name,
-            event.type_.as_str(),
-            event.reason.as_str(),
-        ));
-        let local = fingerprint::of(&event.message);
-        let record = self.records.entry(key).or_insert_with(|| AggregateRecord {
-            local_keys: Vec::new(),
-            last: now,
+        let object = self.objects.entry(key).or_insert_with(|| ObjectRecords {
+            credit: SPAM_BURST_MS,
+            last_drawn: now,
+            by_reason: Vec::new(),
         });
-        if now.millis_since(record.last) > MAX_INTERVAL_MS {
-            record.local_keys.clear();
-        }
-        if let Err(at) = record.local_keys.binary_search(&local) {
-            record.local_keys.insert(at, local);
-        }
-        record.last = now;
-        if record.local_keys.len() < MAX_EVENTS {
-            return;
-        }
-        record.local_keys.remove(0);
-        event.message.insert_str(0, COMBINED_PREFIX);
+        aggregate(object, event, now);
+        event.dropped = !spam_filter_accepts(object, now);
     }
+}
+
+/// `EventAggregate` (`EventAggregatorByReasonFunc`: source, object, type and reason; not the
+/// field path and not the message): turns `event` into the combined event when its record is
+/// full.
+fn aggregate(object: &mut ObjectRecords, event: &mut Event, now: Time) {
+    let reason = (event.type_, event.reason);
+    let at = match object.by_reason.iter().position(|(r, _)| *r == reason) {
+        Some(at) => at,
+        None => {
+            object.by_reason.push((
+                reason,
+                AggregateRecord {
+                    local_keys: Vec::new(),
+                    last: now,
+                },
+            ));
+            object.by_reason.len() - 1
+        }
+    };
+    let Some((_, record)) = object.by_reason.get_mut(at) else {
+        return;
+    };
+    if now.millis_since(record.last) > MAX_INTERVAL_MS {
+        record.local_keys.clear();
+    }
+    let local = fingerprint::of(&event.message);
+    if let Err(at) = record.local_keys.binary_search(&local) {
+        record.local_keys.insert(at, local);
+    }
+    record.last = now;
+    if record.local_keys.len() < MAX_EVENTS {
+        return;
+    }
+    record.local_keys.remove(0);
+    event.message.insert_str(0, COMBINED_PREFIX);
+}
+
+/// `EventSourceObjectSpamFilter.Filter`: whether the object's bucket has a token
+/// (`rate.Limiter.AllowN`, which refills continuously up to the burst), taking it if so.
+fn spam_filter_accepts(object: &mut ObjectRecords, now: Time) -> bool {
+    object.credit = object
+        .credit
+        .saturating_add(now.millis_since(object.last_drawn))
+        .min(SPAM_BURST_MS);
+    object.last_drawn = now;
+    if object.credit < SPAM_TOKEN_MS {
+        return false;
+    }
+    object.credit -= SPAM_TOKEN_MS;
+    true
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::api::{EventReason, ObjectRef};
+    use crate::sim::api::ObjectRef;
 
     fn scaled(to: u32) -> Event {
         Event::normal(
