@@ -28,7 +28,9 @@ usage: rolloutscope run FILE [--json]
                    get events [--field-selector type=Warning]
                    rollout status deploy/NAME   (one look, as with --watch=false;
                                                  past its deadline: stderr, exit 1)
+                   rollout history deploy/NAME [--revision N]
                    describe pod NAME
+                   describe deploy NAME
   --at TIME      run the scenario until this simulated time (30s, 2m, 1m30s) first; without it,
                  until the scenario's run_until";
 

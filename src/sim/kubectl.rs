@@ -17,7 +17,7 @@ use super::api::{
 use super::controller::deployment::util::{
     REVISION_ANNOTATION, by_creation_timestamp, find_new_replica_set,
 };
-use super::controller::scheduler::{format_cpu, format_mem};
+use super::controller::scheduler::format_cpu;
 use super::engine::Sim;
 use super::recorder;
 use super::trace::Step;
@@ -739,7 +739,7 @@ fn probe_text(p: &Probe) -> String {
             h.path.as_deref().unwrap_or("")
         )
     } else if let Some(t) = &p.tcp_socket {
-        format!("tcp-socket :{}", t.port)
+        format!("tcp-socket {}:{}", t.host.as_deref().unwrap_or(""), t.port)
     } else if let Some(e) = &p.exec {
         format!("exec [{}]", e.command.join(" "))
     } else if let Some(g) = &p.grpc {
@@ -972,8 +972,8 @@ fn describe_annotations(o: &mut String, title: &str, annotations: &BTreeMap<Stri
 }
 
 /// `describeContainerPorts` and `describeContainerHostPorts` (v1.34+: a named port reads
-/// `80/TCP (http)`): `Port:` for one, `Ports:` for several, `<none>` for none. RolloutScope keeps
-/// no host ports, so every host port is 0, as for a container that asks for none.
+/// `80/TCP (http)`): `Port:` for one, `Ports:` for several, `<none>` for none; a port without
+/// a host port shows host port 0.
 fn describe_ports(o: &mut String, indent: &str, c: &Container) {
     let named = |text: String, name: &Option<String>| match name.as_deref() {
         Some(n) if !n.is_empty() => format!("{text} ({n})"),
@@ -988,7 +988,12 @@ fn describe_ports(o: &mut String, indent: &str, c: &Container) {
     let host: Vec<String> = c
         .ports
         .iter()
-        .map(|p| named(format!("0/{}", proto(p)), &p.name))
+        .map(|p| {
+            named(
+                format!("{}/{}", p.host_port.unwrap_or(0), proto(p)),
+                &p.name,
+            )
+        })
         .collect();
     for (label, list) in [("Port", ports), ("Host Port", host)] {
         let joined = list.join(", ");
@@ -1005,10 +1010,12 @@ fn describe_ports(o: &mut String, indent: &str, c: &Container) {
 /// `describeResources`: `Limits:` and then `Requests:`, each resource on its own line in name
 /// order, CPU and memory in the API server's canonical form.
 fn describe_resources(o: &mut String, indent: &str, c: &Container) {
+    // CPU in its canonical milli form (`0.5` → `500m`, `1000m` → `1`); other quantities as
+    // written, which is their canonical form when written with the suffix the API server keeps
+    // (`128Mi`, `128M`, a plain byte count).
     let show = |name: &str, v: &serde_json::Value| -> String {
         let parsed = match name {
             "cpu" => quantity::parse_cpu_milli(v).map(format_cpu),
-            "memory" => quantity::parse_bytes(v).map(format_mem),
             _ => None,
         };
         parsed
@@ -1232,8 +1239,12 @@ fn describe_pod_template(o: &mut String, template: &PodTemplateSpec) {
     if tolerations.is_empty() {
         o.push_str("<none>\n");
     }
-    let mut tolerations: Vec<String> = tolerations.iter().map(toleration_text).collect();
-    order::sort(&mut tolerations);
+    // `printTolerationsMultiline` sorts by key alone, keeping the manifest's order on ties.
+    let mut tolerations: Vec<&serde_json::Value> = tolerations.iter().collect();
+    order::sort_by(&mut tolerations, |a, b| {
+        json_str(a, "key").cmp(json_str(b, "key"))
+    });
+    let tolerations: Vec<String> = tolerations.into_iter().map(toleration_text).collect();
     for (i, t) in tolerations.iter().enumerate() {
         if i > 0 {
             o.push('\t');
@@ -1522,9 +1533,17 @@ pub fn rollout_history(sim: &Sim, name: &str, revision: Option<i64>) -> Result<S
             .cloned()
             .unwrap_or_default()
     };
+    // `RolloutHistoryOptions.Validate`, then the header kubectl builds before it looks.
+    if let Some(n) = revision.filter(|n| *n < 0) {
+        return Err(format!("error: revision must be a positive integer: {n}"));
+    }
+    let with_revision = match revision.filter(|n| *n > 0) {
+        Some(n) => format!("with revision #{n}"),
+        None => String::new(),
+    };
     if revisions.is_empty() {
         return Ok(format!(
-            "deployment.apps/{name} \nNo rollout history found.\n"
+            "deployment.apps/{name} {with_revision}\nNo rollout history found.\n"
         ));
     }
     if let Some(n) = revision.filter(|n| *n > 0) {

@@ -539,7 +539,7 @@ const HTTP_GET: &[Field] = &[
     opt("httpHeaders", Shape::Any),
 ];
 
-const TCP_SOCKET: &[Field] = &[req("port", Shape::IntOrStr), opt("host", Shape::Any)];
+const TCP_SOCKET: &[Field] = &[req("port", Shape::IntOrStr), opt("host", Shape::Str)];
 
 const EXEC: &[Field] = &[opt("command", Shape::List(&Shape::Str))];
 
@@ -562,8 +562,8 @@ const CONTAINER_PORT: &[Field] = &[
     opt("name", Shape::Str),
     opt("containerPort", Shape::Int32),
     opt("protocol", Shape::Str),
-    opt("hostPort", Shape::Any),
-    opt("hostIP", Shape::Any),
+    opt("hostPort", Shape::Int32),
+    opt("hostIP", Shape::Str),
 ];
 
 const RESOURCES: &[Field] = &[
@@ -2699,7 +2699,7 @@ spec:
             c.ports.push(crate::sim::api::pod::ContainerPort {
                 name: Some("Web--".into()),
                 container_port: 0,
-                protocol: None,
+                ..Default::default()
             });
         });
         assert_eq!(
@@ -2842,6 +2842,7 @@ spec:
                     p.termination_grace_period_seconds = Some(0);
                     p.tcp_socket = Some(crate::sim::api::pod::TcpSocketAction {
                         port: IntOrString::Int(0),
+                        host: None,
                     });
                 }
             }),

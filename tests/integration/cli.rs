@@ -124,3 +124,16 @@ fn rollout_history_of_one_revision_prints_its_template() {
     assert_eq!(code, Some(1));
     assert_eq!(err, "error: unable to find the specified revision\n");
 }
+
+/// `--revision` must not be negative (`RolloutHistoryOptions.Validate`), and kubectl prints
+/// the `with revision #N` header even when there is no history to show it from.
+#[test]
+fn rollout_history_checks_its_revision_like_kubectl() {
+    let (out, err, code) = kubectl(
+        "scenarios/rollout-undo.yaml",
+        "10m",
+        &["rollout", "history", "deploy/web", "--revision=-1"],
+    );
+    assert_eq!((out.as_str(), code), ("", Some(1)));
+    assert_eq!(err, "error: revision must be a positive integer: -1\n");
+}

@@ -510,3 +510,47 @@ fn the_spam_filter_holds_back_a_noisy_pods_events() {
         "[dropped by the recorder's spam filter: 25 events per object, then 1 per 5 min]"
     ));
 }
+
+/// A port's host port and a TCP probe's host are part of the template: kubectl describes them,
+/// and changing one alone starts a new rollout (`EqualIgnoreHash` compares the whole
+/// template). Tolerations are listed by key, the manifest's order kept on ties.
+#[test]
+fn host_ports_probe_hosts_and_tolerations_are_kept_and_described() {
+    let with = |host_port: u32| {
+        scenario(1, PLAIN, BY_APP, "  []")
+            .replace(
+                "          - name: web\n            image: web:1.0\n",
+                &format!(
+                    "          - name: web
+            image: web:1.0
+            ports: [{{containerPort: 80, hostPort: {host_port}}}]
+            livenessProbe: {{tcpSocket: {{host: 10.0.0.1, port: 80}}}}
+"
+                ),
+            )
+            .replace(
+                "actions:\n",
+                "        tolerations: [{key: b-b, operator: Exists}, {key: b, value: x, effect: NoSchedule}, {operator: Exists}]
+actions:
+",
+            )
+    };
+    let (sim, steps) = run(&with(8080), 5);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(5));
+    let text = kubectl::describe_deployment(&m, "web").unwrap_or_else(|e| e);
+    assert!(text.contains("    Host Port:     8080/TCP\n"), "{text}");
+    assert!(
+        text.contains("    Liveness:      tcp-socket 10.0.0.1:80 "),
+        "{text}"
+    );
+    assert!(
+        text.contains("  Tolerations:     op=Exists\n                   b=x:NoSchedule\n                   b-b op=Exists\n"),
+        "{text}"
+    );
+    let decode = |yaml: &str| {
+        rolloutscope::sim::scenario::Scenario::parse(yaml)
+            .map(|s| s.deployment.spec.template.clone())
+            .map_err(|e| format!("{e:?}"))
+    };
+    assert_ne!(decode(&with(8080)), decode(&with(8081)));
+}

@@ -126,11 +126,14 @@ pub struct ResourceRequirements {
     pub requests: BTreeMap<String, Value>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub limits: BTreeMap<String, Value>,
+    /// Dynamic resource claims, kept as written (not modelled).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claims: Option<Value>,
 }
 
 impl ResourceRequirements {
     fn is_empty(&self) -> bool {
-        self.requests.is_empty() && self.limits.is_empty()
+        self.requests.is_empty() && self.limits.is_empty() && self.claims.is_none()
     }
 }
 
@@ -143,6 +146,10 @@ pub struct ContainerPort {
     pub container_port: i32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_port: Option<i32>,
+    #[serde(rename = "hostIP", skip_serializing_if = "Option::is_none")]
+    pub host_ip: Option<String>,
 }
 
 /// `Probe`. Timings are `Option` until defaulted (§15.4: timeout 1, period 10, success 1,
@@ -206,6 +213,9 @@ pub struct HttpGetAction {
     pub host: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scheme: Option<String>,
+    /// Headers sent with the probe, kept as written (the simulated app ignores them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_headers: Option<Value>,
 }
 
 /// `TCPSocketAction`.
@@ -213,6 +223,8 @@ pub struct HttpGetAction {
 #[serde(rename_all = "camelCase")]
 pub struct TcpSocketAction {
     pub port: IntOrString,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
 }
 
 /// `ExecAction`.
