@@ -566,6 +566,62 @@ const CONTAINER_PORT: &[Field] = &[
     opt("hostIP", Shape::Str),
 ];
 
+const OBJECT_FIELD_SELECTOR: &[Field] =
+    &[opt("apiVersion", Shape::Str), opt("fieldPath", Shape::Str)];
+
+const RESOURCE_FIELD_SELECTOR: &[Field] = &[
+    opt("containerName", Shape::Str),
+    opt("resource", Shape::Str),
+    opt("divisor", Shape::Any),
+];
+
+/// `ConfigMapKeySelector` and `SecretKeySelector`.
+const KEY_SELECTOR: &[Field] = &[
+    opt("name", Shape::Str),
+    opt("key", Shape::Str),
+    opt("optional", Shape::Bool),
+];
+
+const FILE_KEY_SELECTOR: &[Field] = &[
+    opt("volumeName", Shape::Str),
+    opt("path", Shape::Str),
+    opt("key", Shape::Str),
+    opt("optional", Shape::Bool),
+];
+
+const ENV_VAR_SOURCE: &[Field] = &[
+    opt("fieldRef", Shape::Object(OBJECT_FIELD_SELECTOR)),
+    opt("resourceFieldRef", Shape::Object(RESOURCE_FIELD_SELECTOR)),
+    opt("configMapKeyRef", Shape::Object(KEY_SELECTOR)),
+    opt("secretKeyRef", Shape::Object(KEY_SELECTOR)),
+    opt("fileKeyRef", Shape::Object(FILE_KEY_SELECTOR)),
+];
+
+const ENV_VAR: &[Field] = &[
+    opt("name", Shape::Str),
+    opt("value", Shape::Str),
+    opt("valueFrom", Shape::Object(ENV_VAR_SOURCE)),
+];
+
+/// `ConfigMapEnvSource` and `SecretEnvSource`.
+const ENV_SOURCE_REF: &[Field] = &[opt("name", Shape::Str), opt("optional", Shape::Bool)];
+
+const ENV_FROM_SOURCE: &[Field] = &[
+    opt("prefix", Shape::Str),
+    opt("configMapRef", Shape::Object(ENV_SOURCE_REF)),
+    opt("secretRef", Shape::Object(ENV_SOURCE_REF)),
+];
+
+const VOLUME_MOUNT: &[Field] = &[
+    opt("name", Shape::Str),
+    opt("readOnly", Shape::Bool),
+    opt("recursiveReadOnly", Shape::Str),
+    opt("mountPath", Shape::Str),
+    opt("subPath", Shape::Str),
+    opt("mountPropagation", Shape::Str),
+    opt("subPathExpr", Shape::Str),
+];
+
 const RESOURCES: &[Field] = &[
     opt("requests", Shape::AnyMap),
     opt("limits", Shape::AnyMap),
@@ -585,12 +641,12 @@ const CONTAINER: &[Field] = &[
     opt("command", Shape::Any),
     opt("args", Shape::Any),
     opt("workingDir", Shape::Any),
-    opt("envFrom", Shape::Any),
-    opt("env", Shape::Any),
+    opt("envFrom", Shape::List(&Shape::Object(ENV_FROM_SOURCE))),
+    opt("env", Shape::List(&Shape::Object(ENV_VAR))),
     opt("resizePolicy", Shape::Any),
     opt("restartPolicy", Shape::Any),
     opt("restartPolicyRules", Shape::Any),
-    opt("volumeMounts", Shape::Any),
+    opt("volumeMounts", Shape::List(&Shape::Object(VOLUME_MOUNT))),
     opt("volumeDevices", Shape::Any),
     opt("lifecycle", Shape::Any),
     opt("terminationMessagePath", Shape::Any),
@@ -3136,6 +3192,44 @@ spec:
         let errs = decode(text).err().unwrap_or_default();
         assert_eq!(errs[2].field, "spec.replica");
         assert_eq!(errs[2].kind, ErrorKind::UnknownField);
+    }
+
+    /// Environment variables, their sources and volume mounts are checked field by field too:
+    /// a misspelt `value` would otherwise leave the variable empty without a word.
+    #[test]
+    fn env_and_mount_fields_are_checked_strictly() {
+        let text = "\
+apiVersion: apps/v1
+kind: Deployment
+spec:
+  template:
+    spec:
+      containers:
+      - name: web
+        env:
+        - {name: A, vaule: x}
+        - {name: B, valueFrom: {secretKeyRef: {name: s, key: k, optinal: true}}}
+        - {name: C, valueFrom: {fieldRef: {fieldPath: metadata.name}}}
+        envFrom: [{configMapRef: {name: c}, prefx: P_}]
+        volumeMounts: [{name: v, mountPath: /x, readonly: true}]
+";
+        assert_eq!(
+            decode_errors(text),
+            [
+                "unknown field \"spec.template.spec.containers[0].env[0].vaule\"",
+                "unknown field \"spec.template.spec.containers[0].env[1].valueFrom.secretKeyRef.optinal\"",
+                "unknown field \"spec.template.spec.containers[0].envFrom[0].prefx\"",
+                "unknown field \"spec.template.spec.containers[0].volumeMounts[0].readonly\"",
+            ]
+        );
+        assert_eq!(
+            decode_errors(
+                "apiVersion: apps/v1\nkind: Deployment\nspec: {template: {spec: {containers: [{name: w, env: [{name: A, value: 1}]}]}}}\n"
+            ),
+            [
+                "spec.template.spec.containers[0].env[0].value: Invalid value: 1: must be of type string"
+            ]
+        );
     }
 
     /// A type error stops decoding before strict checks run, as upstream's decoder returns its
