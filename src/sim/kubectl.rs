@@ -1081,6 +1081,29 @@ fn describe_unmodelled(o: &mut String, indent: &str, c: &Container, section: Unm
             }
         }
         Unmodelled::Environment => {
+            // `describeContainerEnvFrom`, only when the container has sources.
+            let sources = list("envFrom");
+            if !sources.is_empty() {
+                o.push_str(&format!("{indent}Environment Variables from:\n"));
+            }
+            for e in &sources {
+                let (from, r) = match (e.get("configMapRef"), e.get("secretRef")) {
+                    (Some(r), _) => ("ConfigMap", r),
+                    (None, Some(r)) => ("Secret", r),
+                    (None, None) => ("", e),
+                };
+                let optional = r
+                    .get("optional")
+                    .and_then(serde_json::Value::as_bool)
+                    .unwrap_or(false);
+                let name = json_str(r, "name");
+                match json_str(e, "prefix") {
+                    "" => o.push_str(&format!("{indent}  {name}\t{from}\tOptional: {optional}\n")),
+                    prefix => o.push_str(&format!(
+                        "{indent}  {name}\t{from} with prefix '{prefix}'\tOptional: {optional}\n"
+                    )),
+                }
+            }
             let env = list("env");
             if env.is_empty() {
                 o.push_str(&format!("{indent}Environment:\t<none>\n"));
@@ -1227,6 +1250,11 @@ fn describe_pod_template(o: &mut String, template: &PodTemplateSpec) {
             o.push_str(&format!("   {}:\n", json_str(v, "name")));
             o.push_str(&volume_source_text(v));
         }
+    }
+    if let Some(pc) = spec.extra.get("priorityClassName").and_then(|v| v.as_str())
+        && !pc.is_empty()
+    {
+        o.push_str(&format!("  Priority Class Name:\t{pc}\n"));
     }
     describe_labels(o, "  Node-Selectors", &spec.node_selector);
     let tolerations = spec

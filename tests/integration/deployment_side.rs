@@ -328,7 +328,8 @@ Events:
 
 /// The pod template's fields RolloutScope keeps without modelling them still show as kubectl
 /// describes them: named ports, command and arguments, limits before requests, environment
-/// variables of each source, mounts by path, volumes, node selectors and tolerations.
+/// sources and variables of each source, mounts by path, volumes, the priority class, node
+/// selectors and tolerations.
 #[test]
 fn describe_deployment_shows_the_whole_pod_template() {
     let yaml = scenario(1, PLAIN, BY_APP, "  []")
@@ -344,6 +345,7 @@ fn describe_deployment_shows_the_whole_pod_template() {
               - {name: MODE, value: blue}
               - {name: POD, valueFrom: {fieldRef: {fieldPath: metadata.name}}}
               - {name: PASS, valueFrom: {secretKeyRef: {name: db, key: password}}}
+            envFrom: [{configMapRef: {name: web-config}}, {prefix: DB_, secretRef: {name: db, optional: true}}]
             volumeMounts:
               - {name: data, mountPath: /var/data}
               - {name: cfg, mountPath: /etc/web, readOnly: true}
@@ -352,6 +354,7 @@ fn describe_deployment_shows_the_whole_pod_template() {
         .replace(
             "actions:\n",
             "        volumes: [{name: data, emptyDir: {}}, {name: cfg, configMap: {name: web}}]
+        priorityClassName: high
         nodeSelector: {disk: ssd}
         tolerations: [{key: dedicated, operator: Equal, value: web, effect: NoSchedule}]
 actions:
@@ -377,6 +380,9 @@ actions:
       cpu:      500m
       memory:   128Mi
     Readiness:  http-get http://:8080/ delay=0s timeout=1s period=10s #success=1 #failure=3
+    Environment Variables from:
+      web-config  ConfigMap                 Optional: false
+      db          Secret with prefix 'DB_'  Optional: true
     Environment:
       MODE:  blue
       POD:    (v1:metadata.name)
@@ -390,11 +396,12 @@ actions:
     Medium:
     SizeLimit:  <unset>
    cfg:
-    Type:          ConfigMap (a volume populated by a ConfigMap)
-    Name:          web
-    Optional:      false
-  Node-Selectors:  disk=ssd
-  Tolerations:     dedicated=web:NoSchedule
+    Type:               ConfigMap (a volume populated by a ConfigMap)
+    Name:               web
+    Optional:           false
+  Priority Class Name:  high
+  Node-Selectors:       disk=ssd
+  Tolerations:          dedicated=web:NoSchedule
 "
     // An empty last cell after a tab is still padded by the tab writer, as in kubectl.
     .replace("    Medium:\n", "    Medium:     \n");
