@@ -1201,10 +1201,30 @@ enum Unmodelled {
     Mounts,
 }
 
-/// `DescribePodTemplate`: the template's labels and annotations, its containers as
-/// `describeContainers` shows them without a status (indented under `  Containers:`), volumes,
-/// node selectors and tolerations. Volumes and tolerations, which RolloutScope keeps but does not
-/// model, are named rather than described in full.
+/// `describeContainers` for a pod template (no status): `  <title>:` and each container's
+/// image, ports, command, resources, probes, environment and mounts.
+fn describe_template_containers(o: &mut String, title: &str, containers: &[Container]) {
+    if containers.is_empty() {
+        o.push_str(&format!("  {title}: <none>\n"));
+    } else {
+        o.push_str(&format!("  {title}:\n"));
+    }
+    for c in containers {
+        let indent = "    ";
+        o.push_str(&format!("   {}:\n", c.name));
+        o.push_str(&format!("{indent}Image:\t{}\n", c.image));
+        describe_ports(o, indent, c);
+        describe_unmodelled(o, indent, c, Unmodelled::Command);
+        describe_resources(o, indent, c);
+        describe_probes(o, indent, c);
+        describe_unmodelled(o, indent, c, Unmodelled::Environment);
+        describe_unmodelled(o, indent, c, Unmodelled::Mounts);
+    }
+}
+
+/// `DescribePodTemplate`: the template's labels and annotations, its init containers and
+/// containers as `describeContainers` shows them without a status, volumes (the common kinds in
+/// full, others by kind), the priority class, node selectors and tolerations.
 fn describe_pod_template(o: &mut String, template: &PodTemplateSpec) {
     o.push_str("Pod Template:\n");
     describe_labels(o, "  Labels", &template.metadata.labels);
@@ -1220,22 +1240,16 @@ fn describe_pod_template(o: &mut String, template: &PodTemplateSpec) {
     {
         o.push_str(&format!("  Service Account:\t{sa}\n"));
     }
-    if spec.containers.is_empty() {
-        o.push_str("  Containers: <none>\n");
-    } else {
-        o.push_str("  Containers:\n");
+    // Init containers, which RolloutScope keeps but does not run, read as the others do.
+    let init: Vec<Container> = spec
+        .extra
+        .get("initContainers")
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default();
+    if !init.is_empty() {
+        describe_template_containers(o, "Init Containers", &init);
     }
-    for c in &spec.containers {
-        let indent = "    ";
-        o.push_str(&format!("   {}:\n", c.name));
-        o.push_str(&format!("{indent}Image:\t{}\n", c.image));
-        describe_ports(o, indent, c);
-        describe_unmodelled(o, indent, c, Unmodelled::Command);
-        describe_resources(o, indent, c);
-        describe_probes(o, indent, c);
-        describe_unmodelled(o, indent, c, Unmodelled::Environment);
-        describe_unmodelled(o, indent, c, Unmodelled::Mounts);
-    }
+    describe_template_containers(o, "Containers", &spec.containers);
     let volumes = spec
         .extra
         .get("volumes")

@@ -622,6 +622,14 @@ const VOLUME_MOUNT: &[Field] = &[
     opt("subPathExpr", Shape::Str),
 ];
 
+const TOLERATION: &[Field] = &[
+    opt("key", Shape::Str),
+    opt("operator", Shape::Str),
+    opt("value", Shape::Str),
+    opt("effect", Shape::Str),
+    opt("tolerationSeconds", Shape::Int64),
+];
+
 const RESOURCES: &[Field] = &[
     opt("requests", Shape::AnyMap),
     opt("limits", Shape::AnyMap),
@@ -669,7 +677,7 @@ const POD_SPEC: &[Field] = &[
     // The rest of core/v1 `PodSpec` (v1.35, alpha fields included: the decoder knows them even
     // where their gate is off), which the simulator does not model.
     opt("volumes", Shape::Any),
-    opt("initContainers", Shape::Any),
+    opt("initContainers", Shape::List(&Shape::Object(CONTAINER))),
     opt("ephemeralContainers", Shape::Any),
     opt("serviceAccountName", Shape::Any),
     opt("serviceAccount", Shape::Any),
@@ -684,7 +692,7 @@ const POD_SPEC: &[Field] = &[
     opt("hostnameOverride", Shape::Any),
     opt("subdomain", Shape::Any),
     opt("affinity", Shape::Any),
-    opt("tolerations", Shape::Any),
+    opt("tolerations", Shape::List(&Shape::Object(TOLERATION))),
     opt("hostAliases", Shape::Any),
     opt("priorityClassName", Shape::Any),
     opt("priority", Shape::Any),
@@ -3194,8 +3202,9 @@ spec:
         assert_eq!(errs[2].kind, ErrorKind::UnknownField);
     }
 
-    /// Environment variables, their sources and volume mounts are checked field by field too:
-    /// a misspelt `value` would otherwise leave the variable empty without a word.
+    /// Environment variables, their sources, volume mounts, init containers and tolerations are
+    /// checked field by field too: a misspelt `value` would otherwise leave the variable empty
+    /// without a word.
     #[test]
     fn env_and_mount_fields_are_checked_strictly() {
         let text = "\
@@ -3212,6 +3221,8 @@ spec:
         - {name: C, valueFrom: {fieldRef: {fieldPath: metadata.name}}}
         envFrom: [{configMapRef: {name: c}, prefx: P_}]
         volumeMounts: [{name: v, mountPath: /x, readonly: true}]
+      initContainers: [{name: init, imgae: busybox}]
+      tolerations: [{key: k, operater: Exists}]
 ";
         assert_eq!(
             decode_errors(text),
@@ -3220,6 +3231,8 @@ spec:
                 "unknown field \"spec.template.spec.containers[0].env[1].valueFrom.secretKeyRef.optinal\"",
                 "unknown field \"spec.template.spec.containers[0].envFrom[0].prefx\"",
                 "unknown field \"spec.template.spec.containers[0].volumeMounts[0].readonly\"",
+                "unknown field \"spec.template.spec.initContainers[0].imgae\"",
+                "unknown field \"spec.template.spec.tolerations[0].operater\"",
             ]
         );
         assert_eq!(

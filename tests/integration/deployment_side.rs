@@ -328,8 +328,8 @@ Events:
 
 /// The pod template's fields RolloutScope keeps without modelling them still show as kubectl
 /// describes them: named ports, command and arguments, limits before requests, environment
-/// sources and variables of each source, mounts by path, volumes, the priority class, node
-/// selectors and tolerations.
+/// sources and variables of each source, mounts by path, init containers, volumes, the
+/// priority class, node selectors and tolerations.
 #[test]
 fn describe_deployment_shows_the_whole_pod_template() {
     let yaml = scenario(1, PLAIN, BY_APP, "  []")
@@ -355,6 +355,7 @@ fn describe_deployment_shows_the_whole_pod_template() {
             "actions:\n",
             "        volumes: [{name: data, emptyDir: {}}, {name: cfg, configMap: {name: web}}]
         priorityClassName: high
+        initContainers: [{name: migrate, image: \"web:1.0\", command: [migrate, --up]}]
         nodeSelector: {disk: ssd}
         tolerations: [{key: dedicated, operator: Equal, value: web, effect: NoSchedule}]
 actions:
@@ -364,6 +365,16 @@ actions:
     let m = Moment::new(&sim, &steps).at(Time::from_secs(5));
     let text = kubectl::describe_deployment(&m, "web").unwrap_or_else(|e| e);
     let expected = "\
+  Init Containers:
+   migrate:
+    Image:      web:1.0
+    Port:       <none>
+    Host Port:  <none>
+    Command:
+      migrate
+      --up
+    Environment:  <none>
+    Mounts:       <none>
   Containers:
    web:
     Image:       web:1.0
