@@ -75,11 +75,6 @@ impl PendingSlots {
     }
 }
 
-/// The fingerprint of a work item ([`fingerprint::of`]).
-fn fingerprint(work: &Work) -> u64 {
-    fingerprint::of(work)
-}
-
 /// The key among `slots` of the item that holds the pending due time of `work`, if `work` is
 /// pending. `taken` is the key of an item just taken out of `items`, whose work is `work`.
 fn holder(
@@ -95,7 +90,7 @@ fn holder(
 
 impl WorkQueue {
     fn push(&mut self, due: Time, work: Work) {
-        self.push_hashed(due, fingerprint(&work), work);
+        self.push_hashed(due, fingerprint::of(&work), work);
     }
 
     /// [`WorkQueue::push`] with the work's fingerprint already known.

@@ -1054,17 +1054,30 @@ fn json_str<'a>(v: &'a serde_json::Value, key: &str) -> &'a str {
     v.get(key).and_then(serde_json::Value::as_str).unwrap_or("")
 }
 
+/// A flag of an unmodelled JSON object (`readOnly`, `optional`), false when absent, as Go's
+/// nil pointer reads.
+fn json_bool(v: &serde_json::Value, key: &str) -> bool {
+    v.get(key)
+        .and_then(serde_json::Value::as_bool)
+        .unwrap_or(false)
+}
+
+/// A list among a spec's unmodelled fields (`env`, `volumes`), empty when absent.
+fn json_list<'a>(
+    extra: &'a BTreeMap<String, serde_json::Value>,
+    key: &str,
+) -> &'a [serde_json::Value] {
+    extra
+        .get(key)
+        .and_then(serde_json::Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
 /// The template-only lines of a container that RolloutScope keeps but does not model:
 /// `Command:` and `Args:` (`describeContainerCommand`), `Environment:` (`describeContainerEnvVars`)
 /// and `Mounts:` (`describeContainerVolumes`, sorted by mount path).
 fn describe_unmodelled(o: &mut String, indent: &str, c: &Container, section: Unmodelled) {
-    let list = |key: &str| {
-        c.extra
-            .get(key)
-            .and_then(serde_json::Value::as_array)
-            .cloned()
-            .unwrap_or_default()
-    };
+    let list = |key: &str| json_list(&c.extra, key);
     match section {
         Unmodelled::Command => {
             for (title, key) in [("Command", "command"), ("Args", "args")] {
@@ -1073,7 +1086,7 @@ fn describe_unmodelled(o: &mut String, indent: &str, c: &Container, section: Unm
                     continue;
                 }
                 o.push_str(&format!("{indent}{title}:\n"));
-                for w in &words {
+                for w in words {
                     for line in w.as_str().unwrap_or_default().split('\n') {
                         o.push_str(&format!("{indent}  {line}\n"));
                     }
@@ -1086,16 +1099,13 @@ fn describe_unmodelled(o: &mut String, indent: &str, c: &Container, section: Unm
             if !sources.is_empty() {
                 o.push_str(&format!("{indent}Environment Variables from:\n"));
             }
-            for e in &sources {
+            for e in sources {
                 let (from, r) = match (e.get("configMapRef"), e.get("secretRef")) {
                     (Some(r), _) => ("ConfigMap", r),
                     (None, Some(r)) => ("Secret", r),
                     (None, None) => ("", e),
                 };
-                let optional = r
-                    .get("optional")
-                    .and_then(serde_json::Value::as_bool)
-                    .unwrap_or(false);
+                let optional = json_bool(r, "optional");
                 let name = json_str(r, "name");
                 match json_str(e, "prefix") {
                     "" => o.push_str(&format!("{indent}  {name}\t{from}\tOptional: {optional}\n")),
@@ -1110,18 +1120,14 @@ fn describe_unmodelled(o: &mut String, indent: &str, c: &Container, section: Unm
                 return;
             }
             o.push_str(&format!("{indent}Environment:\n"));
-            for e in &env {
+            for e in env {
                 let name = json_str(e, "name");
                 let from = e.get("valueFrom");
                 let secret = from.and_then(|f| f.get("secretKeyRef"));
                 let config = from.and_then(|f| f.get("configMapKeyRef"));
                 let field = from.and_then(|f| f.get("fieldRef"));
                 let resource = from.and_then(|f| f.get("resourceFieldRef"));
-                let optional = |r: &serde_json::Value| {
-                    r.get("optional")
-                        .and_then(serde_json::Value::as_bool)
-                        .unwrap_or(false)
-                };
+                let optional = |r: &serde_json::Value| json_bool(r, "optional");
                 if let Some(r) = secret {
                     o.push_str(&format!(
                         "{indent}  {name}:\t<set to the key '{}' in secret '{}'>\tOptional: {}\n",
@@ -1163,7 +1169,7 @@ fn describe_unmodelled(o: &mut String, indent: &str, c: &Container, section: Unm
             }
         }
         Unmodelled::Mounts => {
-            let mut mounts = list("volumeMounts");
+            let mut mounts: Vec<&serde_json::Value> = list("volumeMounts").iter().collect();
             if mounts.is_empty() {
                 o.push_str(&format!("{indent}Mounts:\t<none>\n"));
                 return;
@@ -1173,10 +1179,7 @@ fn describe_unmodelled(o: &mut String, indent: &str, c: &Container, section: Unm
             });
             o.push_str(&format!("{indent}Mounts:\n"));
             for m in &mounts {
-                let read_only = m
-                    .get("readOnly")
-                    .and_then(serde_json::Value::as_bool)
-                    .unwrap_or(false);
+                let read_only = json_bool(m, "readOnly");
                 let mut flags = vec![if read_only { "ro" } else { "rw" }.to_string()];
                 let sub = json_str(m, "subPath");
                 if !sub.is_empty() {
@@ -1250,17 +1253,12 @@ fn describe_pod_template(o: &mut String, template: &PodTemplateSpec) {
         describe_template_containers(o, "Init Containers", &init);
     }
     describe_template_containers(o, "Containers", &spec.containers);
-    let volumes = spec
-        .extra
-        .get("volumes")
-        .and_then(serde_json::Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+    let volumes = json_list(&spec.extra, "volumes");
     if volumes.is_empty() {
         o.push_str("  Volumes:\t<none>\n");
     } else {
         o.push_str("  Volumes:\n");
-        for v in &volumes {
+        for v in volumes {
             o.push_str(&format!("   {}:\n", json_str(v, "name")));
             o.push_str(&volume_source_text(v));
         }
@@ -1271,12 +1269,7 @@ fn describe_pod_template(o: &mut String, template: &PodTemplateSpec) {
         o.push_str(&format!("  Priority Class Name:\t{pc}\n"));
     }
     describe_labels(o, "  Node-Selectors", &spec.node_selector);
-    let tolerations = spec
-        .extra
-        .get("tolerations")
-        .and_then(serde_json::Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+    let tolerations = json_list(&spec.extra, "tolerations");
     o.push_str("  Tolerations:\t");
     if tolerations.is_empty() {
         o.push_str("<none>\n");
@@ -1346,11 +1339,7 @@ fn volume_source_text(v: &serde_json::Value) -> String {
         let mut text = format!("    Type:\t{type_text}\n");
         for (label, field) in *lines {
             let value = match *field {
-                "optional" | "readOnly" => src
-                    .get(*field)
-                    .and_then(serde_json::Value::as_bool)
-                    .unwrap_or(false)
-                    .to_string(),
+                "optional" | "readOnly" => json_bool(src, field).to_string(),
                 _ => json_str(src, field).to_string(),
             };
             text.push_str(&format!("    {label}:\t{value}\n"));
@@ -1579,7 +1568,8 @@ pub fn rollout_history(sim: &Sim, name: &str, revision: Option<i64>) -> Result<S
     if let Some(n) = revision.filter(|n| *n < 0) {
         return Err(format!("error: revision must be a positive integer: {n}"));
     }
-    let with_revision = match revision.filter(|n| *n > 0) {
+    let wanted = revision.filter(|n| *n > 0);
+    let with_revision = match wanted {
         Some(n) => format!("with revision #{n}"),
         None => String::new(),
     };
@@ -1588,7 +1578,7 @@ pub fn rollout_history(sim: &Sim, name: &str, revision: Option<i64>) -> Result<S
             "deployment.apps/{name} {with_revision}\nNo rollout history found.\n"
         ));
     }
-    if let Some(n) = revision.filter(|n| *n > 0) {
+    if let Some(n) = wanted {
         let rs = revisions
             .get(&n)
             .ok_or_else(|| "error: unable to find the specified revision".to_string())?;
