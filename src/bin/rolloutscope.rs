@@ -31,6 +31,7 @@ usage: rolloutscope run FILE [--json]
                    rollout history deploy/NAME [--revision N]
                    describe pod NAME
                    describe deploy NAME
+                   describe rs NAME
   --at TIME      run the scenario until this simulated time (30s, 2m, 1m30s) first; without it,
                  until the scenario's run_until";
 
@@ -211,7 +212,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage = || {
         format!(
-            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events] [-o wide], get events [--field-selector type=Warning], rollout status deploy/NAME, rollout history deploy/NAME, describe pod NAME, describe deploy NAME",
+            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events] [-o wide], get events [--field-selector type=Warning], rollout status deploy/NAME, rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME",
             words.join(" ")
         )
     };
@@ -275,6 +276,9 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
         ["describe", "pod" | "pods" | "po", name] => kubectl::describe_pod(m, name),
         ["describe", "deployment" | "deployments" | "deploy", name] => {
             kubectl::describe_deployment(m, name)
+        }
+        ["describe", "replicaset" | "replicasets" | "rs", name] => {
+            kubectl::describe_replica_set(m, name)
         }
         ["rollout", "history", rest @ ..] => {
             // The Deployment as `deploy/NAME` or `deploy NAME`, and `--revision=N` or

@@ -3,7 +3,8 @@
 //! `staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go`, unchanged from
 //! kubectl 1.28 to 2026; spec §17), the `kubectl get` tables for Deployments, ReplicaSets, Pods
 //! and Events in kubectl's column layout (`pkg/printers/internalversion/printers.go`, spec
-//! §15.8), `kubectl describe pod`, `kubectl describe deployment` and `kubectl rollout history`.
+//! §15.8), `kubectl describe pod`, `kubectl describe deployment`, `kubectl describe replicaset` and
+//! `kubectl rollout history`.
 //!
 //! Every function here is pure: it reads the store (and, for events, the trace's steps — events
 //! live in the steps, not in the store) and returns text. Timestamps are the simulator's logical
@@ -900,11 +901,7 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
             o.push_str(&format!("  {}\t{} \n", c.type_.as_str(), c.status.as_str()));
         }
     }
-    let events: Vec<EventRecord> = event_records(steps)
-        .into_iter()
-        .filter(|r| r.event.involved_object.kind == "Pod" && r.event.involved_object.name == name)
-        .collect();
-    describe_events(&mut o, events, now);
+    describe_events_of(&mut o, steps, "Pod", name, now);
     Ok(tabwrite(&o, 0, 2))
 }
 
@@ -1387,6 +1384,32 @@ fn toleration_text(t: &serde_json::Value) -> String {
 /// The `Events:` block of `kubectl describe` (`DescribeEvents`): `Events:\t<none>`, or the
 /// events by last time seen with Type, Reason, Age (`<last> (x<n> over <first>)` for repeats),
 /// From (the source component) and Message (v1.35: prefixed by a container's field path).
+/// The `Events:` section for one object, as `DescribeEvents` prints the events `searchEvents`
+/// found for its kind and name.
+fn describe_events_of(o: &mut String, steps: &[Step], kind: &str, name: &str, now: Time) {
+    let events: Vec<EventRecord> = event_records(steps)
+        .into_iter()
+        .filter(|r| r.event.involved_object.kind == kind && r.event.involved_object.name == name)
+        .collect();
+    describe_events(o, events, now);
+}
+
+/// The `Conditions:` table of a controller (`Type`, `Status`, `Reason`, with the space kubectl
+/// leaves after the type), printed only when there are conditions.
+fn describe_controller_conditions<'a>(
+    o: &mut String,
+    conditions: impl ExactSizeIterator<Item = (&'a str, &'a str, &'a str)>,
+) {
+    if conditions.len() == 0 {
+        return;
+    }
+    o.push_str("Conditions:\n  Type\tStatus\tReason\n");
+    o.push_str("  ----\t------\t------\n");
+    for (type_, status, reason) in conditions {
+        o.push_str(&format!("  {type_} \t{status}\t{reason}\n"));
+    }
+}
+
 fn describe_events(o: &mut String, mut events: Vec<EventRecord>, now: Time) {
     order::sort_by_key(&mut events, |r| r.last_timestamp);
     if events.is_empty() {
@@ -1468,18 +1491,13 @@ pub fn describe_deployment(m: &Moment<'_>, name: &str) -> Result<String, String>
         ));
     }
     describe_pod_template(&mut o, &d.spec.template);
-    if !d.status.conditions.is_empty() {
-        o.push_str("Conditions:\n  Type\tStatus\tReason\n");
-        o.push_str("  ----\t------\t------\n");
-        for c in &d.status.conditions {
-            o.push_str(&format!(
-                "  {} \t{}\t{}\n",
-                c.type_.as_str(),
-                c.status.as_str(),
-                c.reason.as_str()
-            ));
-        }
-    }
+    describe_controller_conditions(
+        &mut o,
+        d.status
+            .conditions
+            .iter()
+            .map(|c| (c.type_.as_str(), c.status.as_str(), c.reason.as_str())),
+    );
     let mut rss: Vec<ReplicaSet> = sim
         .store()
         .replica_sets_owned_by(&d.metadata.uid)
@@ -1515,13 +1533,83 @@ pub fn describe_deployment(m: &Moment<'_>, name: &str) -> Result<String, String>
             .collect();
         o.push_str(&format!("NewReplicaSet:\t{}\n", list(new)));
     }
-    let events: Vec<EventRecord> = event_records(steps)
-        .into_iter()
-        .filter(|r| {
-            r.event.involved_object.kind == "Deployment" && r.event.involved_object.name == name
-        })
+    describe_events_of(&mut o, steps, "Deployment", name, now);
+    Ok(tabwrite(&o, 0, 2))
+}
+
+/// The name of the Deployment's new ReplicaSet (the one whose template is the Deployment's),
+/// if it has one yet: the ReplicaSet a learner describes to see the rollout's side of it.
+pub fn new_replica_set_name(sim: &Sim, deployment: &str) -> Option<String> {
+    let d = sim.deployment(deployment)?;
+    let mut rss: Vec<ReplicaSet> = sim
+        .store()
+        .replica_sets_owned_by(&d.metadata.uid)
+        .cloned()
         .collect();
-    describe_events(&mut o, events, now);
+    order::sort_by(&mut rss, by_creation_timestamp);
+    let new = find_new_replica_set(d, &rss)?;
+    rss.get(new).map(|rs| rs.metadata.name.clone())
+}
+
+/// `kubectl describe replicaset NAME` (`describeReplicaSet`, kubectl v1.35) at the simulator's
+/// current moment: name, selector, labels and annotations (the revision and the desired/max
+/// replicas the Deployment controller wrote), the controlling Deployment, `current / desired`
+/// replicas, the phases of the pods it controls, its pod template, its conditions (a
+/// `ReplicaFailure` when pods could not be created) and its events.
+///
+/// `Pods Status` counts, as `getPodStatusForController` does, every pod whose controller
+/// reference is this ReplicaSet, terminating ones included, by phase: Running, Pending as
+/// Waiting, Succeeded and Failed (an Unknown phase counts nowhere).
+///
+/// # Errors
+/// `Error from server (NotFound): replicasets.apps "<name>" not found`.
+pub fn describe_replica_set(m: &Moment<'_>, name: &str) -> Result<String, String> {
+    let (sim, steps, now) = (m.sim, m.steps, m.now);
+    let Some(rs) = sim.store().replica_sets.get(name) else {
+        return Err(format!(
+            "Error from server (NotFound): replicasets.apps {name:?} not found"
+        ));
+    };
+    let mut o = String::new();
+    o.push_str(&format!("Name:\t{}\n", rs.metadata.name));
+    o.push_str("Namespace:\tdefault\n");
+    o.push_str(&format!(
+        "Selector:\t{}\n",
+        rs.spec.selector.to_selector_string()
+    ));
+    describe_labels(&mut o, "Labels", &rs.metadata.labels);
+    describe_annotations(&mut o, "Annotations", &rs.metadata.annotations);
+    if let Some(r) = rs.metadata.controller_ref() {
+        o.push_str(&format!("Controlled By:\t{}/{}\n", r.kind, r.name));
+    }
+    o.push_str(&format!(
+        "Replicas:\t{} current / {} desired\n",
+        rs.status.replicas, rs.spec.replicas
+    ));
+    let mut phases = [0usize; 4];
+    for pod in sim.store().pods_owned_by(&rs.metadata.uid) {
+        let slot = match pod.status.phase {
+            PodPhase::Running => 0,
+            PodPhase::Pending => 1,
+            PodPhase::Succeeded => 2,
+            PodPhase::Failed => 3,
+            PodPhase::Unknown => continue,
+        };
+        phases[slot] += 1;
+    }
+    let [running, waiting, succeeded, failed] = phases;
+    o.push_str(&format!(
+        "Pods Status:\t{running} Running / {waiting} Waiting / {succeeded} Succeeded / {failed} Failed\n"
+    ));
+    describe_pod_template(&mut o, &rs.spec.template);
+    describe_controller_conditions(
+        &mut o,
+        rs.status
+            .conditions
+            .iter()
+            .map(|c| (c.type_.as_str(), c.status.as_str(), c.reason.as_str())),
+    );
+    describe_events_of(&mut o, steps, "ReplicaSet", name, now);
     Ok(tabwrite(&o, 0, 2))
 }
 

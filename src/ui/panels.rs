@@ -229,7 +229,8 @@ pub fn EventLog(session: RwSignal<Session>) -> impl IntoView {
 
 /// `kubectl get deploy,rs,pods -o wide` and `kubectl rollout status` as they print now, and,
 /// folded until asked for, `kubectl describe deployment` (the conditions with their reasons and
-/// the Deployment's events) and `kubectl rollout history`.
+/// the Deployment's events), `kubectl describe rs` of the new ReplicaSet (its pods' phases, its
+/// conditions and events) and `kubectl rollout history`.
 #[component]
 pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
     // The table is worked out only while it is shown: open by itself for a classroom-sized
@@ -286,6 +287,24 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
                 .unwrap_or_else(|e| e + "\n")
         })
     });
+    // The new ReplicaSet, described by name as a learner would after `get rs`; the command is
+    // shown once the Deployment has one.
+    let new_rs = Memo::new(move |_| {
+        session.with(|s| kubectl::new_replica_set_name(s.timeline.sim(), s.deployment_name()))
+    });
+    let describe_rs_open = RwSignal::new(false);
+    let describe_rs = Memo::new(move |_| {
+        if !describe_rs_open.get() {
+            return String::new();
+        }
+        let Some(rs) = new_rs.get() else {
+            return String::new();
+        };
+        session.with(|s| {
+            let m = Moment::new(s.timeline.sim(), s.past());
+            kubectl::describe_replica_set(&m, &rs).unwrap_or_else(|e| e + "\n")
+        })
+    });
     let name = move || session.with(|s| s.deployment_name().to_string());
     view! {
         <section class="panel kubectl" aria-labelledby="kubectl-heading" data-testid="kubectl">
@@ -307,6 +326,14 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
                 output=describe
                 testid="kubectl-describe"
             />
+            {move || new_rs.get().map(|rs| view! {
+                <FoldedCommand
+                    command=Signal::derive(move || format!("$ kubectl describe rs {rs}"))
+                    open=describe_rs_open
+                    output=describe_rs
+                    testid="kubectl-describe-rs"
+                />
+            })}
             <FoldedCommand
                 command=Signal::derive(move || format!("$ kubectl rollout history deployment/{}", name()))
                 open=history_open

@@ -35,6 +35,7 @@ export class AppPage {
   readonly rolloutStatus: Locator;
   readonly kubectlDescribe: Locator;
   readonly kubectlHistory: Locator;
+  readonly kubectlDescribeReplicaSet: Locator;
   readonly eventLog: Locator;
   readonly diagnosis: Locator;
   /** Console errors and uncaught page errors seen since the page object was made. */
@@ -61,6 +62,7 @@ export class AppPage {
     this.rolloutStatus = page.getByTestId('rollout-status');
     this.kubectlDescribe = page.getByTestId('kubectl-describe');
     this.kubectlHistory = page.getByTestId('kubectl-history');
+    this.kubectlDescribeReplicaSet = page.getByTestId('kubectl-describe-rs');
     this.eventLog = page.getByTestId('event-log');
     this.diagnosis = page.getByTestId('diagnosis');
     page.on('console', (msg: ConsoleMessage) => {

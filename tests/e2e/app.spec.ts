@@ -70,6 +70,8 @@ test('stepping through the rolling update matches the CLI trace step by step', a
   await expect(app.kubectlDescribe).toHaveText(cliText('rolling-update-describe.txt'));
   await page.getByText('$ kubectl rollout history deployment/web').click();
   await expect(app.kubectlHistory).toHaveText(cliText('rolling-update-history.txt'));
+  await page.getByText(/^\$ kubectl describe rs web-/).click();
+  await expect(app.kubectlDescribeReplicaSet).toHaveText(cliText('rolling-update-describe-rs.txt'));
   await app.kubectlDescribe.scrollIntoViewIfNeeded();
   await app.screenshot('rolling-update-describe');
   expect(app.consoleErrors).toEqual([]);

@@ -99,6 +99,35 @@ fn describe_of_a_missing_pod_fails_like_kubectl() {
     );
 }
 
+/// `describe rs` answers for a ReplicaSet by name, and a missing one is kubectl's NotFound.
+#[test]
+fn describe_replica_set_by_name() {
+    let (out, _, code) = kubectl(
+        "scenarios/rolling-update.yaml",
+        "2m",
+        &["describe", "rs", "web-555bf46d9f"],
+    );
+    assert_eq!(code, Some(0));
+    assert!(
+        out.starts_with("Name:           web-555bf46d9f\nNamespace:      default\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Replicas:       10 current / 10 desired\n"),
+        "{out}"
+    );
+    let (out, err, code) = kubectl(
+        "scenarios/rolling-update.yaml",
+        "2m",
+        &["describe", "replicaset", "nope"],
+    );
+    assert_eq!((out.as_str(), code), ("", Some(1)));
+    assert_eq!(
+        err,
+        "Error from server (NotFound): replicasets.apps \"nope\" not found\n"
+    );
+}
+
 /// `kubectl rollout history --revision=N` prints that revision's pod template as
 /// `DescribePodTemplate` writes it into a plain buffer, tabs and all, under
 /// `deployment.apps/web with revision #N`; an unknown revision is kubectl's error.

@@ -326,6 +326,53 @@ Events:
     );
 }
 
+/// `kubectl describe replicaset` (kubectl v1.35's `describeReplicaSet`) of the old ReplicaSet
+/// three seconds into the scale-down: `current / desired` is the ReplicaSet's status and spec
+/// (8 / 8, the terminating pods no longer count), while `Pods Status` counts every pod it still
+/// controls by phase, so the two pods shutting down are among the 10 Running.
+#[test]
+fn describe_replica_set_reads_like_kubectl() {
+    let yaml = bundled("rolling-update.yaml");
+    let (sim, steps) = run(&yaml, 63);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(63));
+    let text = kubectl::describe_replica_set(&m, "web-c676df4db").unwrap_or_else(|e| e);
+    let expected = "\
+Name:           web-c676df4db
+Namespace:      default
+Selector:       app=web,pod-template-hash=c676df4db
+Labels:         app=web
+                pod-template-hash=c676df4db
+Annotations:    deployment.kubernetes.io/desired-replicas: 10
+                deployment.kubernetes.io/max-replicas: 13
+                deployment.kubernetes.io/revision: 1
+Controlled By:  Deployment/web
+Replicas:       8 current / 8 desired
+Pods Status:    10 Running / 0 Waiting / 0 Succeeded / 0 Failed
+Pod Template:
+  Labels:  app=web
+           pod-template-hash=c676df4db
+  Containers:
+   web:
+    Image:      web:1.0
+";
+    assert!(text.starts_with(expected), "{text}");
+    assert!(
+        text.contains("  Tolerations:     <none>\nEvents:\n  Type    Reason            Age   From                   Message\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(
+            "  Normal  SuccessfulDelete  3s    replicaset-controller  Deleted pod: web-c676df4db-gw7nc\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("Conditions:"), "{text}");
+    assert_eq!(
+        kubectl::describe_replica_set(&m, "nope"),
+        Err("Error from server (NotFound): replicasets.apps \"nope\" not found".to_string())
+    );
+}
+
 /// The pod template's fields RolloutScope keeps without modelling them still show as kubectl
 /// describes them: named ports, command and arguments, limits before requests, environment
 /// sources and variables of each source, mounts by path, init containers, volumes, the

@@ -5,6 +5,7 @@
 
 use rolloutscope::sim::api::{EventReason, Time};
 use rolloutscope::sim::controller::{Change, deployment};
+use rolloutscope::sim::kubectl::{self, Moment};
 use rolloutscope::sim::scenario::Scenario;
 use rolloutscope::sim::trace::Step;
 
@@ -136,4 +137,35 @@ fn a_name_collision_is_the_deployment_sync_error() {
         c,
         Change::UpdateDeploymentStatus(d) if d.status.collision_count == Some(1)
     )));
+}
+
+/// `kubectl describe rs` of a ReplicaSet held back by the quota: 3 of 5 replicas, the
+/// `ReplicaFailure` condition with reason `FailedCreate`, and the Warning events that say why.
+#[test]
+fn describe_replica_set_shows_the_replica_failure() {
+    let scenario = Scenario::parse(QUOTA).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut sim = scenario.sim();
+    let mut steps = Vec::new();
+    let at = Time::from_secs(30);
+    while let Some(step) = sim.step_until(at) {
+        steps.push(step);
+    }
+    let rs = sim
+        .store()
+        .replica_sets
+        .keys()
+        .next()
+        .cloned()
+        .unwrap_or_default();
+    let m = Moment::new(&sim, &steps).at(at);
+    let text = kubectl::describe_replica_set(&m, &rs).unwrap_or_else(|e| e);
+    for want in [
+        "Replicas:       3 current / 5 desired\n",
+        "Pods Status:    3 Running / 0 Waiting / 0 Succeeded / 0 Failed\n",
+        "Conditions:\n  Type             Status  Reason\n  ----             ------  ------\n  ReplicaFailure   True    FailedCreate\nEvents:\n",
+        "  Warning  FailedCreate      30s                replicaset-controller  Error creating: pods \"",
+        "\" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=3, limited: pods=3\n",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in\n{text}");
+    }
 }

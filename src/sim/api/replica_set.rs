@@ -50,6 +50,15 @@ pub enum ReplicaSetConditionType {
     ReplicaFailure,
 }
 
+impl ReplicaSetConditionType {
+    /// The type as the API writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ReplicaFailure => "ReplicaFailure",
+        }
+    }
+}
+
 /// `ReplicaSetCondition`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
