@@ -18,7 +18,6 @@ use super::api::{
 use super::controller::deployment::util::{
     REVISION_ANNOTATION, by_creation_timestamp, find_new_replica_set,
 };
-use super::controller::scheduler::format_cpu;
 use super::engine::Sim;
 use super::recorder;
 use super::trace::Step;
@@ -1007,16 +1006,10 @@ fn describe_ports(o: &mut String, indent: &str, c: &Container) {
 /// `describeResources`: `Limits:` and then `Requests:`, each resource on its own line in name
 /// order, CPU and memory in the API server's canonical form.
 fn describe_resources(o: &mut String, indent: &str, c: &Container) {
-    // CPU in its canonical milli form (`0.5` → `500m`, `1000m` → `1`); other quantities as
-    // written, which is their canonical form when written with the suffix the API server keeps
-    // (`128Mi`, `128M`, a plain byte count).
-    let show = |name: &str, v: &serde_json::Value| -> String {
-        let parsed = match name {
-            "cpu" => quantity::parse_cpu_milli(v).map(format_cpu),
-            _ => None,
-        };
-        parsed
-            .or_else(|| quantity::quantity_text(v).map(|q| q.into_owned()))
+    // Quantities as stored, which decoding made canonical (`0.5` is `500m`, `1024Mi` is `1Gi`).
+    let show = |v: &serde_json::Value| -> String {
+        quantity::quantity_text(v)
+            .map(|q| q.into_owned())
             .unwrap_or_default()
     };
     for (title, list) in [
@@ -1028,7 +1021,7 @@ fn describe_resources(o: &mut String, indent: &str, c: &Container) {
         }
         o.push_str(&format!("{indent}{title}:\n"));
         for (name, v) in list {
-            o.push_str(&format!("{indent}  {name}:\t{}\n", show(name, v)));
+            o.push_str(&format!("{indent}  {name}:\t{}\n", show(v)));
         }
     }
 }

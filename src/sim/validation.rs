@@ -24,7 +24,7 @@
 //! security contexts, init containers, affinity and the like are kept verbatim and not checked.
 
 use super::api::pod::{HttpGetAction, ResourceRequirements};
-use super::api::quantity::{QUANTITY_REGEX_MESSAGE, parse_milli, quantity_text};
+use super::api::quantity::{QUANTITY_REGEX_MESSAGE, canonical, parse_milli, quantity_text};
 use super::api::{
     Container, Deployment, DeploymentStrategyType, IntOrString, LabelSelector, ObjectMeta, PodSpec,
     PodTemplateSpec, Probe, PullPolicy, SelectorOperator,
@@ -411,14 +411,47 @@ pub fn decode_deployment(doc: &Document) -> Result<Deployment, Vec<FieldError>> 
     if !errs.is_empty() {
         return Err(errs);
     }
-    serde_json::from_value(value).map_err(|e| {
+    let mut d: Deployment = serde_json::from_value(value).map_err(|e| {
         vec![FieldError::new(
             "",
             ErrorKind::TypeInvalid,
             None,
             format!("the manifest cannot be decoded as a Deployment: {e}"),
         )]
-    })
+    })?;
+    canonicalize_quantities(&mut d);
+    Ok(d)
+}
+
+/// Rewrites every resource quantity of the pod template in its canonical form, as decoding
+/// into `resource.Quantity` does on the API server: the stored template, and so template
+/// comparison, the pod-template-hash, validation messages and `kubectl describe`, see `1Gi`
+/// whether the manifest said `1Gi`, `1024Mi` or `1073741824`, and `500m` for `0.5`. Changing
+/// only a quantity's notation is therefore no template change and starts no rollout. Text that
+/// is not a quantity is left for validation to refuse.
+fn canonicalize_quantities(d: &mut Deployment) {
+    fn rewrite<'a>(quantities: impl Iterator<Item = &'a mut Value>) {
+        for q in quantities {
+            if let Some(text) = quantity_text(q).and_then(|t| canonical(&t)) {
+                *q = Value::String(text);
+            }
+        }
+    }
+    let spec = &mut *d.spec.template.spec;
+    for c in &mut spec.containers {
+        let r = &mut c.resources;
+        rewrite(r.requests.values_mut().chain(r.limits.values_mut()));
+    }
+    // Init containers are kept as JSON (they are described, not run).
+    if let Some(Value::Array(inits)) = spec.extra.get_mut("initContainers") {
+        for resources in inits.iter_mut().filter_map(|c| c.get_mut("resources")) {
+            for list in ["requests", "limits"] {
+                if let Some(Value::Object(m)) = resources.get_mut(list) {
+                    rewrite(m.values_mut());
+                }
+            }
+        }
+    }
 }
 
 fn check_type_meta(value: Option<&Value>, field: &str, expected: &str, errs: &mut Vec<FieldError>) {
@@ -1684,8 +1717,8 @@ fn validate_port_num_or_name(port: &IntOrString, path: &Path, errs: &mut Vec<Fie
 /// for extended resources), requests ≤ limits (equal for resources that cannot be
 /// overcommitted). Limits are checked before requests, each in name order.
 ///
-/// # Caveats
-/// Quantities are printed as written; upstream prints them canonically (`1000m` as `1`).
+/// Quantities were made canonical while decoding, so errors print them as upstream does
+/// (`1000m` as `1`).
 fn validate_resources(r: &ResourceRequirements, path: &Path, errs: &mut Vec<FieldError>) {
     let limits_path = path.child("limits");
     let requests_path = path.child("requests");

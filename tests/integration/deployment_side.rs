@@ -619,3 +619,75 @@ actions:
     };
     assert_ne!(decode(&with(8080)), decode(&with(8081)));
 }
+
+/// Quantities are stored canonically, as the API server's decoding into `resource.Quantity`
+/// leaves them: a manifest that only writes the same amounts differently (`0.5` as `500m`,
+/// `1024Mi` as `1Gi`, `"1000000"` as `1M`) is no change (kubectl says `unchanged`, no new
+/// ReplicaSet, no new generation), and describe prints the canonical text.
+#[test]
+fn quantities_are_stored_canonically() {
+    let yaml = r#"
+name: quantities
+seed: 1
+cluster:
+  nodes:
+    - {name: node-1, cpu: "4", memory: 8Gi}
+deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 2
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers:
+          - name: web
+            image: web:1.0
+            resources:
+              requests: {cpu: 0.5, memory: 1024Mi, ephemeral-storage: "1000000"}
+              limits: {cpu: "1", memory: 1.5Gi}
+actions:
+  - at: 30s
+    apply:
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web}
+      spec:
+        replicas: 2
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            containers:
+              - name: web
+                image: web:1.0
+                resources:
+                  requests: {cpu: 500m, memory: 1Gi, ephemeral-storage: 1M}
+                  limits: {cpu: 1000m, memory: 1536Mi}
+run_until: 60s
+"#;
+    let (sim, steps) = run(yaml, 60);
+    assert_eq!(sim.store().replica_sets.len(), 1);
+    let d = sim.deployment("web").expect("the Deployment exists");
+    assert_eq!(d.metadata.generation, 1);
+    assert!(
+        steps
+            .iter()
+            .any(|s| s.narration.contains("deployment.apps/web unchanged")),
+        "the apply at 30s is no change"
+    );
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(60));
+    let text = kubectl::describe_deployment(&m, "web").unwrap_or_else(|e| e);
+    let want = "\
+    Limits:
+      cpu:     1
+      memory:  1536Mi
+    Requests:
+      cpu:                500m
+      ephemeral-storage:  1M
+      memory:             1Gi
+";
+    assert!(text.contains(want), "{text}");
+}
