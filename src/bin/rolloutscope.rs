@@ -26,8 +26,10 @@ usage: rolloutscope run FILE [--json]
   kubectl FILE   print what kubectl would print, for these KUBECTL-ARGS:
                    get deploy,rs,pods [-o wide]     (any of deploy, rs, pods, events)
                    get events [--field-selector type=Warning]
-                   rollout status deploy/NAME   (one look, as with --watch=false;
-                                                 past its deadline: stderr, exit 1)
+                   rollout status deploy/NAME [--watch=false] [--timeout=D]
+                                     (watches as kubectl does: a line for every change
+                                      of the Deployment until the rollout is done, past
+                                      its deadline or D; a failure goes to stderr, exit 1)
                    rollout history deploy/NAME [--revision N]
                    describe pod NAME
                    describe deploy NAME
@@ -89,7 +91,28 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 return Err(format!("--json is not a kubectl option here\n\n{USAGE}"));
             }
             let scenario = load(&opts.file)?;
-            let (sim, steps, now) = run_to(&scenario, opts.at);
+            let (mut sim, steps, now) = run_to(&scenario, opts.at);
+            if let Some(watch) = rollout_status_watch_args(&opts.rest)? {
+                // Watching, kubectl's default: the lines go to stdout as they come, and a
+                // failure to stderr after them.
+                // The watch lasts until its --timeout, or the end of the scenario if sooner.
+                let last = scenario.time_limit().max(now);
+                let (until, timeout) = match watch.timeout.map(|t| Time(now.0.saturating_add(t.0)))
+                {
+                    Some(end) if end <= last => (end, true),
+                    _ => (last, false),
+                };
+                let (text, end) =
+                    kubectl::rollout_status_watch(&mut sim, watch.name, until, timeout);
+                emit(&text)?;
+                return match end {
+                    Ok(()) => Ok(ExitCode::SUCCESS),
+                    Err(e) => {
+                        eprintln!("{e}");
+                        Ok(ExitCode::FAILURE)
+                    }
+                };
+            }
             let m = Moment::new(&sim, &steps).at(now);
             // kubectl reports a command that failed (a rollout past its progress deadline, an
             // object that does not exist, a flag it refuses) on stderr and exits 1; a command
@@ -212,7 +235,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage = || {
         format!(
-            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events] [-o wide], get events [--field-selector type=Warning], rollout status deploy/NAME, rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME",
+            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events] [-o wide], get events [--field-selector type=Warning], rollout status deploy/NAME [--watch=false] [--timeout=D], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME",
             words.join(" ")
         )
     };
@@ -266,13 +289,11 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
             }
             Ok(kubectl::get(m, &resources, wide))
         }
-        ["rollout", "status", target] => Ok(kubectl::rollout_status_now(
-            m.sim,
-            deployment_target(target)?,
-        )),
-        ["rollout", "status", "deploy" | "deployment", name] => {
-            Ok(kubectl::rollout_status_now(m.sim, name))
-        }
+        ["rollout", "status", ..] => match rollout_status_args(&words[2..])? {
+            (name, false, _) => Ok(kubectl::rollout_status_now(m.sim, name)),
+            // Watching is answered before the moment is fixed (`rollout_status_watch_args`).
+            (_, true, _) => Err(usage()),
+        },
         ["describe", "pod" | "pods" | "po", name] => kubectl::describe_pod(m, name),
         ["describe", "deployment" | "deployments" | "deploy", name] => {
             kubectl::describe_deployment(m, name)
@@ -309,6 +330,72 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
         }
         _ => Err(usage()),
     }
+}
+
+/// A `rollout status` that watches (kubectl's default): the Deployment and the `--timeout`.
+struct StatusWatch<'a> {
+    name: &'a str,
+    timeout: Option<Time>,
+}
+
+/// `Some` when the kubectl words are a watching `rollout status`.
+fn rollout_status_watch_args(rest: &[String]) -> Result<Option<StatusWatch<'_>>, String> {
+    let words: Vec<&str> = rest.iter().map(String::as_str).collect();
+    let ["rollout", "status", args @ ..] = words.as_slice() else {
+        return Ok(None);
+    };
+    let (name, watch, timeout) = rollout_status_args(args)?;
+    if !watch {
+        return Ok(None);
+    }
+    Ok(Some(StatusWatch { name, timeout }))
+}
+
+/// The arguments of `rollout status`: the Deployment (`deploy/NAME` or `deploy NAME`), whether
+/// to watch (`--watch=false`, `-w=false` turn it off, as kubectl's flag does) and the
+/// `--timeout` (`30s`, `2m`; `0` means none, kubectl's default).
+fn rollout_status_args<'a>(args: &[&'a str]) -> Result<(&'a str, bool, Option<Time>), String> {
+    let mut names = Vec::new();
+    let mut watch = true;
+    let mut timeout = None;
+    let mut it = args.iter();
+    while let Some(&w) = it.next() {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f, Some(v)),
+            _ => (w, None),
+        };
+        match flag {
+            "--watch" | "-w" => {
+                watch = match value.unwrap_or("true") {
+                    "true" => true,
+                    "false" => false,
+                    v => return Err(format!("error: invalid argument {v:?} for \"{flag}\" flag")),
+                }
+            }
+            "--timeout" => {
+                let v = match value {
+                    Some(v) => v,
+                    None => it.next().copied().unwrap_or(""),
+                };
+                let t = if v == "0" {
+                    Time(0)
+                } else {
+                    parse_at(v).map_err(|_| {
+                    format!("error: invalid argument {v:?} for \"--timeout\" flag: time: invalid duration {v:?}")
+                })?
+                };
+                timeout = (t.0 > 0).then_some(t);
+            }
+            f if f.starts_with('-') => return Err(format!("error: unknown flag: {f}")),
+            _ => names.push(w),
+        }
+    }
+    let name = match names.as_slice() {
+        [target] => deployment_target(target)?,
+        ["deploy" | "deployment" | "deployments", name] => name,
+        _ => return Err("error: rollout status needs one Deployment, as deploy/NAME".to_string()),
+    };
+    Ok((name, watch, timeout))
 }
 
 /// The Deployment a `rollout` subcommand names as `deploy/NAME` (or `deployment/`,

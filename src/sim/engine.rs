@@ -208,6 +208,9 @@ pub struct Sim {
     requeues: RateLimitedRequeues,
     /// The event recorders' aggregation of similar events.
     recorder: EventAggregator,
+    /// While a watch on Deployments is open ([`Sim::watch_deployments`]), the Deployment after
+    /// each write of the current step that changed it; `None` (and no cost) otherwise.
+    deployment_watch: Option<Vec<Deployment>>,
 }
 
 /// The most silent (no-op) work items one call to `step` will process before giving up, so that
@@ -244,6 +247,7 @@ impl Sim {
             unschedulable: OrdSet::new(),
             requeues: RateLimitedRequeues::default(),
             recorder: EventAggregator::default(),
+            deployment_watch: None,
         }
     }
 
@@ -302,6 +306,20 @@ impl Sim {
         self.actions_run >= self.actions.len()
     }
 
+    /// Opens a watch on Deployments: from now on [`Sim::deployment_writes`] lists, after each
+    /// step, every write of that step that changed a Deployment, as the Modified events a
+    /// watch receives (a write that changes nothing sends no event, as the API server does not
+    /// bump the resourceVersion of an unchanged object).
+    pub fn watch_deployments(&mut self) {
+        self.deployment_watch.get_or_insert_with(Vec::new);
+    }
+
+    /// The Deployments as each write of the last step left them, in the order written (empty
+    /// unless [`Sim::watch_deployments`] was called).
+    pub fn deployment_writes(&self) -> &[Deployment] {
+        self.deployment_watch.as_deref().unwrap_or(&[])
+    }
+
     /// Takes the next step, or `None` when nothing is left to do.
     pub fn step(&mut self) -> Option<Step> {
         self.step_until(Time(u64::MAX))
@@ -324,6 +342,9 @@ impl Sim {
         // with a recorded step: asking once per call, at the first moment time would move on,
         // is enough.
         let mut asked = false;
+        if let Some(writes) = &mut self.deployment_watch {
+            writes.clear();
+        }
         for _ in 0..MAX_SILENT_WORK {
             let due = self.queue.peek_due()?;
             if due > self.clock && !asked {
@@ -586,7 +607,21 @@ impl Sim {
             Change::DeletePod { name, .. } => Some(name.clone()),
             _ => None,
         };
+        let watched = match (&self.deployment_watch, &change) {
+            (Some(_), Change::UpdateDeployment(d) | Change::UpdateDeploymentStatus(d)) => Some((
+                d.metadata.name.clone(),
+                self.store.deployments.get(&d.metadata.name).cloned(),
+            )),
+            _ => None,
+        };
         let touched = self.store.apply(change, now);
+        if let Some((name, before)) = watched
+            && let Some(after) = self.store.deployments.get(&name)
+            && before.as_ref() != Some(after)
+            && let Some(writes) = &mut self.deployment_watch
+        {
+            writes.push(after.clone());
+        }
         if let Some(name) = deleted_pod
             && let Some((key, _)) = self.store.pods.get_key_value(name.as_str())
         {

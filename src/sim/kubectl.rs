@@ -6,9 +6,11 @@
 //! §15.8), `kubectl describe pod`, `kubectl describe deployment`, `kubectl describe replicaset` and
 //! `kubectl rollout history`.
 //!
-//! Every function here is pure: it reads the store (and, for events, the trace's steps — events
-//! live in the steps, not in the store) and returns text. Timestamps are the simulator's logical
-//! clock: ages are `now − creationTimestamp` in kubectl's human-duration form (`45s`, `2m10s`).
+//! Every function here but one is pure: it reads the store (and, for events, the trace's steps —
+//! events live in the steps, not in the store) and returns text. The exception is the watching
+//! `rollout status`, which steps the simulator on for as long as kubectl would keep watching.
+//! Timestamps are the simulator's logical clock: ages are `now − creationTimestamp` in kubectl's
+//! human-duration form (`45s`, `2m10s`).
 
 use super::api::pod::{Container, ContainerPort, PodTemplateSpec};
 use super::api::{
@@ -914,6 +916,68 @@ pub fn rollout_status_now(sim: &Sim, name: &str) -> String {
             Err(e) => format!("error: {e}\n"),
         },
     }
+}
+
+/// `kubectl rollout status deployment/<name>` as kubectl runs it by default, watching, from the
+/// simulator's current moment until `until` (spec §17): the status is evaluated for the
+/// Deployment as first listed and again for every write that changes it (each Modified event),
+/// and every message is printed, so identical lines repeat as they do on a real cluster. The
+/// simulator steps onward while the watch lasts.
+///
+/// Returns what kubectl prints on stdout, and how the watch ended: `Ok` once the rollout is
+/// done, or the text kubectl prints on stderr.
+///
+/// # Errors
+/// * `Error from server (NotFound): deployments.apps "<name>" not found`;
+/// * `error: deployment "<name>" exceeded its progress deadline` (after the lines printed
+///   before it);
+/// * at `until`, `error: timed out waiting for the condition` when it is the end of a
+///   `--timeout` (`timeout` set), otherwise a note that the scenario ended while kubectl would
+///   still be watching.
+pub fn rollout_status_watch(
+    sim: &mut Sim,
+    name: &str,
+    until: Time,
+    timeout: bool,
+) -> (String, Result<(), String>) {
+    let mut out = String::new();
+    let Some(d) = sim.deployment(name) else {
+        return (
+            out,
+            Err(format!(
+                "Error from server (NotFound): deployments.apps {name:?} not found"
+            )),
+        );
+    };
+    // One evaluation: its line printed, and whether the watch is over.
+    let evaluate = |d: &Deployment, out: &mut String| match rollout_status(d, None) {
+        Ok((line, done)) => {
+            out.push_str(&line);
+            done.then_some(Ok(()))
+        }
+        Err(e) => Some(Err(format!("error: {e}"))),
+    };
+    if let Some(end) = evaluate(d, &mut out) {
+        return (out, end);
+    }
+    sim.watch_deployments();
+    while sim.step_until(until).is_some() {
+        for d in sim.deployment_writes() {
+            if d.metadata.name == name
+                && let Some(end) = evaluate(d, &mut out)
+            {
+                return (out, end);
+            }
+        }
+    }
+    let end = if timeout {
+        "error: timed out waiting for the condition".to_string()
+    } else {
+        format!(
+            "error: the scenario ends at {until} before the rollout is done (kubectl would go on watching)"
+        )
+    };
+    (out, Err(end))
 }
 
 /// `printLabelsMultiline` (title already indented): `<title>:\t<none>`, or the sorted

@@ -17,19 +17,79 @@ fn kubectl(file: &str, at: &str, args: &[&str]) -> (String, String, Option<i32>)
     )
 }
 
-/// §17: `kubectl rollout status` on a rollout in progress prints its line and succeeds; past the
-/// progress deadline it prints `error: ...` on stderr and exits 1.
+/// §17: `kubectl rollout status` watches: from the moment it starts it prints the status for
+/// the Deployment as listed and again for every write that changes it, identical lines
+/// included, and stops with exit 0 once the rollout is done.
+#[test]
+fn rollout_status_watches_until_the_rollout_is_done() {
+    let (out, err, code) = kubectl(
+        "scenarios/rolling-update.yaml",
+        "60s",
+        &["rollout", "status", "deploy/web"],
+    );
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let lines: Vec<&str> = out.lines().collect();
+    let waiting = "Waiting for deployment \"web\" rollout to finish: ";
+    assert!(lines.len() > 3, "{out}");
+    assert!(
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|l| l.starts_with(waiting)),
+        "{out}"
+    );
+    assert!(
+        lines.windows(2).any(|w| w[0] == w[1]),
+        "identical lines repeat: {out}"
+    );
+    for step in [
+        "new replicas have been updated...",
+        "old replicas are pending termination...",
+        "updated replicas are available...",
+    ] {
+        assert!(out.contains(step), "missing {step:?} in {out}");
+    }
+    assert_eq!(
+        lines.last().copied(),
+        Some("deployment \"web\" successfully rolled out")
+    );
+}
+
+/// §17: past the progress deadline the watch prints `error: ...` on stderr after the lines it
+/// printed and exits 1; `--watch=false` looks once and succeeds while the rollout is still
+/// waiting; `--timeout` ends the watch as kubectl does; a missing Deployment is NotFound.
 #[test]
 fn rollout_status_fails_like_kubectl_past_the_deadline() {
+    let waiting = "Waiting for deployment \"web\" rollout to finish: 2 out of 4 new replicas have been updated...\n";
+    let deadline = "error: deployment \"web\" exceeded its progress deadline\n";
     let (out, err, code) = kubectl(
         "scenarios/image-typo.yaml",
         "40s",
         &["rollout", "status", "deploy/web"],
     );
-    assert_eq!(code, Some(0), "{err}");
-    assert!(
-        out.starts_with("Waiting for deployment \"web\" rollout to finish: "),
-        "{out}"
+    assert_eq!(
+        (out.as_str(), err.as_str(), code),
+        (waiting, deadline, Some(1))
+    );
+
+    let (out, err, code) = kubectl(
+        "scenarios/image-typo.yaml",
+        "40s",
+        &["rollout", "status", "deploy/web", "--watch=false"],
+    );
+    assert_eq!((out.as_str(), err.as_str(), code), (waiting, "", Some(0)));
+
+    let (out, err, code) = kubectl(
+        "scenarios/image-typo.yaml",
+        "40s",
+        &["rollout", "status", "deployment", "web", "--timeout", "10s"],
+    );
+    assert_eq!(
+        (out.as_str(), err.as_str(), code),
+        (
+            waiting,
+            "error: timed out waiting for the condition\n",
+            Some(1)
+        )
     );
 
     let (out, err, code) = kubectl(
@@ -37,12 +97,7 @@ fn rollout_status_fails_like_kubectl_past_the_deadline() {
         "2m",
         &["rollout", "status", "deploy/web"],
     );
-    assert_eq!(code, Some(1));
-    assert_eq!(out, "");
-    assert_eq!(
-        err,
-        "error: deployment \"web\" exceeded its progress deadline\n"
-    );
+    assert_eq!((out.as_str(), err.as_str(), code), ("", deadline, Some(1)));
 
     let (_, err, code) = kubectl(
         "scenarios/image-typo.yaml",

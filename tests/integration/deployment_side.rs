@@ -691,3 +691,35 @@ run_until: 60s
 ";
     assert!(text.contains(want), "{text}");
 }
+
+/// §17 from the instant `kubectl set image` lands: the watch first sees the new generation not
+/// yet observed, then one line per Deployment write (the controller's annotation update and
+/// each status update), identical ones repeated, until the rollout is done.
+#[test]
+fn rollout_status_watch_starts_at_the_spec_update() {
+    let yaml = bundled("rolling-update.yaml");
+    let mut sim = Scenario::parse(&yaml)
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .sim();
+    while let Some(step) = sim.step() {
+        if step.actor == "kubectl" && step.time > Time::ZERO {
+            break;
+        }
+    }
+    let (out, end) = kubectl::rollout_status_watch(&mut sim, "web", Time::from_secs(600), false);
+    assert_eq!(end, Ok(()));
+    let w = |rest: &str| format!("Waiting for deployment \"web\" rollout to finish: {rest}...");
+    let mut want = vec![
+        "Waiting for deployment spec update to be observed...".to_string(),
+        "Waiting for deployment spec update to be observed...".to_string(),
+    ];
+    for (n, times) in [(0, 2), (3, 1), (5, 4), (8, 4)] {
+        want.extend(
+            (0..times).map(|_| w(&format!("{n} out of 10 new replicas have been updated"))),
+        );
+    }
+    want.extend((0..3).map(|_| w("3 old replicas are pending termination")));
+    want.push(w("8 of 10 updated replicas are available"));
+    want.push("deployment \"web\" successfully rolled out".to_string());
+    assert_eq!(out.lines().collect::<Vec<_>>(), want, "{out}");
+}
