@@ -3,6 +3,7 @@
 //! runs exactly one actor on it, applies the changes, and returns the [`Step`] it took.
 
 use super::api::{Deployment, Node, NodeSpec, NodeStatus, ObjectMeta, Time};
+use super::chunked::ChunkedMap;
 use super::commands::{self, Command, CommandError};
 use super::controller::replica_set::{self, PodQuota};
 use super::controller::workqueue::RateLimitedRequeues;
@@ -14,7 +15,7 @@ use super::rng::Rng;
 use super::store::{PodName, Store, Touched};
 use super::trace::{Stage, Step};
 use crate::sim::order;
-use imbl::{OrdMap, OrdSet};
+use imbl::OrdSet;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -35,18 +36,19 @@ pub struct TimedCommand {
 /// The queue of pending work, ordered by due time and then by the order it was added, with a
 /// workqueue's de-duplication: adding an item that is already pending no later is a no-op.
 ///
-/// Persistent (structure-sharing) collections keep a snapshot of the queue cheap to take.
+/// Chunked maps, whose chunks a snapshot shares, keep a snapshot of the queue cheap to take
+/// and each write to it a matter of one chunk.
 #[derive(Clone, Debug, Default)]
 struct WorkQueue {
     /// Keyed by (due, sequence number): the sequence is unique, so items never compare by their
-    /// work, whose names would cost a string comparison at every level of the tree. Each item
+    /// work, whose names would cost a string comparison at every step of a search. Each item
     /// keeps its work's fingerprint, so that taking it out needs no second hash.
-    items: OrdMap<(Time, u64), (u64, Work)>,
+    items: ChunkedMap<(Time, u64), (u64, Work)>,
     /// The pending index: for each distinct pending work, the key of the item that holds its due
     /// time, filed under the work's fingerprint. The work itself lives only in `items`; a lookup
     /// compares integers on the way down and the work once, against the item it finds (or a
     /// few, on a rare fingerprint collision).
-    pending: OrdMap<u64, PendingSlots>,
+    pending: ChunkedMap<u64, PendingSlots>,
     seq: u64,
 }
 
@@ -78,7 +80,7 @@ impl PendingSlots {
 /// The key among `slots` of the item that holds the pending due time of `work`, if `work` is
 /// pending. `taken` is the key of an item just taken out of `items`, whose work is `work`.
 fn holder(
-    items: &OrdMap<(Time, u64), (u64, Work)>,
+    items: &ChunkedMap<(Time, u64), (u64, Work)>,
     slots: &PendingSlots,
     work: &Work,
     taken: Option<(Time, u64)>,
@@ -138,7 +140,7 @@ impl WorkQueue {
     }
 
     fn peek_due(&self) -> Option<Time> {
-        self.items.get_min().map(|((t, _), _)| *t)
+        self.items.first().map(|((t, _), _)| *t)
     }
 
     /// Takes out the earliest item and adds its work again at `due`: the same as
@@ -146,7 +148,7 @@ impl WorkQueue {
     /// its work's pending time (a quiet probe tick always does), so that the pending index is
     /// looked up once rather than four times.
     fn requeue_first(&mut self, due: Time) {
-        let Some((key, fp)) = self.items.get_min().map(|(key, (fp, _))| (*key, *fp)) else {
+        let Some((key, fp)) = self.items.first().map(|(key, (fp, _))| (*key, *fp)) else {
             return;
         };
         let next = (due, self.seq + 1);
@@ -163,7 +165,7 @@ impl WorkQueue {
             }
             return;
         }
-        if let Some((_, item)) = self.items.remove_with_key(&key) {
+        if let Some((_, item)) = self.items.pop_first() {
             self.seq = next.1;
             self.items.insert(next, item);
         }
@@ -171,8 +173,7 @@ impl WorkQueue {
 
     /// Takes out the earliest item: its due time, its work's fingerprint and the work.
     fn pop(&mut self) -> Option<(Time, u64, Work)> {
-        let first = self.items.get_min()?.0;
-        let (key, (fp, work)) = self.items.remove_with_key(&first)?;
+        let (key, (fp, work)) = self.items.pop_first()?;
         // The work stops being pending if its pending due time is this item's, whichever item
         // holds it (an equal work added again at the same time after this one was superseded).
         if let Some(slots) = self.pending.get(&fp)
@@ -394,7 +395,7 @@ impl Sim {
     /// counted is written as the kubelet's own state. Returns whether it did.
     fn quiet_probe_tick(&mut self) -> bool {
         let now = self.clock;
-        let Some((_, (_, work))) = self.queue.items.get_min() else {
+        let Some((_, (_, work))) = self.queue.items.first() else {
             return false;
         };
         let Work::ProbeTick {

@@ -6,6 +6,7 @@
 //! and every map that is iterated is a `BTreeMap`.
 
 pub mod api;
+pub mod chunked;
 pub mod commands;
 pub mod controller;
 pub mod diagnosis;

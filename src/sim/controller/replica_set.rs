@@ -218,7 +218,24 @@ fn manage_replicas(
                 (node, n)
             })
             .collect();
-        let rank_of = |node: &str| -> i64 { per_node.get(node).copied().unwrap_or(0) };
+        // Every pod's facts share one interned copy of their node's name, so the count is
+        // filed once more under that copy's address: finding a pod's node then compares
+        // integers, where the names' map compares strings, for every pod of every scale-down.
+        // A name that is not an interned copy is looked up by its text.
+        let address = |node: &str| (node.as_ptr() as usize, node.len());
+        let mut by_address: BTreeMap<(usize, usize), i64> = BTreeMap::new();
+        for (_, f) in &active {
+            let node: &str = &f.node;
+            by_address
+                .entry(address(node))
+                .or_insert_with(|| per_node.get(node).copied().unwrap_or(0));
+        }
+        let rank_of = |node: &str| -> i64 {
+            match by_address.get(&address(node)) {
+                Some(n) => *n,
+                None => per_node.get(node).copied().unwrap_or(0),
+            }
+        };
         let facts: Vec<&RankFacts> = active.iter().map(|(_, f)| *f).collect();
         let to_delete: Vec<&str> = rank_pods_to_delete(&facts, &rank_of, diff, now)
             .into_iter()

@@ -9,7 +9,7 @@ use crate::sim::api::{
 };
 use crate::sim::order;
 use crate::sim::rng::Rng;
-use crate::sim::store::{Store, pod_requests};
+use crate::sim::store::{NodeUsage, Store, pod_requests};
 use crate::sim::trace::Stage;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -33,16 +33,21 @@ pub struct FilterFailure {
 
 /// Runs the default filter plugins in order against one node; the first failing plugin decides.
 pub fn filter_node(pod: &Pod, node: &Node, store: &Store) -> Result<(), FilterFailure> {
-    filter_node_with(pod, pod_requests(pod), node, store)
+    filter_node_with(
+        pod,
+        pod_requests(pod),
+        node,
+        store.node_usage(&node.metadata.name),
+    )
 }
 
 /// [`filter_node`] with the pod's CPU and memory requests worked out once for every node, since
-/// each takes parsing its quantities.
+/// each takes parsing its quantities, and the requests already held on the node (`used`).
 fn filter_node_with(
     pod: &Pod,
     (cpu, mem): (i64, i64),
     node: &Node,
-    store: &Store,
+    used: NodeUsage,
 ) -> Result<(), FilterFailure> {
     if node.spec.unschedulable {
         return Err(FilterFailure {
@@ -69,7 +74,6 @@ fn filter_node_with(
             unresolvable: true,
         });
     }
-    let used = store.node_usage(&node.metadata.name);
     let mut reasons = Vec::new();
     if used.pods + 1 > node.status.allocatable_pods {
         reasons.push("Too many pods".to_string());
@@ -92,9 +96,8 @@ fn filter_node_with(
 
 /// `NodeResourcesFit` with the LeastAllocated strategy: the mean free share of CPU and memory,
 /// 0–100, counting pods without requests at the scheduler's non-zero defaults.
-/// `(cpu, mem)` are the pod's requests.
-fn score_node((cpu, mem): (i64, i64), node: &Node, store: &Store) -> i64 {
-    let used = store.node_usage(&node.metadata.name);
+/// `(cpu, mem)` are the pod's requests and `used` the requests already held on the node.
+fn score_node((cpu, mem): (i64, i64), node: &Node, used: NodeUsage) -> i64 {
     let non_zero = |v: i64, d: i64| if v == 0 { d } else { v };
     let pods_on_node = used.pods;
     let cpu_req = used.milli_cpu.max(pods_on_node * DEFAULT_MILLI_CPU_REQUEST)
@@ -161,9 +164,9 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
     let mut failures = Vec::new();
     let mut best: Vec<(&Node, i64)> = Vec::new();
     let requests = pod_requests(pod);
-    for node in store.nodes.values() {
-        match filter_node_with(pod, requests, node, store) {
-            Ok(()) => best.push((node, score_node(requests, node, store))),
+    for (node, used) in store.nodes_with_usage() {
+        match filter_node_with(pod, requests, node, used) {
+            Ok(()) => best.push((node, score_node(requests, node, used))),
             Err(f) => failures.push(f),
         }
     }
