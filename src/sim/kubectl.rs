@@ -12,7 +12,7 @@
 //! Timestamps are the simulator's logical clock: ages are `now − creationTimestamp` in kubectl's
 //! human-duration form (`45s`, `2m10s`).
 
-use super::api::pod::{Container, ContainerPort, PodTemplateSpec};
+use super::api::pod::{Container, ContainerPort, PodSpec, PodTemplateSpec};
 use super::api::{
     ConditionReason, ContainerState, Deployment, DeploymentConditionType, Event, EventType,
     IntOrString, LabelSelector, Pod, PodPhase, Probe, ReplicaSet, Time, quantity,
@@ -21,7 +21,9 @@ use super::controller::deployment::util::{
     REVISION_ANNOTATION, by_creation_timestamp, find_new_replica_set,
 };
 use super::engine::Sim;
+use super::fingerprint;
 use super::recorder;
+use super::rng::SAFE_ALPHANUMS;
 use super::trace::Step;
 use crate::sim::order;
 use std::collections::BTreeMap;
@@ -865,11 +867,15 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
     if let Some(r) = pod.metadata.controller_ref() {
         o.push_str(&format!("Controlled By:\t{}/{}\n", r.kind, r.name));
     }
+    // The ServiceAccount admission plugin's token volume, mounted into every container.
+    let token = service_account_token_volume(pod);
     o.push_str("Containers:\n");
     for (i, c) in pod.spec.containers.iter().enumerate() {
         o.push_str(&format!("  {}:\n", c.name));
         o.push_str(&format!("    Image:\t{}\n", c.image));
         describe_ports(&mut o, "    ", c);
+        describe_seccomp(&mut o, "    ", c);
+        describe_unmodelled(&mut o, "    ", c, Unmodelled::Command);
         let cs = pod.status.container_statuses.get(i);
         match cs {
             Some(cs) => {
@@ -892,6 +898,8 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
         }
         describe_resources(&mut o, "    ", c);
         describe_probes(&mut o, "    ", c);
+        describe_unmodelled(&mut o, "    ", c, Unmodelled::Environment);
+        describe_mounts(&mut o, "    ", c, token.as_deref());
     }
     if !pod.status.conditions.is_empty() {
         o.push_str("Conditions:\n");
@@ -902,6 +910,15 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
             o.push_str(&format!("  {}\t{} \n", c.type_.as_str(), c.status.as_str()));
         }
     }
+    describe_volumes(&mut o, "", &pod.spec.extra, token.as_deref());
+    o.push_str(&format!("QoS Class:\t{}\n", qos_class(&pod.spec)));
+    describe_labels(&mut o, "Node-Selectors", &pod.spec.node_selector);
+    // The DefaultTolerationSeconds admission plugin's tolerations come after the template's.
+    let mut tolerations: Vec<serde_json::Value> =
+        json_list(&pod.spec.extra, "tolerations").to_vec();
+    tolerations.extend(default_tolerations(&tolerations));
+    describe_tolerations(&mut o, "", &tolerations);
+    describe_topology_spread(&mut o, "", &pod.spec.extra);
     describe_events_of(&mut o, steps, "Pod", name, now);
     Ok(tabwrite(&o, 0, 2))
 }
@@ -1222,31 +1239,43 @@ fn describe_unmodelled(o: &mut String, indent: &str, c: &Container, section: Unm
                 }
             }
         }
-        Unmodelled::Mounts => {
-            let mut mounts: Vec<&serde_json::Value> = list("volumeMounts").iter().collect();
-            if mounts.is_empty() {
-                o.push_str(&format!("{indent}Mounts:\t<none>\n"));
-                return;
-            }
-            order::sort_by(&mut mounts, |a, b| {
-                json_str(a, "mountPath").cmp(json_str(b, "mountPath"))
-            });
-            o.push_str(&format!("{indent}Mounts:\n"));
-            for m in &mounts {
-                let read_only = json_bool(m, "readOnly");
-                let mut flags = vec![if read_only { "ro" } else { "rw" }.to_string()];
-                let sub = json_str(m, "subPath");
-                if !sub.is_empty() {
-                    flags.push(format!("path={sub:?}"));
-                }
-                o.push_str(&format!(
-                    "{indent}  {} from {} ({})\n",
-                    json_str(m, "mountPath"),
-                    json_str(m, "name"),
-                    flags.join(",")
-                ));
-            }
+        Unmodelled::Mounts => describe_mounts(o, indent, c, None),
+    }
+}
+
+/// `Mounts:` (`describeContainerVolumes`): `<none>`, or each volume mount sorted by mount path
+/// as `<path> from <volume> (ro|rw[,path="<subPath>"])`; `token` is the service-account token
+/// volume the admission plugin mounted read-only into a pod's containers.
+fn describe_mounts(o: &mut String, indent: &str, c: &Container, token: Option<&str>) {
+    let mut mounts: Vec<serde_json::Value> = json_list(&c.extra, "volumeMounts").to_vec();
+    if let Some(name) = token {
+        mounts.push(serde_json::json!({
+            "name": name,
+            "readOnly": true,
+            "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"
+        }));
+    }
+    if mounts.is_empty() {
+        o.push_str(&format!("{indent}Mounts:\t<none>\n"));
+        return;
+    }
+    order::sort_by(&mut mounts, |a, b| {
+        json_str(a, "mountPath").cmp(json_str(b, "mountPath"))
+    });
+    o.push_str(&format!("{indent}Mounts:\n"));
+    for m in &mounts {
+        let read_only = json_bool(m, "readOnly");
+        let mut flags = vec![if read_only { "ro" } else { "rw" }.to_string()];
+        let sub = json_str(m, "subPath");
+        if !sub.is_empty() {
+            flags.push(format!("path={sub:?}"));
         }
+        o.push_str(&format!(
+            "{indent}  {} from {} ({})\n",
+            json_str(m, "mountPath"),
+            json_str(m, "name"),
+            flags.join(",")
+        ));
     }
 }
 
@@ -1271,6 +1300,7 @@ fn describe_template_containers(o: &mut String, title: &str, containers: &[Conta
         o.push_str(&format!("   {}:\n", c.name));
         o.push_str(&format!("{indent}Image:\t{}\n", c.image));
         describe_ports(o, indent, c);
+        describe_seccomp(o, indent, c);
         describe_unmodelled(o, indent, c, Unmodelled::Command);
         describe_resources(o, indent, c);
         describe_probes(o, indent, c);
@@ -1307,39 +1337,231 @@ fn describe_pod_template(o: &mut String, template: &PodTemplateSpec) {
         describe_template_containers(o, "Init Containers", &init);
     }
     describe_template_containers(o, "Containers", &spec.containers);
-    let volumes = json_list(&spec.extra, "volumes");
-    if volumes.is_empty() {
-        o.push_str("  Volumes:\t<none>\n");
-    } else {
-        o.push_str("  Volumes:\n");
-        for v in volumes {
-            o.push_str(&format!("   {}:\n", json_str(v, "name")));
-            o.push_str(&volume_source_text(v));
-        }
-    }
+    describe_volumes(o, "  ", &spec.extra, None);
+    describe_topology_spread(o, "  ", &spec.extra);
     if let Some(pc) = spec.extra.get("priorityClassName").and_then(|v| v.as_str())
         && !pc.is_empty()
     {
         o.push_str(&format!("  Priority Class Name:\t{pc}\n"));
     }
     describe_labels(o, "  Node-Selectors", &spec.node_selector);
-    let tolerations = json_list(&spec.extra, "tolerations");
-    o.push_str("  Tolerations:\t");
+    describe_tolerations(o, "  ", json_list(&spec.extra, "tolerations"));
+}
+
+/// `describeVolumes`: `Volumes:\t<none>`, or each volume by name with its source, in the
+/// spec's order; `token` is the name of the service-account token volume the admission plugin
+/// appended to a pod (`printProjectedVolumeSource` of its three sources).
+fn describe_volumes(
+    o: &mut String,
+    space: &str,
+    extra: &BTreeMap<String, serde_json::Value>,
+    token: Option<&str>,
+) {
+    let volumes = json_list(extra, "volumes");
+    if volumes.is_empty() && token.is_none() {
+        o.push_str(&format!("{space}Volumes:\t<none>\n"));
+        return;
+    }
+    o.push_str(&format!("{space}Volumes:\n"));
+    // Names one level in, and one space more inside a template; sources two levels in.
+    let name_indent = if space.is_empty() { "  " } else { "   " };
+    for v in volumes {
+        o.push_str(&format!("{name_indent}{}:\n", json_str(v, "name")));
+        o.push_str(&volume_source_text(v));
+    }
+    if let Some(name) = token {
+        o.push_str(&format!("{name_indent}{name}:\n"));
+        o.push_str(
+            "    Type:\tProjected (a volume that contains injected data from multiple sources)\n",
+        );
+        o.push_str("    TokenExpirationSeconds:\t3607\n");
+        o.push_str("    ConfigMapName:\tkube-root-ca.crt\n");
+        o.push_str("    Optional:\tfalse\n");
+        o.push_str("    DownwardAPI:\ttrue\n");
+    }
+}
+
+/// `printPodTolerationsMultiline`: `Tolerations:\t<none>`, or each toleration sorted by key
+/// alone (the manifest's order kept on ties), the first beside the title.
+fn describe_tolerations(o: &mut String, space: &str, tolerations: &[serde_json::Value]) {
+    o.push_str(&format!("{space}Tolerations:\t"));
     if tolerations.is_empty() {
         o.push_str("<none>\n");
     }
-    // `printTolerationsMultiline` sorts by key alone, keeping the manifest's order on ties.
     let mut tolerations: Vec<&serde_json::Value> = tolerations.iter().collect();
     order::sort_by(&mut tolerations, |a, b| {
         json_str(a, "key").cmp(json_str(b, "key"))
     });
-    let tolerations: Vec<String> = tolerations.into_iter().map(toleration_text).collect();
-    for (i, t) in tolerations.iter().enumerate() {
+    for (i, t) in tolerations.into_iter().enumerate() {
         if i > 0 {
+            o.push_str(space);
             o.push('\t');
         }
-        o.push_str(t);
+        o.push_str(&toleration_text(t));
         o.push('\n');
+    }
+}
+
+/// `describeTopologySpreadConstraints`: nothing without constraints, otherwise each as
+/// `<topologyKey>:<whenUnsatisfiable> when max skew <n> is exceeded[ for selector <s>]`, sorted
+/// by topology key.
+fn describe_topology_spread(
+    o: &mut String,
+    space: &str,
+    extra: &BTreeMap<String, serde_json::Value>,
+) {
+    let mut constraints: Vec<&serde_json::Value> = json_list(extra, "topologySpreadConstraints")
+        .iter()
+        .collect();
+    if constraints.is_empty() {
+        return;
+    }
+    order::sort_by(&mut constraints, |a, b| {
+        json_str(a, "topologyKey").cmp(json_str(b, "topologyKey"))
+    });
+    o.push_str(&format!("{space}Topology Spread Constraints:\t"));
+    for (i, c) in constraints.into_iter().enumerate() {
+        if i > 0 {
+            o.push_str(space);
+            o.push('\t');
+        }
+        o.push_str(&format!(
+            "{}:{} when max skew {} is exceeded",
+            json_str(c, "topologyKey"),
+            json_str(c, "whenUnsatisfiable"),
+            c.get("maxSkew")
+                .and_then(serde_json::Value::as_i64)
+                .unwrap_or(0)
+        ));
+        if let Some(selector) = c
+            .get("labelSelector")
+            .and_then(|v| serde_json::from_value::<LabelSelector>(v.clone()).ok())
+        {
+            o.push_str(&format!(" for selector {}", selector_text(&selector)));
+        }
+        o.push('\n');
+    }
+}
+
+/// `metav1.FormatLabelSelector`: the selector's requirements, or `<none>` when it has none.
+fn selector_text(selector: &LabelSelector) -> String {
+    match selector.to_selector_string() {
+        s if s.is_empty() => "<none>".to_string(),
+        s => s,
+    }
+}
+
+/// The container's seccomp profile line of `describeContainerBasicInfo`, when its security
+/// context sets one: `SeccompProfile:\t<type>`, and for a `Localhost` profile its file.
+fn describe_seccomp(o: &mut String, indent: &str, c: &Container) {
+    let Some(profile) = c
+        .extra
+        .get("securityContext")
+        .and_then(|s| s.get("seccompProfile"))
+    else {
+        return;
+    };
+    let kind = json_str(profile, "type");
+    o.push_str(&format!("{indent}SeccompProfile:\t{kind}\n"));
+    if kind == "Localhost" {
+        o.push_str(&format!(
+            "{indent}  LocalhostProfile:\t{}\n",
+            json_str(profile, "localhostProfile")
+        ));
+    }
+}
+
+/// The name of the token volume the ServiceAccount admission plugin adds to a pod
+/// (`kube-api-access-` and five random characters, here drawn from the pod's UID so that they
+/// stay the same for the pod), or `None` when the pod opts out with
+/// `automountServiceAccountToken: false`.
+fn service_account_token_volume(pod: &Pod) -> Option<String> {
+    if pod.spec.extra.get("automountServiceAccountToken") == Some(&serde_json::Value::Bool(false)) {
+        return None;
+    }
+    let mut h = fingerprint::of(pod.metadata.uid.as_str());
+    let mut name = String::from("kube-api-access-");
+    for _ in 0..5 {
+        let n = SAFE_ALPHANUMS.len() as u64;
+        name.push(char::from(SAFE_ALPHANUMS[(h % n) as usize]));
+        h /= n;
+    }
+    Some(name)
+}
+
+/// The tolerations the DefaultTolerationSeconds admission plugin adds to a pod that does not
+/// already tolerate the `not-ready` and `unreachable` NoExecute taints: 300 seconds each.
+fn default_tolerations(tolerations: &[serde_json::Value]) -> Vec<serde_json::Value> {
+    let tolerates = |taint: &str| {
+        tolerations.iter().any(|t| {
+            let key = json_str(t, "key");
+            (key.is_empty() || key == taint) && matches!(json_str(t, "effect"), "" | "NoExecute")
+        })
+    };
+    [
+        "node.kubernetes.io/not-ready",
+        "node.kubernetes.io/unreachable",
+    ]
+    .into_iter()
+    .filter(|taint| !tolerates(taint))
+    .map(|taint| {
+        serde_json::json!({
+            "key": taint,
+            "operator": "Exists",
+            "effect": "NoExecute",
+            "tolerationSeconds": 300
+        })
+    })
+    .collect()
+}
+
+/// `GetPodQOS` (`ComputePodQOS`): `BestEffort` when no container requests or limits CPU or
+/// memory; `Guaranteed` when every container limits both and the summed requests equal the
+/// summed limits; `Burstable` otherwise. Zero quantities count as unset.
+fn qos_class(spec: &PodSpec) -> &'static str {
+    let mut requests: BTreeMap<&'static str, i64> = BTreeMap::new();
+    let mut limits: BTreeMap<&'static str, i64> = BTreeMap::new();
+    let mut guaranteed = true;
+    let inits: Vec<Container> = spec
+        .extra
+        .get("initContainers")
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default();
+    // The positive CPU and memory amounts of one resource list, in milli-units.
+    let amounts = |list: &BTreeMap<String, serde_json::Value>| -> Vec<(&'static str, i64)> {
+        ["cpu", "memory"]
+            .into_iter()
+            .filter_map(|name| {
+                let text = quantity::quantity_text(list.get(name)?)?;
+                let amount = quantity::parse_milli(&text)?;
+                (amount > 0).then_some((name, amount))
+            })
+            .collect()
+    };
+    for c in spec.containers.iter().chain(&inits) {
+        for (name, amount) in amounts(&c.resources.requests) {
+            let sum = requests.entry(name).or_insert(0);
+            *sum = sum.saturating_add(amount);
+        }
+        let limited = amounts(&c.resources.limits);
+        for &(name, amount) in &limited {
+            let sum = limits.entry(name).or_insert(0);
+            *sum = sum.saturating_add(amount);
+        }
+        if limited.len() < 2 {
+            guaranteed = false;
+        }
+    }
+    if requests.is_empty() && limits.is_empty() {
+        return "BestEffort";
+    }
+    if guaranteed
+        && requests.iter().all(|(k, v)| limits.get(k) == Some(v))
+        && requests.len() == limits.len()
+    {
+        "Guaranteed"
+    } else {
+        "Burstable"
     }
 }
 

@@ -455,6 +455,11 @@ impl Store {
             }
             Change::CreatePod(mut pod) => {
                 pod.metadata.creation_timestamp = now.truncate_to_secs();
+                // The pod defaulting of the API server (`SetDefaults_Pod`); the spec shared with
+                // the template is copied only when there is something to default.
+                if pod.spec.has_limits_without_requests() {
+                    pod.spec.default_requests_to_limits();
+                }
                 pod.metadata.generation = 1;
                 let key = PodName::from(pod.metadata.name.as_str());
                 self.index_pod(&key, &pod);

@@ -723,3 +723,63 @@ fn rollout_status_watch_starts_at_the_spec_update() {
     want.push("deployment \"web\" successfully rolled out".to_string());
     assert_eq!(out.lines().collect::<Vec<_>>(), want, "{out}");
 }
+
+/// Describe shows a template's topology spread constraints (sorted by topology key, with their
+/// selectors) and a container's seccomp profile, in the template and in each pod, and a pod
+/// without requests or limits is BestEffort.
+#[test]
+fn describe_shows_spread_constraints_seccomp_and_qos() {
+    let yaml = r#"
+name: topo
+seed: 1
+cluster:
+  nodes:
+    - {name: node-1, cpu: "4", memory: 8Gi}
+deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 1
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        topologySpreadConstraints:
+          - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: web}}}
+          - {maxSkew: 2, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule}
+        containers:
+          - name: web
+            image: web:1.0
+            securityContext: {seccompProfile: {type: RuntimeDefault}}
+run_until: 20s
+"#;
+    let (sim, steps) = run(yaml, 20);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(20));
+    let spread = "Topology Spread Constraints:  kubernetes.io/hostname:DoNotSchedule when max skew 2 is exceeded\n";
+    let zone = "zone:ScheduleAnyway when max skew 1 is exceeded for selector app=web\n";
+    let template = kubectl::describe_deployment(&m, "web").unwrap_or_else(|e| e);
+    for want in [
+        "    SeccompProfile:             RuntimeDefault\n",
+        spread,
+        zone,
+    ] {
+        assert!(template.contains(want), "missing {want:?} in\n{template}");
+    }
+    let pod = sim
+        .store()
+        .pods
+        .keys()
+        .next()
+        .map(|k| k.to_string())
+        .unwrap_or_default();
+    let text = kubectl::describe_pod(&m, &pod).unwrap_or_else(|e| e);
+    for want in [
+        "    SeccompProfile:  RuntimeDefault\n",
+        "QoS Class:                    BestEffort\n",
+        spread,
+        zone,
+    ] {
+        assert!(text.contains(want), "missing {want:?} in\n{text}");
+    }
+}

@@ -815,3 +815,79 @@ fn a_container_that_ran_under_ten_minutes_keeps_its_crash_back_off() {
         .collect();
     check_gaps(&pod, &gaps, &[0, 10, 20], |b| b / 2 + 1);
 }
+
+/// A container with limits and no requests requests its limits: `SetDefaults_Pod` defaults them
+/// on each pod (never on the template), so the scheduler counts them and a third one-CPU pod
+/// does not fit on a two-CPU node. The pod is Guaranteed; describe shows the admission
+/// plugins' token volume and default tolerations.
+#[test]
+fn limits_without_requests_are_requested_by_each_pod() {
+    let yaml = "
+name: limits only
+seed: 5
+cluster:
+  nodes:
+    - {name: node-1, cpu: \"2\", memory: 8Gi}
+deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 3
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers:
+          - name: web
+            image: web:1.0
+            resources: {limits: {cpu: \"1\", memory: 1Gi}}
+run_until: 30s
+";
+    let mut sim = Scenario::parse(yaml)
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .sim();
+    let mut steps = Vec::new();
+    while let Some(step) = sim.step_until(Time::from_secs(30)) {
+        steps.push(step);
+    }
+    let failed: Vec<&str> = steps
+        .iter()
+        .flat_map(|s| &s.events)
+        .filter(|e| e.reason == EventReason::FailedScheduling)
+        .map(|e| e.message.as_str())
+        .collect();
+    assert!(
+        failed
+            .first()
+            .is_some_and(|m| m.starts_with("0/1 nodes are available: 1 Insufficient cpu.")),
+        "{failed:?}"
+    );
+    let running = sim
+        .store()
+        .pods
+        .values()
+        .filter(|p| p.status.phase == PodPhase::Running)
+        .count();
+    assert_eq!(running, 2);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(30));
+    let pod = sim
+        .store()
+        .pods
+        .values()
+        .find(|p| p.status.phase == PodPhase::Running)
+        .map(|p| p.metadata.name.clone())
+        .unwrap_or_default();
+    let describe = kubectl::describe_pod(&m, &pod).unwrap_or_else(|e| e);
+    for want in [
+        "    Limits:\n      cpu:     1\n      memory:  1Gi\n    Requests:\n      cpu:        1\n      memory:     1Gi\n",
+        "    Environment:  <none>\n    Mounts:\n      /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-",
+        "Volumes:\n  kube-api-access-",
+        "    Type:                    Projected (a volume that contains injected data from multiple sources)\n    TokenExpirationSeconds:  3607\n    ConfigMapName:           kube-root-ca.crt\n    Optional:                false\n    DownwardAPI:             true\n",
+        "QoS Class:                   Guaranteed\nNode-Selectors:              <none>\nTolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s\n                             node.kubernetes.io/unreachable:NoExecute op=Exists for 300s\nEvents:",
+    ] {
+        assert!(describe.contains(want), "missing {want:?} in\n{describe}");
+    }
+    let template = kubectl::describe_deployment(&m, "web").unwrap_or_else(|e| e);
+    assert!(!template.contains("Requests:"), "{template}");
+}

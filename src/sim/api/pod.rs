@@ -46,6 +46,56 @@ pub struct PodSpec {
 }
 
 impl PodSpec {
+    /// Whether [`PodSpec::default_requests_to_limits`] would change anything: some container
+    /// (init containers included) has a limit without a request for the same resource.
+    pub fn has_limits_without_requests(&self) -> bool {
+        let typed = self.containers.iter().any(|c| {
+            c.resources
+                .limits
+                .keys()
+                .any(|k| !c.resources.requests.contains_key(k))
+        });
+        typed
+            || init_container_resources(&self.extra).any(|(limits, requests)| {
+                limits
+                    .keys()
+                    .any(|k| !requests.is_some_and(|r| r.contains_key(k)))
+            })
+    }
+
+    /// `SetDefaults_Pod`'s resource defaulting: a container that sets a limit but no request
+    /// for a resource requests its limit. Upstream applies it to pods only, never to pod
+    /// templates, so a Deployment's template keeps its limits alone while each pod created from
+    /// it requests them, and the scheduler counts them.
+    pub fn default_requests_to_limits(&mut self) {
+        for c in &mut self.containers {
+            let r = &mut c.resources;
+            for (k, v) in &r.limits {
+                r.requests.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        if let Some(Value::Array(inits)) = self.extra.get_mut("initContainers") {
+            for c in inits.iter_mut().filter_map(Value::as_object_mut) {
+                let Some(Value::Object(limits)) = c.get("resources").and_then(|r| r.get("limits"))
+                else {
+                    continue;
+                };
+                let limits = limits.clone();
+                let Some(Value::Object(resources)) = c.get_mut("resources") else {
+                    continue;
+                };
+                let requests = resources
+                    .entry("requests")
+                    .or_insert_with(|| Value::Object(Default::default()));
+                if let Value::Object(requests) = requests {
+                    for (k, v) in limits {
+                        requests.entry(k).or_insert(v);
+                    }
+                }
+            }
+        }
+    }
+
     /// The containers' images in order, joined with `sep` (kubectl's IMAGES column uses `,`).
     pub fn images(&self, sep: &str) -> String {
         self.containers
@@ -54,6 +104,27 @@ impl PodSpec {
             .collect::<Vec<_>>()
             .join(sep)
     }
+}
+
+/// The `limits` and `requests` maps of each init container, which are kept as JSON.
+fn init_container_resources(
+    extra: &BTreeMap<String, Value>,
+) -> impl Iterator<
+    Item = (
+        &serde_json::Map<String, Value>,
+        Option<&serde_json::Map<String, Value>>,
+    ),
+> {
+    extra
+        .get("initContainers")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|c| {
+            let r = c.get("resources")?;
+            let limits = r.get("limits")?.as_object()?;
+            Some((limits, r.get("requests").and_then(Value::as_object)))
+        })
 }
 
 /// `Container`.
