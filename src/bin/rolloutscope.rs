@@ -24,7 +24,7 @@ usage: rolloutscope run FILE [--json]
                  commands an engineer would run, what each shows, and a verdict
     --json       print the diagnosis as one JSON object
   kubectl FILE   print what kubectl would print, for these KUBECTL-ARGS:
-                   get deploy,rs,pods [-o wide]     (any of deploy, rs, pods, events)
+                   get deploy,rs,pods [-o wide]     (any of deploy, rs, pods, events, nodes)
                    get events [--field-selector type=Warning]
                    rollout status deploy/NAME [--watch=false] [--timeout=D]
                                      (watches as kubectl does: a line for every change
@@ -34,6 +34,7 @@ usage: rolloutscope run FILE [--json]
                    describe pod NAME
                    describe deploy NAME
                    describe rs NAME
+                   describe node NAME
   --at TIME      run the scenario until this simulated time (30s, 2m, 1m30s) first; without it,
                  until the scenario's run_until";
 
@@ -235,7 +236,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage = || {
         format!(
-            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events] [-o wide], get events [--field-selector type=Warning], rollout status deploy/NAME [--watch=false] [--timeout=D], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME",
+            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes] [-o wide], get events [--field-selector type=Warning], rollout status deploy/NAME [--watch=false] [--timeout=D], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node NAME",
             words.join(" ")
         )
     };
@@ -273,7 +274,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
             for k in kinds.split(',') {
                 let r = Resource::parse(k).ok_or_else(|| {
                     format!(
-                        "error: the server doesn't have a resource type {k:?} (RolloutScope knows deploy, rs, pods, events)"
+                        "error: the server doesn't have a resource type {k:?} (RolloutScope knows deploy, rs, pods, events, nodes)"
                     )
                 })?;
                 resources.push(r);
@@ -301,6 +302,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
         ["describe", "replicaset" | "replicasets" | "rs", name] => {
             kubectl::describe_replica_set(m, name)
         }
+        ["describe", "node" | "nodes" | "no", name] => kubectl::describe_node(m, name),
         ["rollout", "history", rest @ ..] => {
             // The Deployment as `deploy/NAME` or `deploy NAME`, and `--revision=N` or
             // `--revision N` anywhere after `history`.

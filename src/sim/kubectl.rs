@@ -17,9 +17,12 @@ use super::api::{
     ConditionReason, ContainerState, Deployment, DeploymentConditionType, Event, EventType,
     IntOrString, LabelSelector, Pod, PodPhase, Probe, ReplicaSet, Time, quantity,
 };
+use super::api::{EventReason, Node};
 use super::controller::deployment::util::{
     REVISION_ANNOTATION, by_creation_timestamp, find_new_replica_set,
 };
+use super::controller::node_lifecycle::NODE_MONITOR_GRACE_MS;
+use super::controller::scheduler::{format_cpu, format_mem};
 use super::engine::Sim;
 use super::fingerprint;
 use super::recorder;
@@ -297,6 +300,7 @@ pub enum Resource {
     ReplicaSets,
     Pods,
     Events,
+    Nodes,
 }
 
 impl Resource {
@@ -311,6 +315,7 @@ impl Resource {
             }
             "po" | "pod" | "pods" => Some(Resource::Pods),
             "ev" | "event" | "events" => Some(Resource::Events),
+            "no" | "node" | "nodes" => Some(Resource::Nodes),
             _ => None,
         }
     }
@@ -322,6 +327,7 @@ impl Resource {
             Resource::ReplicaSets => "replicaset.apps/",
             Resource::Pods => "pod/",
             Resource::Events => "event/",
+            Resource::Nodes => "node/",
         }
     }
 }
@@ -339,6 +345,7 @@ pub fn get(m: &Moment<'_>, kinds: &[Resource], wide: bool) -> String {
             Resource::ReplicaSets => get_replica_sets(m, prefix, wide),
             Resource::Pods => get_pods(m, prefix, wide),
             Resource::Events => get_events(m),
+            Resource::Nodes => get_nodes(m, prefix, wide),
         };
         tables.push(table);
     }
@@ -389,6 +396,322 @@ pub fn get_deployments(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
         t.push('\n');
     }
     tabwrite(&t, 6, 3)
+}
+
+/// What every simulated node reports about itself (`status.nodeInfo`): a kind-style node of
+/// the Kubernetes version RolloutScope follows.
+pub const NODE_INFO: NodeInfo = NodeInfo {
+    os_image: "Debian GNU/Linux 12 (bookworm)",
+    kernel_version: "6.1.0-31-amd64",
+    container_runtime: "containerd://2.1.4",
+    kubelet_version: "v1.35.0",
+};
+
+/// A node's `status.nodeInfo` fields that kubectl prints.
+pub struct NodeInfo {
+    pub os_image: &'static str,
+    pub kernel_version: &'static str,
+    pub container_runtime: &'static str,
+    pub kubelet_version: &'static str,
+}
+
+/// The API server's answer for an object that does not exist, as kubectl prints it:
+/// `Error from server (NotFound): <resource> "<name>" not found`.
+fn not_found(resource: &str, name: &str) -> String {
+    format!("Error from server (NotFound): {resource} {name:?} not found")
+}
+
+/// A node's internal IP, matching the host IP its pods report.
+fn node_ip(n: &Node) -> String {
+    format!("192.168.49.{}", n.spec.pod_cidr_index + 2)
+}
+
+/// `kubectl get nodes`: `NAME STATUS ROLES AGE VERSION`, STATUS being `Ready` or `NotReady`,
+/// with `,SchedulingDisabled` when cordoned; `-o wide` adds `INTERNAL-IP EXTERNAL-IP OS-IMAGE
+/// KERNEL-VERSION CONTAINER-RUNTIME`. Nodes are cluster-scoped, so this table comes even when
+/// the namespace has nothing.
+pub fn get_nodes(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
+    let (sim, now) = (m.sim, m.now);
+    let mut t = String::from("NAME\tSTATUS\tROLES\tAGE\tVERSION");
+    if wide {
+        t.push_str("\tINTERNAL-IP\tEXTERNAL-IP\tOS-IMAGE\tKERNEL-VERSION\tCONTAINER-RUNTIME");
+    }
+    t.push('\n');
+    for n in sim.store().nodes.values() {
+        let mut status = if n.status.ready { "Ready" } else { "NotReady" }.to_string();
+        if n.spec.unschedulable {
+            status.push_str(",SchedulingDisabled");
+        }
+        t.push_str(&format!(
+            "{prefix}{}\t{status}\t<none>\t{}\t{}",
+            n.metadata.name,
+            since(now, n.metadata.creation_timestamp),
+            NODE_INFO.kubelet_version
+        ));
+        if wide {
+            t.push_str(&format!(
+                "\t{}\t<none>\t{}\t{}\t{}",
+                node_ip(n),
+                NODE_INFO.os_image,
+                NODE_INFO.kernel_version,
+                NODE_INFO.container_runtime
+            ));
+        }
+        t.push('\n');
+    }
+    tabwrite(&t, 6, 3)
+}
+
+/// The sum of one resource over a list of containers' quantities, as `Quantity.Add` leaves it
+/// and `String` prints it: in the format of the first quantity added (`128Mi` + `128Mi` is
+/// `256Mi`, `100M` + `100M` is `200M`), `0` when there is none.
+fn sum_quantity<'a>(quantities: impl Iterator<Item = &'a serde_json::Value>) -> (i64, String) {
+    let mut milli: i64 = 0;
+    let mut binary = None;
+    for q in quantities {
+        let Some(text) = quantity::quantity_text(q) else {
+            continue;
+        };
+        binary.get_or_insert(text.ends_with('i'));
+        milli = milli.saturating_add(quantity::parse_milli(&text).unwrap_or(0));
+    }
+    let text = match binary {
+        None => "0".to_string(),
+        Some(true) if milli % 1000 == 0 => {
+            let bytes = milli / 1000;
+            if bytes >= 1024 && bytes % 1024 == 0 {
+                quantity::canonical(&format!("{}Ki", bytes / 1024)).unwrap_or_default()
+            } else {
+                bytes.to_string()
+            }
+        }
+        Some(_) => quantity::canonical(&format!("{milli}m")).unwrap_or_default(),
+    };
+    (milli, text)
+}
+
+/// `<amount> (<n>%)` of `describeNodeResource`, the percentage of the allocatable amount
+/// truncated as Go's `int64(float64)` does (0 when nothing is allocatable).
+fn with_fraction((amount, text): (i64, String), allocatable: i64) -> String {
+    let pct = if allocatable > 0 {
+        i128::from(amount) * 100 / i128::from(allocatable)
+    } else {
+        0
+    };
+    format!("{text} ({pct}%)")
+}
+
+/// `kubectl describe node NAME` (`describeNode`, kubectl v1.35) at the simulator's current
+/// moment: labels, taints (`node.kubernetes.io/unschedulable:NoSchedule` when cordoned, the
+/// `unreachable` taints once its kubelet stopped posting status), the four kubelet conditions
+/// (Unknown, `NodeStatusUnknown`, once it stopped), addresses, capacity and allocatable (equal
+/// here), the node info of [`NODE_INFO`], its pod CIDR, the non-terminated pods with their
+/// requests and limits as a share of allocatable, the allocated totals and the node's events.
+/// The lease section is left out, as RolloutScope has no leases.
+///
+/// # Errors
+/// `Error from server (NotFound): nodes "<name>" not found`.
+pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
+    let (sim, steps, now) = (m.sim, m.steps, m.now);
+    let Some(n) = sim.store().nodes.get(name) else {
+        return Err(not_found("nodes", name));
+    };
+    let mut o = String::new();
+    o.push_str(&format!("Name:\t{name}\n"));
+    o.push_str("Roles:\t<none>\n");
+    describe_labels(&mut o, "Labels", &n.metadata.labels);
+    describe_annotations(&mut o, "Annotations", &n.metadata.annotations);
+    o.push_str(&format!(
+        "CreationTimestamp:\t{}\n",
+        sim_time(n.metadata.creation_timestamp, now)
+    ));
+    // `printNodeTaintsMultiline` orders taints by effect, then key.
+    let mut taints = Vec::new();
+    if !n.status.ready {
+        taints.push("node.kubernetes.io/unreachable:NoExecute");
+    }
+    if n.spec.unschedulable {
+        taints.push("node.kubernetes.io/unschedulable:NoSchedule");
+    }
+    if !n.status.ready {
+        taints.push("node.kubernetes.io/unreachable:NoSchedule");
+    }
+    o.push_str("Taints:\t");
+    if taints.is_empty() {
+        o.push_str("<none>\n");
+    }
+    for (i, t) in taints.iter().enumerate() {
+        if i > 0 {
+            o.push('\t');
+        }
+        o.push_str(t);
+        o.push('\n');
+    }
+    o.push_str(&format!("Unschedulable:\t{}\n", n.spec.unschedulable));
+    // The conditions changed once, if ever: when the node controller marked the node NotReady.
+    let not_ready_at = steps
+        .iter()
+        .filter(|s| {
+            s.events
+                .iter()
+                .any(|e| e.reason == EventReason::NodeNotReady && e.involved_object.name == name)
+        })
+        .map(|s| s.time.truncate_to_secs())
+        .next_back();
+    let since_start = sim_time(n.metadata.creation_timestamp, now);
+    // The kubelet reports its status every five minutes (`nodeStatusReportFrequency`) while
+    // nothing changes, so the last heartbeat is the last report before now, or before it fell
+    // silent (the node controller notices after its 40 s grace period).
+    const REPORT_MS: u64 = 300_000;
+    let created = n.metadata.creation_timestamp.as_millis();
+    let last_seen = not_ready_at.map_or(now.as_millis(), |t| {
+        t.as_millis().saturating_sub(NODE_MONITOR_GRACE_MS)
+    });
+    let heartbeat =
+        Time::from_millis(created + last_seen.saturating_sub(created) / REPORT_MS * REPORT_MS);
+    let heartbeat = sim_time(heartbeat, now);
+    o.push_str(
+        "Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n",
+    );
+    o.push_str("  ----\t------\t-----------------\t------------------\t------\t-------\n");
+    let healthy = [
+        (
+            "MemoryPressure",
+            "False",
+            "KubeletHasSufficientMemory",
+            "kubelet has sufficient memory available",
+        ),
+        (
+            "DiskPressure",
+            "False",
+            "KubeletHasNoDiskPressure",
+            "kubelet has no disk pressure",
+        ),
+        (
+            "PIDPressure",
+            "False",
+            "KubeletHasSufficientPID",
+            "kubelet has sufficient PID available",
+        ),
+        (
+            "Ready",
+            "True",
+            "KubeletReady",
+            "kubelet is posting ready status",
+        ),
+    ];
+    for (kind, status, reason, message) in healthy {
+        let (status, reason, message, changed) = match (n.status.ready, not_ready_at) {
+            (false, Some(t)) => (
+                "Unknown",
+                "NodeStatusUnknown",
+                "Kubelet stopped posting node status.",
+                sim_time(t, now),
+            ),
+            _ => (status, reason, message, since_start.clone()),
+        };
+        o.push_str(&format!(
+            "  {kind} \t{status} \t{heartbeat} \t{changed} \t{reason} \t{message}\n"
+        ));
+    }
+    o.push_str(&format!(
+        "Addresses:\n  InternalIP:\t{}\n  Hostname:\t{name}\n",
+        node_ip(n)
+    ));
+    let cpu = format_cpu(n.status.allocatable_milli_cpu);
+    let memory = format_mem(n.status.allocatable_memory);
+    for title in ["Capacity", "Allocatable"] {
+        o.push_str(&format!(
+            "{title}:\n  cpu:\t{cpu}\n  memory:\t{memory}\n  pods:\t{}\n",
+            n.status.allocatable_pods
+        ));
+    }
+    o.push_str("System Info:\n");
+    o.push_str(&format!(
+        "  Kernel Version:\t{}\n",
+        NODE_INFO.kernel_version
+    ));
+    o.push_str(&format!("  OS Image:\t{}\n", NODE_INFO.os_image));
+    o.push_str("  Operating System:\tlinux\n  Architecture:\tamd64\n");
+    o.push_str(&format!(
+        "  Container Runtime Version:\t{}\n",
+        NODE_INFO.container_runtime
+    ));
+    o.push_str(&format!(
+        "  Kubelet Version:\t{}\n",
+        NODE_INFO.kubelet_version
+    ));
+    o.push_str("  Kube-Proxy Version:\t\n");
+    let cidr = format!("10.244.{}.0/24", n.spec.pod_cidr_index);
+    o.push_str(&format!("PodCIDR:\t{cidr}\nPodCIDRs:\t{cidr}\n"));
+    // `describeNodeResource`: the pods bound here that have not finished, by name.
+    let pods: Vec<&Pod> = sim
+        .store()
+        .pods
+        .values()
+        .map(|p| &**p)
+        .filter(|p| {
+            p.node_name == name && !matches!(p.status.phase, PodPhase::Succeeded | PodPhase::Failed)
+        })
+        .collect();
+    let (alloc_cpu, alloc_mem) = (
+        n.status.allocatable_milli_cpu,
+        n.status.allocatable_memory.saturating_mul(1000),
+    );
+    o.push_str(&format!(
+        "Non-terminated Pods:\t({} in total)\n",
+        pods.len()
+    ));
+    o.push_str(
+        "  Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n",
+    );
+    o.push_str(
+        "  ---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n",
+    );
+    let of = |pods: &[&Pod],
+              list: fn(&Container) -> &BTreeMap<String, serde_json::Value>,
+              name: &str| {
+        sum_quantity(
+            pods.iter()
+                .flat_map(|p| p.spec.containers.iter())
+                .filter_map(move |c| list(c).get(name)),
+        )
+    };
+    fn requests(c: &Container) -> &BTreeMap<String, serde_json::Value> {
+        &c.resources.requests
+    }
+    fn limits(c: &Container) -> &BTreeMap<String, serde_json::Value> {
+        &c.resources.limits
+    }
+    for p in &pods {
+        let one = [*p];
+        o.push_str(&format!(
+            "  default\t{}\t\t{}\t{}\t{}\t{}\t{}\n",
+            p.metadata.name,
+            with_fraction(of(&one, requests, "cpu"), alloc_cpu),
+            with_fraction(of(&one, limits, "cpu"), alloc_cpu),
+            with_fraction(of(&one, requests, "memory"), alloc_mem),
+            with_fraction(of(&one, limits, "memory"), alloc_mem),
+            since(now, p.metadata.creation_timestamp)
+        ));
+    }
+    o.push_str(
+        "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n",
+    );
+    o.push_str("  Resource\tRequests\tLimits\n  --------\t--------\t------\n");
+    for (resource, allocatable) in [
+        ("cpu", alloc_cpu),
+        ("memory", alloc_mem),
+        ("ephemeral-storage", 0),
+    ] {
+        o.push_str(&format!(
+            "  {resource}\t{}\t{}\n",
+            with_fraction(of(&pods, requests, resource), allocatable),
+            with_fraction(of(&pods, limits, resource), allocatable)
+        ));
+    }
+    describe_events_of(&mut o, steps, "Node", name, now);
+    Ok(tabwrite(&o, 0, 2))
 }
 
 fn join_containers<'a>(it: impl Iterator<Item = &'a str>) -> String {
@@ -811,9 +1134,7 @@ fn sim_time(t: Time, now: Time) -> String {
 pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
     let (sim, steps, now) = (m.sim, m.steps, m.now);
     let Some(pod) = sim.store().pods.get(name) else {
-        return Err(format!(
-            "Error from server (NotFound): pods {name:?} not found"
-        ));
+        return Err(not_found("pods", name));
     };
     let mut o = String::new();
     o.push_str(&format!("Name:\t{}\n", pod.metadata.name));
@@ -959,12 +1280,7 @@ pub fn rollout_status_watch(
 ) -> (String, Result<(), String>) {
     let mut out = String::new();
     let Some(d) = sim.deployment(name) else {
-        return (
-            out,
-            Err(format!(
-                "Error from server (NotFound): deployments.apps {name:?} not found"
-            )),
-        );
+        return (out, Err(not_found("deployments.apps", name)));
     };
     // One evaluation: its line printed, and whether the watch is over.
     let evaluate = |d: &Deployment, out: &mut String| match rollout_status(d, None) {
@@ -1731,9 +2047,7 @@ fn describe_events(o: &mut String, mut events: Vec<EventRecord>, now: Time) {
 pub fn describe_deployment(m: &Moment<'_>, name: &str) -> Result<String, String> {
     let (sim, steps, now) = (m.sim, m.steps, m.now);
     let Some(d) = sim.deployment(name) else {
-        return Err(format!(
-            "Error from server (NotFound): deployments.apps {name:?} not found"
-        ));
+        return Err(not_found("deployments.apps", name));
     };
     let mut o = String::new();
     o.push_str(&format!("Name:\t{}\n", d.metadata.name));
@@ -1845,9 +2159,7 @@ pub fn new_replica_set_name(sim: &Sim, deployment: &str) -> Option<String> {
 pub fn describe_replica_set(m: &Moment<'_>, name: &str) -> Result<String, String> {
     let (sim, steps, now) = (m.sim, m.steps, m.now);
     let Some(rs) = sim.store().replica_sets.get(name) else {
-        return Err(format!(
-            "Error from server (NotFound): replicasets.apps {name:?} not found"
-        ));
+        return Err(not_found("replicasets.apps", name));
     };
     let mut o = String::new();
     o.push_str(&format!("Name:\t{}\n", rs.metadata.name));
@@ -1909,9 +2221,7 @@ pub fn describe_replica_set(m: &Moment<'_>, name: &str) -> Result<String, String
 /// find the specified revision`.
 pub fn rollout_history(sim: &Sim, name: &str, revision: Option<i64>) -> Result<String, String> {
     let Some(d) = sim.deployment(name) else {
-        return Err(format!(
-            "Error from server (NotFound): deployments.apps {name:?} not found"
-        ));
+        return Err(not_found("deployments.apps", name));
     };
     let mut revisions: BTreeMap<i64, &ReplicaSet> = BTreeMap::new();
     for rs in sim.store().replica_sets_owned_by(&d.metadata.uid) {

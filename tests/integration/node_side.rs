@@ -891,3 +891,54 @@ run_until: 30s
     let template = kubectl::describe_deployment(&m, "web").unwrap_or_else(|e| e);
     assert!(!template.contains("Requests:"), "{template}");
 }
+
+/// `kubectl get nodes` and `kubectl describe node` (`describeNode`, kubectl v1.35): where six
+/// replicas want a CPU each on two 2-CPU nodes, each node lists its two non-terminated pods at
+/// 50% of its CPU and is allocated at 100%, which is why the rest are Pending.
+#[test]
+fn describe_node_shows_why_a_node_is_full() {
+    let (sim, steps) = run_until("six-want-four-ready.yaml", 180);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(180));
+    let nodes = kubectl::get(&m, &[Resource::Nodes], false);
+    assert_eq!(
+        nodes,
+        "NAME     STATUS   ROLES    AGE   VERSION\nnode-1   Ready    <none>   3m    v1.35.0\nnode-2   Ready    <none>   3m    v1.35.0\n"
+    );
+    let text = kubectl::describe_node(&m, "node-1").unwrap_or_else(|e| e);
+    for want in [
+        "Name:               node-1\nRoles:              <none>\nLabels:             kubernetes.io/hostname=node-1\n",
+        "Taints:             <none>\nUnschedulable:      false\n",
+        "  Ready            True    ",
+        "KubeletReady                 kubelet is posting ready status\n",
+        "Allocatable:\n  cpu:     2\n  memory:  8Gi\n  pods:    110\n",
+        "Non-terminated Pods:          (2 in total)\n",
+        "1 (50%)       0 (0%)      128Mi (1%)       0 (0%)         3m\n",
+        "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n  Resource           Requests    Limits\n  --------           --------    ------\n  cpu                2 (100%)    0 (0%)\n  memory             256Mi (3%)  0 (0%)\n  ephemeral-storage  0 (0%)      0 (0%)\nEvents:              <none>\n",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in\n{text}");
+    }
+    assert_eq!(
+        kubectl::describe_node(&m, "nope"),
+        Err("Error from server (NotFound): nodes \"nope\" not found".to_string())
+    );
+}
+
+/// A node whose kubelet stopped posting status: NotReady in `get nodes`, its conditions
+/// Unknown (`NodeStatusUnknown`) since the node controller noticed, the `unreachable` taints
+/// (NoExecute before NoSchedule), and the controller's NodeNotReady event.
+#[test]
+fn describe_node_shows_a_lost_node() {
+    let (sim, steps) = run_until("node-failure.yaml", 420);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(420));
+    let nodes = kubectl::get(&m, &[Resource::Nodes], false);
+    assert!(nodes.contains("node-2   NotReady   <none>"), "{nodes}");
+    let text = kubectl::describe_node(&m, "node-2").unwrap_or_else(|e| e);
+    for want in [
+        "Taints:             node.kubernetes.io/unreachable:NoExecute\n                    node.kubernetes.io/unreachable:NoSchedule\n",
+        "  Ready            Unknown   ",
+        "NodeStatusUnknown   Kubelet stopped posting node status.\n",
+        "  Normal  NodeNotReady  5m    node-controller  Node node-2 status is now: NodeNotReady\n",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in\n{text}");
+    }
+}
