@@ -34,7 +34,7 @@ usage: rolloutscope run FILE [--json]
                    describe pod NAME
                    describe deploy NAME
                    describe rs NAME
-                   describe node NAME
+                   describe node [NAME]             (every node without a name)
   --at TIME      run the scenario until this simulated time (30s, 2m, 1m30s) first; without it,
                  until the scenario's run_until";
 
@@ -236,7 +236,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage = || {
         format!(
-            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes] [-o wide], get events [--field-selector type=Warning], rollout status deploy/NAME [--watch=false] [--timeout=D], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node NAME",
+            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes] [-o wide], get events [--field-selector type=Warning], rollout status deploy/NAME [--watch=false] [--timeout=D], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME]",
             words.join(" ")
         )
     };
@@ -303,6 +303,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
             kubectl::describe_replica_set(m, name)
         }
         ["describe", "node" | "nodes" | "no", name] => kubectl::describe_node(m, name),
+        ["describe", "node" | "nodes" | "no"] => Ok(kubectl::describe_nodes(m)),
         ["rollout", "history", rest @ ..] => {
             // The Deployment as `deploy/NAME` or `deploy NAME`, and `--revision=N` or
             // `--revision N` anywhere after `history`.

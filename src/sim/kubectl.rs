@@ -501,6 +501,18 @@ fn with_fraction((amount, text): (i64, String), allocatable: i64) -> String {
     format!("{text} ({pct}%)")
 }
 
+/// `kubectl describe nodes`: every node described in name order, each after the one before and
+/// a blank line, as kubectl joins the descriptions of several objects.
+pub fn describe_nodes(m: &Moment<'_>) -> String {
+    m.sim
+        .store()
+        .nodes
+        .keys()
+        .filter_map(|name| describe_node(m, name).ok())
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
 /// `kubectl describe node NAME` (`describeNode`, kubectl v1.35) at the simulator's current
 /// moment: labels, taints (`node.kubernetes.io/unschedulable:NoSchedule` when cordoned, the
 /// `unreachable` taints once its kubelet stopped posting status), the four kubelet conditions

@@ -230,7 +230,8 @@ pub fn EventLog(session: RwSignal<Session>) -> impl IntoView {
 /// `kubectl get deploy,rs,pods -o wide` and `kubectl rollout status` as they print now, and,
 /// folded until asked for, `kubectl describe deployment` (the conditions with their reasons and
 /// the Deployment's events), `kubectl describe rs` of the new ReplicaSet (its pods' phases, its
-/// conditions and events) and `kubectl rollout history`.
+/// conditions and events), `kubectl describe nodes` (each node's pods and allocated resources)
+/// and `kubectl rollout history`.
 #[component]
 pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
     // The table is worked out only while it is shown: open by itself for a classroom-sized
@@ -305,6 +306,16 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
             kubectl::describe_replica_set(&m, &rs).unwrap_or_else(|e| e + "\n")
         })
     });
+    let nodes_open = RwSignal::new(false);
+    let nodes = Memo::new(move |_| {
+        if !nodes_open.get() {
+            return String::new();
+        }
+        session.with(|s| {
+            let m = Moment::new(s.timeline.sim(), s.past());
+            kubectl::describe_nodes(&m)
+        })
+    });
     let name = move || session.with(|s| s.deployment_name().to_string());
     view! {
         <section class="panel kubectl" aria-labelledby="kubectl-heading" data-testid="kubectl">
@@ -334,6 +345,12 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
                     testid="kubectl-describe-rs"
                 />
             })}
+            <FoldedCommand
+                command=Signal::derive(|| "$ kubectl describe nodes".to_string())
+                open=nodes_open
+                output=nodes
+                testid="kubectl-describe-nodes"
+            />
             <FoldedCommand
                 command=Signal::derive(move || format!("$ kubectl rollout history deployment/{}", name()))
                 open=history_open

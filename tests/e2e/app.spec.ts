@@ -72,6 +72,10 @@ test('stepping through the rolling update matches the CLI trace step by step', a
   await expect(app.kubectlHistory).toHaveText(cliText('rolling-update-history.txt'));
   await page.getByText(/^\$ kubectl describe rs web-/).click();
   await expect(app.kubectlDescribeReplicaSet).toHaveText(cliText('rolling-update-describe-rs.txt'));
+  await page.getByText('$ kubectl describe nodes').click();
+  await expect(page.getByTestId('kubectl-describe-nodes')).toHaveText(
+    cliText('rolling-update-describe-nodes.txt'),
+  );
   await app.kubectlDescribe.scrollIntoViewIfNeeded();
   await app.screenshot('rolling-update-describe');
   expect(app.consoleErrors).toEqual([]);

@@ -183,6 +183,33 @@ fn describe_replica_set_by_name() {
     );
 }
 
+/// `describe nodes` without a name describes every node, one after another with a blank line
+/// between, as kubectl joins several descriptions.
+#[test]
+fn describe_nodes_describes_every_node() {
+    let (out, err, code) = kubectl(
+        "scenarios/six-want-four-ready.yaml",
+        "3m",
+        &["describe", "nodes"],
+    );
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    assert!(out.starts_with("Name:               node-1\n"), "{out}");
+    assert!(
+        out.contains("Events:              <none>\n\n\nName:               node-2\n"),
+        "{out}"
+    );
+    let (_, err, code) = kubectl(
+        "scenarios/six-want-four-ready.yaml",
+        "3m",
+        &["describe", "node", "node-9"],
+    );
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        err,
+        "Error from server (NotFound): nodes \"node-9\" not found\n"
+    );
+}
+
 /// `kubectl rollout history --revision=N` prints that revision's pod template as
 /// `DescribePodTemplate` writes it into a plain buffer, tabs and all, under
 /// `deployment.apps/web with revision #N`; an unknown revision is kubectl's error.
