@@ -692,7 +692,7 @@ const CONTAINER: &[Field] = &[
     opt("lifecycle", Shape::Any),
     opt("terminationMessagePath", Shape::Any),
     opt("terminationMessagePolicy", Shape::Any),
-    opt("securityContext", Shape::Any),
+    opt("securityContext", Shape::Object(SECURITY_CONTEXT)),
     opt("stdin", Shape::Any),
     opt("stdinOnce", Shape::Any),
     opt("tty", Shape::Any),
@@ -709,7 +709,7 @@ const POD_SPEC: &[Field] = &[
     opt("nodeSelector", Shape::StrMap),
     // The rest of core/v1 `PodSpec` (v1.35, alpha fields included: the decoder knows them even
     // where their gate is off), which the simulator does not model.
-    opt("volumes", Shape::Any),
+    opt("volumes", Shape::List(&Shape::Object(VOLUME))),
     opt("initContainers", Shape::List(&Shape::Object(CONTAINER))),
     opt("ephemeralContainers", Shape::Any),
     opt("serviceAccountName", Shape::Any),
@@ -719,12 +719,12 @@ const POD_SPEC: &[Field] = &[
     opt("hostPID", Shape::Any),
     opt("hostIPC", Shape::Any),
     opt("shareProcessNamespace", Shape::Any),
-    opt("securityContext", Shape::Any),
+    opt("securityContext", Shape::Object(POD_SECURITY_CONTEXT)),
     opt("imagePullSecrets", Shape::Any),
     opt("hostname", Shape::Any),
     opt("hostnameOverride", Shape::Any),
     opt("subdomain", Shape::Any),
-    opt("affinity", Shape::Any),
+    opt("affinity", Shape::Object(AFFINITY)),
     opt("tolerations", Shape::List(&Shape::Object(TOLERATION))),
     opt("hostAliases", Shape::Any),
     opt("priorityClassName", Shape::Any),
@@ -735,7 +735,10 @@ const POD_SPEC: &[Field] = &[
     opt("enableServiceLinks", Shape::Any),
     opt("preemptionPolicy", Shape::Any),
     opt("overhead", Shape::Any),
-    opt("topologySpreadConstraints", Shape::Any),
+    opt(
+        "topologySpreadConstraints",
+        Shape::List(&Shape::Object(TOPOLOGY_SPREAD_CONSTRAINT)),
+    ),
     opt("setHostnameAsFQDN", Shape::Any),
     opt("os", Shape::Any),
     opt("hostUsers", Shape::Any),
@@ -743,6 +746,208 @@ const POD_SPEC: &[Field] = &[
     opt("resourceClaims", Shape::Any),
     opt("resources", Shape::Any),
     opt("workloadRef", Shape::Any),
+];
+
+// Affinity (`core/v1` `Affinity` and its terms), checked field by field so that a typo deep in
+// a node affinity is refused at its path, as the API server's strict decoding refuses it.
+
+const NODE_SELECTOR_REQUIREMENT: &[Field] = &[
+    req("key", Shape::Str),
+    req("operator", Shape::Str),
+    opt("values", Shape::List(&Shape::Str)),
+];
+
+const NODE_SELECTOR_TERM: &[Field] = &[
+    opt(
+        "matchExpressions",
+        Shape::List(&Shape::Object(NODE_SELECTOR_REQUIREMENT)),
+    ),
+    opt(
+        "matchFields",
+        Shape::List(&Shape::Object(NODE_SELECTOR_REQUIREMENT)),
+    ),
+];
+
+const NODE_SELECTOR: &[Field] = &[req(
+    "nodeSelectorTerms",
+    Shape::List(&Shape::Object(NODE_SELECTOR_TERM)),
+)];
+
+const PREFERRED_SCHEDULING_TERM: &[Field] = &[
+    req("weight", Shape::Int32),
+    req("preference", Shape::Object(NODE_SELECTOR_TERM)),
+];
+
+const NODE_AFFINITY: &[Field] = &[
+    opt(
+        "requiredDuringSchedulingIgnoredDuringExecution",
+        Shape::Object(NODE_SELECTOR),
+    ),
+    opt(
+        "preferredDuringSchedulingIgnoredDuringExecution",
+        Shape::List(&Shape::Object(PREFERRED_SCHEDULING_TERM)),
+    ),
+];
+
+const POD_AFFINITY_TERM: &[Field] = &[
+    opt("labelSelector", Shape::Object(LABEL_SELECTOR)),
+    opt("namespaces", Shape::List(&Shape::Str)),
+    req("topologyKey", Shape::Str),
+    opt("namespaceSelector", Shape::Object(LABEL_SELECTOR)),
+    opt("matchLabelKeys", Shape::List(&Shape::Str)),
+    opt("mismatchLabelKeys", Shape::List(&Shape::Str)),
+];
+
+const WEIGHTED_POD_AFFINITY_TERM: &[Field] = &[
+    req("weight", Shape::Int32),
+    req("podAffinityTerm", Shape::Object(POD_AFFINITY_TERM)),
+];
+
+const POD_AFFINITY: &[Field] = &[
+    opt(
+        "requiredDuringSchedulingIgnoredDuringExecution",
+        Shape::List(&Shape::Object(POD_AFFINITY_TERM)),
+    ),
+    opt(
+        "preferredDuringSchedulingIgnoredDuringExecution",
+        Shape::List(&Shape::Object(WEIGHTED_POD_AFFINITY_TERM)),
+    ),
+];
+
+const AFFINITY: &[Field] = &[
+    opt("nodeAffinity", Shape::Object(NODE_AFFINITY)),
+    opt("podAffinity", Shape::Object(POD_AFFINITY)),
+    opt("podAntiAffinity", Shape::Object(POD_AFFINITY)),
+];
+
+const TOPOLOGY_SPREAD_CONSTRAINT: &[Field] = &[
+    req("maxSkew", Shape::Int32),
+    req("topologyKey", Shape::Str),
+    req("whenUnsatisfiable", Shape::Str),
+    opt("labelSelector", Shape::Object(LABEL_SELECTOR)),
+    opt("minDomains", Shape::Int32),
+    opt("nodeAffinityPolicy", Shape::Str),
+    opt("nodeTaintsPolicy", Shape::Str),
+    opt("matchLabelKeys", Shape::List(&Shape::Str)),
+];
+
+// Security contexts (`SecurityContext` of a container, `PodSecurityContext` of a pod).
+
+const SE_LINUX_OPTIONS: &[Field] = &[
+    opt("user", Shape::Str),
+    opt("role", Shape::Str),
+    opt("type", Shape::Str),
+    opt("level", Shape::Str),
+];
+
+const WINDOWS_OPTIONS: &[Field] = &[
+    opt("gmsaCredentialSpecName", Shape::Str),
+    opt("gmsaCredentialSpec", Shape::Str),
+    opt("runAsUserName", Shape::Str),
+    opt("hostProcess", Shape::Bool),
+];
+
+const PROFILE: &[Field] = &[req("type", Shape::Str), opt("localhostProfile", Shape::Str)];
+
+const CAPABILITIES: &[Field] = &[
+    opt("add", Shape::List(&Shape::Str)),
+    opt("drop", Shape::List(&Shape::Str)),
+];
+
+const SECURITY_CONTEXT: &[Field] = &[
+    opt("capabilities", Shape::Object(CAPABILITIES)),
+    opt("privileged", Shape::Bool),
+    opt("seLinuxOptions", Shape::Object(SE_LINUX_OPTIONS)),
+    opt("windowsOptions", Shape::Object(WINDOWS_OPTIONS)),
+    opt("runAsUser", Shape::Int64),
+    opt("runAsGroup", Shape::Int64),
+    opt("runAsNonRoot", Shape::Bool),
+    opt("readOnlyRootFilesystem", Shape::Bool),
+    opt("allowPrivilegeEscalation", Shape::Bool),
+    opt("procMount", Shape::Str),
+    opt("seccompProfile", Shape::Object(PROFILE)),
+    opt("appArmorProfile", Shape::Object(PROFILE)),
+];
+
+const SYSCTL: &[Field] = &[req("name", Shape::Str), req("value", Shape::Str)];
+
+const POD_SECURITY_CONTEXT: &[Field] = &[
+    opt("seLinuxOptions", Shape::Object(SE_LINUX_OPTIONS)),
+    opt("windowsOptions", Shape::Object(WINDOWS_OPTIONS)),
+    opt("runAsUser", Shape::Int64),
+    opt("runAsGroup", Shape::Int64),
+    opt("runAsNonRoot", Shape::Bool),
+    opt("supplementalGroups", Shape::List(&Shape::Int64)),
+    opt("supplementalGroupsPolicy", Shape::Str),
+    opt("fsGroup", Shape::Int64),
+    opt("sysctls", Shape::List(&Shape::Object(SYSCTL))),
+    opt("fsGroupChangePolicy", Shape::Str),
+    opt("seccompProfile", Shape::Object(PROFILE)),
+    opt("appArmorProfile", Shape::Object(PROFILE)),
+    opt("seLinuxChangePolicy", Shape::Str),
+];
+
+// Volumes: the name and exactly the source kinds `VolumeSource` has, the common ones field by
+// field.
+
+const KEY_TO_PATH: &[Field] = &[
+    req("key", Shape::Str),
+    req("path", Shape::Str),
+    opt("mode", Shape::Int32),
+];
+
+const EMPTY_DIR: &[Field] = &[opt("medium", Shape::Str), opt("sizeLimit", Shape::Any)];
+
+const CONFIG_MAP_VOLUME: &[Field] = &[
+    opt("name", Shape::Str),
+    opt("items", Shape::List(&Shape::Object(KEY_TO_PATH))),
+    opt("defaultMode", Shape::Int32),
+    opt("optional", Shape::Bool),
+];
+
+const SECRET_VOLUME: &[Field] = &[
+    opt("secretName", Shape::Str),
+    opt("items", Shape::List(&Shape::Object(KEY_TO_PATH))),
+    opt("defaultMode", Shape::Int32),
+    opt("optional", Shape::Bool),
+];
+
+const PVC_VOLUME: &[Field] = &[req("claimName", Shape::Str), opt("readOnly", Shape::Bool)];
+
+const HOST_PATH: &[Field] = &[req("path", Shape::Str), opt("type", Shape::Str)];
+
+const VOLUME: &[Field] = &[
+    req("name", Shape::Str),
+    opt("emptyDir", Shape::Object(EMPTY_DIR)),
+    opt("configMap", Shape::Object(CONFIG_MAP_VOLUME)),
+    opt("secret", Shape::Object(SECRET_VOLUME)),
+    opt("persistentVolumeClaim", Shape::Object(PVC_VOLUME)),
+    opt("hostPath", Shape::Object(HOST_PATH)),
+    opt("projected", Shape::Any),
+    opt("downwardAPI", Shape::Any),
+    opt("ephemeral", Shape::Any),
+    opt("csi", Shape::Any),
+    opt("image", Shape::Any),
+    opt("nfs", Shape::Any),
+    opt("iscsi", Shape::Any),
+    opt("fc", Shape::Any),
+    opt("rbd", Shape::Any),
+    opt("cephfs", Shape::Any),
+    opt("cinder", Shape::Any),
+    opt("flexVolume", Shape::Any),
+    opt("flocker", Shape::Any),
+    opt("glusterfs", Shape::Any),
+    opt("gitRepo", Shape::Any),
+    opt("gcePersistentDisk", Shape::Any),
+    opt("awsElasticBlockStore", Shape::Any),
+    opt("azureFile", Shape::Any),
+    opt("azureDisk", Shape::Any),
+    opt("vsphereVolume", Shape::Any),
+    opt("quobyte", Shape::Any),
+    opt("photonPersistentDisk", Shape::Any),
+    opt("portworxVolume", Shape::Any),
+    opt("scaleIO", Shape::Any),
+    opt("storageos", Shape::Any),
 ];
 
 const POD_TEMPLATE: &[Field] = &[
@@ -3198,6 +3403,68 @@ spec:
     /// Under kubectl's default `--validate=strict`, the API server refuses a field the type
     /// does not have, naming each one as the strict decoder meets it: keys sorted within each
     /// object, depth first. A misspelt field must not quietly fall back to its default.
+    #[test]
+    fn affinity_security_contexts_volumes_and_spread_constraints_are_checked_field_by_field() {
+        let text = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      securityContext: {runAsNonroot: true, fsGroup: 2000}
+      affinity:
+        nodeAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+            nodeSelectorTerms:
+            - matchExpresions: [{key: zone, operator: In, values: [a]}]
+        podAntiAffinity:
+          preferredDuringSchedulingIgnoredDuringExecution:
+          - weight: 100
+            podAffinityTerm: {topologyKey: kubernetes.io/hostname, labelSelecter: {}}
+      topologySpreadConstraints:
+      - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelselector: {}}
+      volumes:
+      - {name: cache, emptydir: {}}
+      - {name: conf, configMap: {name: web, item: []}}
+      containers:
+      - name: web
+        image: web:1.0
+        securityContext: {readOnlyRootFilesystem: true, capabilities: {drop: [ALL], ad: []}}
+";
+        assert_eq!(
+            decode_errors(text),
+            [
+                "unknown field \"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpresions\"",
+                "unknown field \"spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.labelSelecter\"",
+                "unknown field \"spec.template.spec.containers[0].securityContext.capabilities.ad\"",
+                "unknown field \"spec.template.spec.securityContext.runAsNonroot\"",
+                "unknown field \"spec.template.spec.topologySpreadConstraints[0].labelselector\"",
+                "unknown field \"spec.template.spec.volumes[0].emptydir\"",
+                "unknown field \"spec.template.spec.volumes[1].configMap.item\"",
+            ]
+        );
+        // Spelled right, the same manifest decodes, and the fields are kept in the template.
+        let fixed = text
+            .replace("runAsNonroot", "runAsNonRoot")
+            .replace("matchExpresions", "matchExpressions")
+            .replace("labelSelecter", "labelSelector")
+            .replace("labelselector", "labelSelector")
+            .replace("emptydir", "emptyDir")
+            .replace("item: []", "items: []")
+            .replace("ad: []", "add: []");
+        let d = decode(&fixed).unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(d.spec.template.spec.extra.contains_key("affinity"));
+        assert_eq!(
+            decode_errors(&fixed.replace("fsGroup: 2000", "fsGroup: two")),
+            [
+                "spec.template.spec.securityContext.fsGroup: Invalid value: \"two\": must be of type int64"
+            ]
+        );
+    }
+
     #[test]
     fn unknown_fields_are_refused_in_the_order_the_decoder_meets_them() {
         let text = "\
