@@ -231,6 +231,24 @@ fn images_of(d: &Deployment) -> String {
     d.spec.template.spec.images(", ")
 }
 
+/// The Deployment `kubectl apply` of `manifest` leaves over the live one: the manifest's spec
+/// and labels, and its annotations merged with those the controller owns
+/// (`deployment.kubernetes.io/…`), which apply's three-way merge never removes because they
+/// were never in an applied manifest.
+pub fn applied(live: &Deployment, manifest: &Deployment) -> Deployment {
+    let mut new = live.clone();
+    new.spec = manifest.spec.clone();
+    new.metadata.labels = manifest.metadata.labels.clone();
+    let mut annotations = manifest.metadata.annotations.clone();
+    for (k, v) in &live.metadata.annotations {
+        if k.starts_with("deployment.kubernetes.io/") {
+            annotations.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+    new.metadata.annotations = annotations;
+    new
+}
+
 /// The spec differences a learner cares about, in words.
 pub fn describe_spec_change(old: &Deployment, new: &Deployment) -> Vec<String> {
     let mut out = Vec::new();
@@ -333,18 +351,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             match store.deployments.get(name) {
                 None => write_deployment(None, (**manifest).clone(), &mut out, "created")?,
                 Some(old) => {
-                    let mut new = old.clone();
-                    new.spec = manifest.spec.clone();
-                    new.metadata.labels = manifest.metadata.labels.clone();
-                    // Apply merges: annotations the controller owns stay.
-                    let mut annotations = manifest.metadata.annotations.clone();
-                    for (k, v) in &old.metadata.annotations {
-                        if k.starts_with("deployment.kubernetes.io/") {
-                            annotations.entry(k.clone()).or_insert_with(|| v.clone());
-                        }
-                    }
-                    new.metadata.annotations = annotations;
-                    write_deployment(Some(old), new, &mut out, "configured")?;
+                    write_deployment(Some(old), applied(old, manifest), &mut out, "configured")?
                 }
             }
         }

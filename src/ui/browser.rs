@@ -102,6 +102,19 @@ pub fn confirm(message: &str) -> bool {
         .unwrap_or(true)
 }
 
+/// Brings the element with this id into view at the next frame, once the render that may
+/// create it has run (an element shown in answer to a click does not exist during the click).
+pub fn scroll_into_view(id: &'static str) {
+    leptos::prelude::request_animation_frame(move || {
+        if let Some(e) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(id))
+        {
+            e.scroll_into_view();
+        }
+    });
+}
+
 /// Puts text on the clipboard, when the browser allows it.
 pub fn copy_to_clipboard(text: &str) {
     if let Some(w) = web_sys::window() {

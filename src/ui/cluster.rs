@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use super::session::{Session, UserAction};
+use super::{DescribedPod, browser};
 use crate::sim::engine::Sim;
 use crate::sim::view::{ClusterView, NodeView, PodView, ReplicaSetView};
 use std::collections::BTreeSet;
@@ -309,6 +310,8 @@ fn PodChip(pod: PodView, session: Option<RwSignal<Session>>) -> impl IntoView {
     let can_delete = session.is_some() && !pod.terminating;
     let running = session.is_some() && pod.status == "Running" && !pod.terminating;
     let (break_name, crash_name) = (pod.name.clone(), pod.name.clone());
+    // Describing is offered for the live run's pods only (not for a side-by-side copy's).
+    let described = session.and_then(|_| use_context::<DescribedPod>());
     view! {
         <li class=format!("pod {class}") data-testid="pod" data-pod=pod.name.clone()
             data-status=pod.status.clone() data-ready=pod.ready.to_string()
@@ -333,7 +336,24 @@ fn PodChip(pod: PodView, session: Option<RwSignal<Session>>) -> impl IntoView {
                 </button>
             })}
             <span class="glyph" aria-hidden="true">{glyph}</span>
-            <span class="pod-name">{short}</span>
+            {match described {
+                Some(DescribedPod(chosen)) => {
+                    let name = pod.name.clone();
+                    view! {
+                        <button class="pod-name describe" data-testid="describe-pod"
+                            title=format!("kubectl describe pod {name}")
+                            aria-label=format!("Describe pod {name} in the kubectl panel")
+                            on:click=move |_| {
+                                chosen.set(Some(name.clone()));
+                                browser::scroll_into_view("kubectl-describe-pod");
+                            }>
+                            {short}
+                        </button>
+                    }
+                    .into_any()
+                }
+                None => view! { <span class="pod-name">{short}</span> }.into_any(),
+            }}
             <span class="pod-status">{pod.status.clone()}</span>
             {(pod.restarts > 0).then(|| view! { <span class="restarts">{format!("↻{}", pod.restarts)}</span> })}
             <span class="probes" aria-hidden="true">

@@ -129,6 +129,11 @@ fn activating_target(ev: &web_sys::KeyboardEvent) -> bool {
         .is_some_and(|el| matches!(el.tag_name().as_str(), "BUTTON" | "A" | "SUMMARY"))
 }
 
+/// The pod the learner asked to describe (by its name in a pod chip), shared by the cluster
+/// view, which sets it, and the kubectl panel, which prints `kubectl describe pod` for it.
+#[derive(Clone, Copy)]
+pub struct DescribedPod(pub RwSignal<Option<String>>);
+
 #[component]
 fn Workspace(
     initial: Session,
@@ -143,6 +148,9 @@ fn Workspace(
         editor.restore(text);
     }
     let session = RwSignal::new(initial);
+    // The pod whose `kubectl describe pod` the kubectl panel shows, picked from a pod chip.
+    let described = RwSignal::new(None::<String>);
+    provide_context(DescribedPod(described));
     let playing = RwSignal::new(false);
     // Steps per second while playing.
     let speed = RwSignal::new(2u32);
@@ -152,6 +160,7 @@ fn Workspace(
 
     let load = move |s: Result<Session, String>| {
         playing.set(false);
+        described.set(None);
         match s {
             Ok(mut s) => {
                 if let Some(lock) = view.lock {

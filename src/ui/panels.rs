@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use super::DescribedPod;
 use super::session::Session;
 use crate::sim::api::{ConditionReason, EventType};
 use crate::sim::diagnosis::{self, Cause};
@@ -316,6 +317,21 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
             kubectl::describe_nodes(&m)
         })
     });
+    // `kubectl describe pod` for the pod picked in the cluster view, open once one is picked.
+    let chosen_pod = use_context::<DescribedPod>().map(|DescribedPod(p)| p);
+    let pod_open = RwSignal::new(true);
+    let pod_text = Memo::new(move |_| {
+        let Some(pod) = chosen_pod.and_then(|p| p.get()) else {
+            return String::new();
+        };
+        if !pod_open.get() {
+            return String::new();
+        }
+        session.with(|s| {
+            let m = Moment::new(s.timeline.sim(), s.past());
+            kubectl::describe_pod(&m, &pod).unwrap_or_else(|e| e + "\n")
+        })
+    });
     let name = move || session.with(|s| s.deployment_name().to_string());
     view! {
         <section class="panel kubectl" aria-labelledby="kubectl-heading" data-testid="kubectl">
@@ -344,6 +360,16 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
                     output=describe_rs
                     testid="kubectl-describe-rs"
                 />
+            })}
+            {move || chosen_pod.and_then(|p| p.get()).map(|pod| view! {
+                <div id="kubectl-describe-pod">
+                    <FoldedCommand
+                        command=Signal::derive(move || format!("$ kubectl describe pod {pod}"))
+                        open=pod_open
+                        output=pod_text
+                        testid="kubectl-describe-pod"
+                    />
+                </div>
             })}
             <FoldedCommand
                 command=Signal::derive(|| "$ kubectl describe nodes".to_string())

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use super::session::{Session, UserAction};
 use crate::sim::api::Deployment;
-use crate::sim::commands::describe_spec_change;
+use crate::sim::commands::{applied, describe_spec_change};
 use crate::sim::manifest::{self, ManifestError};
 use crate::sim::validation;
 use serde_json::Value;
@@ -90,6 +90,8 @@ fn preview(live: Option<&Deployment>, edited: &Deployment, position: usize) -> (
     };
     let mut defaulted = edited.clone();
     validation::set_defaults(&mut defaulted);
+    // Compared as apply would leave it, so the controller's annotations are no change.
+    let defaulted = applied(live, &defaulted);
     let changes = describe_spec_change(live, &defaulted);
     if changes.is_empty() && live.spec == defaulted.spec {
         (
@@ -331,5 +333,42 @@ pub fn SpecEditor(
                 {move || form_note.get().map(|n| view! { <p class="form-note" role="status">{n}</p> })}
             </details>
         </details>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::session::Session;
+
+    /// Once the controller has written its revision annotation, the scenario's own manifest is
+    /// still no change (apply keeps the controller's annotations), while a new image is.
+    #[test]
+    fn the_unchanged_manifest_previews_as_no_change() {
+        let mut s = Session::load_file("rolling-update.yaml").expect("loads");
+        for _ in 0..40 {
+            s.forward();
+        }
+        let live = s.live_deployment().expect("the Deployment exists");
+        assert!(
+            live.metadata
+                .annotations
+                .contains_key("deployment.kubernetes.io/revision")
+        );
+        let manifest = s.scenario.deployment.clone();
+        let (can_apply, lines) = preview(Some(live), &manifest, s.position());
+        assert!(!can_apply, "{lines:?}");
+        assert_eq!(
+            lines,
+            ["No change: kubectl would print deployment.apps/web unchanged."]
+        );
+        let mut edited = manifest;
+        edited.spec.template.spec.containers[0].image = "web:2.0".into();
+        let (can_apply, lines) = preview(Some(live), &edited, s.position());
+        assert!(can_apply);
+        assert_eq!(
+            lines,
+            ["the pod template changed (image web:1.0 → web:2.0), so a new rollout starts"]
+        );
     }
 }

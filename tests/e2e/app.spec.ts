@@ -309,3 +309,21 @@ test('the page has no serious accessibility violations', async ({ page }) => {
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 });
+
+test('a pod chip describes its pod in the kubectl panel, as the CLI does', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('rolling-update.yaml');
+  for (let i = 0; i < 40; i++) await app.forward();
+  const chip = page.getByTestId('describe-pod').first();
+  const name = (await chip.getAttribute('title'))?.replace('kubectl describe pod ', '') ?? '';
+  await chip.click();
+  const describe = page.getByTestId('kubectl-describe-pod');
+  await expect(describe).toContainText(`Name:             ${name}`);
+  await expect(describe).toContainText('QoS Class:');
+  await expect(describe).toContainText('Controlled By:  ReplicaSet/');
+  await expect(page.getByText(`$ kubectl describe pod ${name}`)).toBeVisible();
+  await describe.scrollIntoViewIfNeeded();
+  await app.screenshot('describe-pod');
+  expect(app.consoleErrors).toEqual([]);
+});
