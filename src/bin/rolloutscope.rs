@@ -4,7 +4,7 @@
 use rolloutscope::sim::api::Time;
 use rolloutscope::sim::diagnosis;
 use rolloutscope::sim::engine::Sim;
-use rolloutscope::sim::kubectl::{self, Moment, Resource};
+use rolloutscope::sim::kubectl::{self, EventSortBy, Moment, Resource};
 use rolloutscope::sim::scenario::{self, Scenario};
 use rolloutscope::sim::trace::Step;
 use rolloutscope::sim::{self, TraceFormat};
@@ -25,7 +25,7 @@ usage: rolloutscope run FILE [--json]
     --json       print the diagnosis as one JSON object
   kubectl FILE   print what kubectl would print, for these KUBECTL-ARGS:
                    get deploy,rs,pods [-o wide]     (any of deploy, rs, pods, events, nodes)
-                   get events [--field-selector type=Warning]
+                   get events [--field-selector type=Warning] [--sort-by=.lastTimestamp]
                    rollout status deploy/NAME [--watch=false] [--timeout=D]
                                      (watches as kubectl does: a line for every change
                                       of the Deployment until the rollout is done, past
@@ -236,7 +236,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage = || {
         format!(
-            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes] [-o wide], get events [--field-selector type=Warning], rollout status deploy/NAME [--watch=false] [--timeout=D], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME]",
+            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes] [-o wide], get events [--field-selector type=Warning] [--sort-by=.lastTimestamp], rollout status deploy/NAME [--watch=false] [--timeout=D], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME]",
             words.join(" ")
         )
     };
@@ -244,6 +244,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
         ["get", kinds, flags @ ..] => {
             let mut wide = false;
             let mut warnings_only = false;
+            let mut sort_by = None;
             let mut flags = flags.iter();
             while let Some(f) = flags.next() {
                 match *f {
@@ -267,6 +268,17 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
                         }
                     },
                     "--field-selector=type=Warning" => warnings_only = true,
+                    f if f == "--sort-by" || f.starts_with("--sort-by=") => {
+                        let path = match f.strip_prefix("--sort-by=") {
+                            Some(p) => p,
+                            None => flags.next().copied().unwrap_or(""),
+                        };
+                        sort_by = Some(EventSortBy::parse(path).ok_or_else(|| {
+                            format!(
+                                "error: unsupported --sort-by {path:?} (RolloutScope sorts events by .lastTimestamp, .firstTimestamp, .metadata.creationTimestamp or .count)"
+                            )
+                        })?);
+                    }
                     _ => return Err(usage()),
                 }
             }
@@ -286,7 +298,13 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
                             .to_string(),
                     );
                 }
-                return Ok(kubectl::get_warning_events(m));
+                return Ok(kubectl::get_warning_events(m, sort_by));
+            }
+            if sort_by.is_some() {
+                if resources != [Resource::Events] {
+                    return Err("error: --sort-by is supported for events only".to_string());
+                }
+                return Ok(kubectl::get_events_sorted(m, sort_by));
             }
             Ok(kubectl::get(m, &resources, wide))
         }

@@ -1002,6 +1002,41 @@ impl EventFold {
 /// within an object. Events without a field-path prefix: `kubectl get events` shows the bare
 /// message (only `describe` adds `spec.containers{web}: `).
 pub fn get_events(m: &Moment<'_>) -> String {
+    get_events_sorted(m, None)
+}
+
+/// A field `kubectl get events --sort-by` sorts on, among those tutorials use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventSortBy {
+    /// `.lastTimestamp`.
+    LastTimestamp,
+    /// `.firstTimestamp`, or `.metadata.creationTimestamp` (an event object is created at its
+    /// first occurrence).
+    FirstTimestamp,
+    /// `.count`.
+    Count,
+}
+
+impl EventSortBy {
+    /// Parses a `--sort-by` JSONPath as kubectl relaxes it (`.lastTimestamp`,
+    /// `{.lastTimestamp}` or `lastTimestamp`).
+    pub fn parse(path: &str) -> Option<EventSortBy> {
+        let path = path
+            .strip_prefix('{')
+            .and_then(|p| p.strip_suffix('}'))
+            .unwrap_or(path);
+        match path.strip_prefix('.').unwrap_or(path) {
+            "lastTimestamp" => Some(EventSortBy::LastTimestamp),
+            "firstTimestamp" | "metadata.creationTimestamp" => Some(EventSortBy::FirstTimestamp),
+            "count" => Some(EventSortBy::Count),
+            _ => None,
+        }
+    }
+}
+
+/// `kubectl get events [--sort-by=<field>]`: the events in the API server's order (by name),
+/// then, with a field, stably sorted on it, ascending, as kubectl's sorting printer does.
+pub fn get_events_sorted(m: &Moment<'_>, sort_by: Option<EventSortBy>) -> String {
     let now = m.now;
     let mut records = event_records(m.steps);
     if records.is_empty() {
@@ -1012,6 +1047,14 @@ pub fn get_events(m: &Moment<'_>) -> String {
         let kb = format!("{}.", b.event.involved_object.name);
         ka.cmp(&kb).then(a.first_timestamp.cmp(&b.first_timestamp))
     });
+    match sort_by {
+        Some(EventSortBy::LastTimestamp) => order::sort_by_key(&mut records, |r| r.last_timestamp),
+        Some(EventSortBy::FirstTimestamp) => {
+            order::sort_by_key(&mut records, |r| r.first_timestamp)
+        }
+        Some(EventSortBy::Count) => order::sort_by_key(&mut records, |r| r.count),
+        None => {}
+    }
     let mut t = String::from("LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n");
     for r in &records {
         let e = &r.event;
@@ -1027,8 +1070,9 @@ pub fn get_events(m: &Moment<'_>) -> String {
     tabwrite(&t, 6, 3)
 }
 
-/// `kubectl get events --field-selector type=Warning`: the same table, warnings only.
-pub fn get_warning_events(m: &Moment<'_>) -> String {
+/// `kubectl get events --field-selector type=Warning [--sort-by=<field>]`: the same table,
+/// warnings only.
+pub fn get_warning_events(m: &Moment<'_>, sort_by: Option<EventSortBy>) -> String {
     let warnings: Vec<Step> = m
         .steps
         .iter()
@@ -1042,10 +1086,13 @@ pub fn get_warning_events(m: &Moment<'_>) -> String {
             ..s.clone()
         })
         .collect();
-    let t = get_events(&Moment {
-        steps: &warnings,
-        ..*m
-    });
+    let t = get_events_sorted(
+        &Moment {
+            steps: &warnings,
+            ..*m
+        },
+        sort_by,
+    );
     if t.is_empty() {
         "No resources found in default namespace.\n".to_string()
     } else {

@@ -210,6 +210,41 @@ fn describe_nodes_describes_every_node() {
     );
 }
 
+/// `get events --sort-by=.lastTimestamp` lists the events oldest last-seen first (so the LAST
+/// SEEN ages never grow down the table), as tutorials sort them; an unknown field is refused.
+#[test]
+fn events_sort_by_last_timestamp() {
+    let (out, err, code) = kubectl(
+        "scenarios/crash-loop.yaml",
+        "4m",
+        &["get", "events", "--sort-by=.lastTimestamp"],
+    );
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let seconds = |age: &str| -> u64 {
+        let (m, s) = age.split_once('m').unwrap_or(("0", age));
+        let s = s.trim_end_matches('s');
+        m.parse::<u64>().unwrap_or(0) * 60 + s.parse::<u64>().unwrap_or(0)
+    };
+    let ages: Vec<u64> = out
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .map(seconds)
+        .collect();
+    assert!(ages.len() > 5, "{out}");
+    assert!(ages.windows(2).all(|w| w[0] >= w[1]), "{ages:?}\n{out}");
+    let (_, err, code) = kubectl(
+        "scenarios/crash-loop.yaml",
+        "4m",
+        &["get", "events", "--sort-by=.reason"],
+    );
+    assert_eq!(code, Some(1));
+    assert!(
+        err.starts_with("error: unsupported --sort-by \".reason\""),
+        "{err}"
+    );
+}
+
 /// `kubectl rollout history --revision=N` prints that revision's pod template as
 /// `DescribePodTemplate` writes it into a plain buffer, tabs and all, under
 /// `deployment.apps/web with revision #N`; an unknown revision is kubectl's error.
