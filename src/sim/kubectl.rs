@@ -12,7 +12,7 @@
 //! Timestamps are the simulator's logical clock: ages are `now − creationTimestamp` in kubectl's
 //! human-duration form (`45s`, `2m10s`).
 
-use super::api::pod::{Container, ContainerPort, PodSpec, PodTemplateSpec};
+use super::api::pod::{Container, ContainerPort, ContainerStatus, PodSpec, PodTemplateSpec};
 use super::api::{
     ConditionReason, ContainerState, Deployment, DeploymentConditionType, Event, EventType,
     IntOrString, LabelSelector, Pod, PodPhase, Probe, ReplicaSet, Time, quantity,
@@ -1251,12 +1251,19 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
     let token = service_account_token_volume(pod);
     o.push_str("Containers:\n");
     for (i, c) in pod.spec.containers.iter().enumerate() {
+        let cs = pod.status.container_statuses.get(i);
         o.push_str(&format!("  {}:\n", c.name));
+        let ids = cs.map(|cs| container_ids(pod, cs));
+        if let Some((container_id, _)) = &ids {
+            o.push_str(&format!("    Container ID:\t{container_id}\n"));
+        }
         o.push_str(&format!("    Image:\t{}\n", c.image));
+        if let Some((_, image_id)) = &ids {
+            o.push_str(&format!("    Image ID:\t{image_id}\n"));
+        }
         describe_ports(&mut o, "    ", c);
         describe_seccomp(&mut o, "    ", c);
         describe_unmodelled(&mut o, "    ", c, Unmodelled::Command);
-        let cs = pod.status.container_statuses.get(i);
         match cs {
             Some(cs) => {
                 describe_state(&mut o, "State", &cs.state, now);
@@ -1844,6 +1851,54 @@ fn describe_seccomp(o: &mut String, indent: &str, c: &Container) {
             json_str(profile, "localhostProfile")
         ));
     }
+}
+
+/// A container's `containerID` and `imageID` as the runtime reports them, both empty until the
+/// container was first created: `containerd://` and 64 hex digits naming the current (or last)
+/// container instance, and the image's repository (normalized as Docker references are:
+/// `web:1.0` is `docker.io/library/web`) with a `sha256` digest. The digits are drawn from the
+/// pod's UID, the container and its restart count, and from the image, so they are the same
+/// at every look and change when the container restarts.
+fn container_ids(pod: &Pod, cs: &ContainerStatus) -> (String, String) {
+    let never_created = cs.restart_count == 0
+        && cs.last_state.is_none()
+        && matches!(cs.state, ContainerState::Waiting { .. });
+    if never_created {
+        return (String::new(), String::new());
+    }
+    let hex = |seed: &dyn Fn(u64) -> u64| -> String {
+        (0..4u64).map(|i| format!("{:016x}", seed(i))).collect()
+    };
+    let instance = (
+        pod.metadata.uid.as_str(),
+        cs.name.as_str(),
+        cs.restart_count,
+    );
+    let container_id = format!("containerd://{}", hex(&|i| fingerprint::of(&(instance, i))));
+    let image = cs.image.as_str();
+    let (repo, digest) = match image.split_once('@') {
+        Some((repo, digest)) => (repo, Some(digest.to_string())),
+        None => {
+            // A tag follows the last ':' after the last '/' (a registry's port is not a tag).
+            let slash = image.rfind('/').map_or(0, |i| i + 1);
+            let repo = match image[slash..].rfind(':') {
+                Some(colon) => &image[..slash + colon],
+                None => image,
+            };
+            (repo, None)
+        }
+    };
+    let first = repo.split('/').next().unwrap_or_default();
+    let repo = if !repo.contains('/') {
+        format!("docker.io/library/{repo}")
+    } else if first.contains(['.', ':']) || first == "localhost" {
+        repo.to_string()
+    } else {
+        format!("docker.io/{repo}")
+    };
+    let digest =
+        digest.unwrap_or_else(|| format!("sha256:{}", hex(&|i| fingerprint::of(&(image, i)))));
+    (container_id, format!("{repo}@{digest}"))
 }
 
 /// The name of the token volume the ServiceAccount admission plugin adds to a pod

@@ -942,3 +942,46 @@ fn describe_node_shows_a_lost_node() {
         assert!(text.contains(want), "missing {want:?} in\n{text}");
     }
 }
+
+/// describe pod names the container the runtime runs and the image it runs from: empty while
+/// the image cannot be pulled, `containerd://` and 64 hex digits once created, a new ID after a
+/// restart, and the image as a Docker reference with its digest.
+#[test]
+fn describe_pod_shows_container_and_image_ids() {
+    let id_lines = |file: &str, secs: u64, status: &str| -> Vec<String> {
+        let (sim, steps) = run_until(file, secs);
+        let m = Moment::new(&sim, &steps).at(Time::from_secs(secs));
+        let pod = kubectl::get_pods(&m, "", false)
+            .lines()
+            .find(|l| l.contains(status))
+            .and_then(|l| l.split_whitespace().next().map(str::to_string))
+            .unwrap_or_else(|| panic!("no {status} pod"));
+        kubectl::describe_pod(&m, &pod)
+            .unwrap_or_else(|e| e)
+            .lines()
+            .filter(|l| l.contains(" ID:"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(
+        id_lines("image-typo.yaml", 120, "ImagePullBackOff"),
+        ["    Container ID:   ", "    Image ID:       "]
+    );
+    let running = id_lines("crash-loop.yaml", 5, "Running");
+    let later = id_lines("crash-loop.yaml", 240, "CrashLoopBackOff");
+    for lines in [&running, &later] {
+        let container = lines[0].trim_start_matches("    Container ID:   ");
+        let hex = container.strip_prefix("containerd://").unwrap_or_default();
+        assert_eq!(hex.len(), 64, "{lines:?}");
+        assert!(hex.bytes().all(|b| b.is_ascii_hexdigit()), "{lines:?}");
+        assert!(
+            lines[1].starts_with("    Image ID:       docker.io/library/web@sha256:"),
+            "{lines:?}"
+        );
+    }
+    assert_ne!(
+        running[0], later[0],
+        "a restarted container is a new container"
+    );
+    assert_eq!(running[1], later[1], "the same image");
+}
