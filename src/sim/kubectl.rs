@@ -1198,8 +1198,28 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
     let mut o = String::new();
     o.push_str(&format!("Name:\t{}\n", pod.metadata.name));
     o.push_str("Namespace:\tdefault\n");
+    let spec_str = |key: &str| -> &str {
+        pod.spec
+            .extra
+            .get(key)
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+    };
     o.push_str("Priority:\t0\n");
-    o.push_str("Service Account:\tdefault\n");
+    for (title, key) in [
+        ("Priority Class Name", "priorityClassName"),
+        ("Runtime Class Name", "runtimeClassName"),
+    ] {
+        if !spec_str(key).is_empty() {
+            o.push_str(&format!("{title}:\t{}\n", spec_str(key)));
+        }
+    }
+    // The ServiceAccount admission plugin names `default` when the template names none.
+    let account = match spec_str("serviceAccountName") {
+        "" => "default",
+        name => name,
+    };
+    o.push_str(&format!("Service Account:\t{account}\n"));
     if pod.node_name.is_empty() {
         o.push_str("Node:\t<none>\n");
     } else {
@@ -1212,17 +1232,8 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
     if let Some(t) = pod.status.start_time {
         o.push_str(&format!("Start Time:\t{}\n", sim_time(t, now)));
     }
-    let mut labels = pod.metadata.labels.iter();
-    match labels.next() {
-        None => o.push_str("Labels:\t<none>\n"),
-        Some((k, v)) => {
-            o.push_str(&format!("Labels:\t{k}={v}\n"));
-            for (k, v) in labels {
-                o.push_str(&format!("\t{k}={v}\n"));
-            }
-        }
-    }
-    o.push_str("Annotations:\t<none>\n");
+    describe_labels(&mut o, "Labels", &pod.metadata.labels);
+    describe_annotations(&mut o, "Annotations", &pod.metadata.annotations);
     match pod.metadata.deletion_timestamp {
         Some(t) if !pod.is_terminal() => {
             o.push_str(&format!("Status:\tTerminating (lasts {})\n", since(now, t)));
@@ -1232,6 +1243,14 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
             ));
         }
         _ => o.push_str(&format!("Status:\t{}\n", pod.status.phase.as_str())),
+    }
+    if let Some(profile) = pod
+        .spec
+        .extra
+        .get("securityContext")
+        .and_then(|s| s.get("seccompProfile"))
+    {
+        write_seccomp(&mut o, "", profile);
     }
     match &pod.status.pod_ip {
         Some(ip) => {
@@ -1843,6 +1862,11 @@ fn describe_seccomp(o: &mut String, indent: &str, c: &Container) {
     else {
         return;
     };
+    write_seccomp(o, indent, profile);
+}
+
+/// `SeccompProfile:\t<type>`, and for a `Localhost` profile its file one level in.
+fn write_seccomp(o: &mut String, indent: &str, profile: &serde_json::Value) {
     let kind = json_str(profile, "type");
     o.push_str(&format!("{indent}SeccompProfile:\t{kind}\n"));
     if kind == "Localhost" {

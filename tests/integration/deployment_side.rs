@@ -783,3 +783,53 @@ run_until: 20s
         assert!(text.contains(want), "missing {want:?} in\n{text}");
     }
 }
+
+/// describe pod's header follows the pod: its priority and runtime class, its service account
+/// (`default` only when the template names none), the template's annotations with the
+/// `restartedAt` that `kubectl rollout restart` put there, and the pod's seccomp profile.
+#[test]
+fn describe_pod_header_follows_the_pod() {
+    let yaml = r#"
+name: restart
+seed: 1
+cluster:
+  nodes:
+    - {name: node-1, cpu: "4", memory: 8Gi}
+deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 1
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}, annotations: {team: blue}}
+      spec:
+        serviceAccountName: web-sa
+        priorityClassName: high
+        runtimeClassName: gvisor
+        securityContext: {seccompProfile: {type: RuntimeDefault}}
+        containers:
+          - name: web
+            image: web:1.0
+actions:
+  - {at: 20s, rollout_restart: {}}
+run_until: 60s
+"#;
+    let (sim, steps) = run(yaml, 60);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(60));
+    let pod = sim
+        .store()
+        .pods
+        .values()
+        .find(|p| p.metadata.deletion_timestamp.is_none())
+        .map(|p| p.metadata.name.clone())
+        .unwrap_or_default();
+    let text = kubectl::describe_pod(&m, &pod).unwrap_or_else(|e| e);
+    for want in [
+        "Priority:             0\nPriority Class Name:  high\nRuntime Class Name:   gvisor\nService Account:      web-sa\n",
+        "Annotations:          kubectl.kubernetes.io/restartedAt: 2026-01-01T00:00:20Z\n                      team: blue\nStatus:               Running\nSeccompProfile:       RuntimeDefault\n",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in\n{text}");
+    }
+}
