@@ -65,6 +65,36 @@ fn applied(annotations: &str, strategy: &str, image: &str) -> String {
     )
 }
 
+/// A one-replica Deployment of `web:1.0` on one node, run for a minute, with extra lines for
+/// the template's metadata, its pod spec and its container, and scheduled actions.
+fn one_pod_scenario(metadata: &str, spec: &str, container: &str, actions: &str) -> String {
+    let actions = if actions.is_empty() { " []" } else { actions };
+    format!(
+        r#"
+name: one pod
+seed: 1
+cluster:
+  nodes:
+    - {{name: node-1, cpu: "4", memory: 8Gi}}
+deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {{name: web}}
+  spec:
+    replicas: 1
+    selector: {{matchLabels: {{app: web}}}}
+    template:
+      metadata: {metadata}
+      spec:{spec}
+        containers:
+          - name: web
+            image: web:1.0{container}
+actions:{actions}
+run_until: 60s
+"#
+    )
+}
+
 /// A scenario of the `scenarios/` folder.
 fn bundled(file: &str) -> String {
     let path = format!("{}/scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
@@ -729,31 +759,17 @@ fn rollout_status_watch_starts_at_the_spec_update() {
 /// without requests or limits is BestEffort.
 #[test]
 fn describe_shows_spread_constraints_seccomp_and_qos() {
-    let yaml = r#"
-name: topo
-seed: 1
-cluster:
-  nodes:
-    - {name: node-1, cpu: "4", memory: 8Gi}
-deployment:
-  apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web}
-  spec:
-    replicas: 1
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec:
+    let yaml = one_pod_scenario(
+        "{labels: {app: web}}",
+        "
         topologySpreadConstraints:
           - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: web}}}
-          - {maxSkew: 2, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule}
-        containers:
-          - name: web
-            image: web:1.0
-            securityContext: {seccompProfile: {type: RuntimeDefault}}
-run_until: 20s
-"#;
+          - {maxSkew: 2, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule}",
+        "
+            securityContext: {seccompProfile: {type: RuntimeDefault}}",
+        "",
+    );
+    let yaml = yaml.as_str();
     let (sim, steps) = run(yaml, 20);
     let m = Moment::new(&sim, &steps).at(Time::from_secs(20));
     let spread = "Topology Spread Constraints:  kubernetes.io/hostname:DoNotSchedule when max skew 2 is exceeded\n";
@@ -789,33 +805,18 @@ run_until: 20s
 /// `restartedAt` that `kubectl rollout restart` put there, and the pod's seccomp profile.
 #[test]
 fn describe_pod_header_follows_the_pod() {
-    let yaml = r#"
-name: restart
-seed: 1
-cluster:
-  nodes:
-    - {name: node-1, cpu: "4", memory: 8Gi}
-deployment:
-  apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web}
-  spec:
-    replicas: 1
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}, annotations: {team: blue}}
-      spec:
+    let yaml = one_pod_scenario(
+        "{labels: {app: web}, annotations: {team: blue}}",
+        "
         serviceAccountName: web-sa
         priorityClassName: high
         runtimeClassName: gvisor
-        securityContext: {seccompProfile: {type: RuntimeDefault}}
-        containers:
-          - name: web
-            image: web:1.0
-actions:
-  - {at: 20s, rollout_restart: {}}
-run_until: 60s
-"#;
+        securityContext: {seccompProfile: {type: RuntimeDefault}}",
+        "",
+        "
+  - {at: 20s, rollout_restart: {}}",
+    );
+    let yaml = yaml.as_str();
     let (sim, steps) = run(yaml, 60);
     let m = Moment::new(&sim, &steps).at(Time::from_secs(60));
     let pod = sim
