@@ -557,7 +557,10 @@ impl Sim {
         let noop = outcome.is_noop() && !matches!(subject, Subject::Kubectl(_));
         // Named before the changes apply: a kubelet is named after the node of the pod it acted
         // on, and the step may remove that pod.
-        let names = (!noop).then(|| subject.names(&self.store));
+        let names = (!noop).then(|| match (outcome.actor, subject) {
+            (Some(actor), Subject::Kubelet { pod }) => (actor, ["pod/", pod].concat()),
+            (_, subject) => subject.names(&self.store),
+        });
         for (delay, w) in outcome.requeue {
             self.queue.push(now.plus_millis(delay), w);
         }

@@ -570,11 +570,13 @@ impl Store {
                 Some(touched)
             }
             Change::SetPodRuntime { name, runtime } => {
-                // The runtime is filed under the pod map's key, so the two share it.
-                if let Some((key, _)) = self.pods.get_key_value(name.as_str()) {
-                    match self.kubelet.get_mut(name.as_str()) {
-                        Some(cur) => *cur = runtime,
-                        None => {
+                // A pod's runtime is filed only while the pod exists (removing the pod removes
+                // it), so one already filed is replaced without looking the pod up. A new one is
+                // filed under the pod map's key, so the two share it.
+                match self.kubelet.get_mut(name.as_str()) {
+                    Some(cur) => *cur = runtime,
+                    None => {
+                        if let Some((key, _)) = self.pods.get_key_value(name.as_str()) {
                             self.kubelet.insert(Arc::clone(key), runtime);
                         }
                     }

@@ -353,6 +353,9 @@ impl<'a> KubeletContext<'a> {
                 runtime: self.runtime,
             });
         }
+        if !self.out.is_noop() {
+            self.out.actor = Some([COMPONENT, "/", &self.pod.node_name].concat());
+        }
         self.out
     }
 
