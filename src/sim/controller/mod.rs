@@ -12,6 +12,7 @@ use super::api::{
     Deployment, Event, Node, Pod, PodCondition, PodStatus, ReplicaSet, ReplicaSetStatus,
 };
 use super::kubelet::PodRuntime;
+use super::store::PodName;
 use super::trace::Stage;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -45,13 +46,15 @@ pub enum Change {
         node: String,
         condition: PodCondition,
     },
+    /// A write of a pod's status. The pod is named by a shared name (the store's key, when the
+    /// writer has it), which the kubelet's frequent writes pass on without copying the text.
     UpdatePodStatus {
-        name: String,
+        name: PodName,
         status: PodStatus,
     },
-    /// Node-local kubelet bookkeeping (not an API object).
+    /// Node-local kubelet bookkeeping (not an API object), named as a status write is.
     SetPodRuntime {
-        name: String,
+        name: PodName,
         runtime: PodRuntime,
     },
     UpdateNode(Node),

@@ -343,13 +343,13 @@ impl<'a> KubeletContext<'a> {
             .reserve_exact(usize::from(write_status) + usize::from(write_runtime));
         if write_status {
             self.out.change(Change::UpdatePodStatus {
-                name: self.pod.metadata.name.clone(),
+                name: PodName::clone(self.key),
                 status: status.into_owned(),
             });
         }
         if write_runtime {
             self.out.change(Change::SetPodRuntime {
-                name: self.pod.metadata.name.clone(),
+                name: PodName::clone(self.key),
                 runtime: self.runtime,
             });
         }
