@@ -489,7 +489,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             }
             rt.readiness_broken = true;
             out.change(Change::SetPodRuntime {
-                name: name.clone(),
+                name: name.as_str().into(),
                 runtime: rt,
             });
             out.stage = Some(Stage::Retry);

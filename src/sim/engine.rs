@@ -417,14 +417,12 @@ impl Sim {
         else {
             return false;
         };
-        let change = tick.runtime.map(|runtime| Change::SetPodRuntime {
-            name: pod.to_string(),
-            runtime,
-        });
-        self.queue.requeue_first(now.plus_millis(tick.period));
-        if let Some(change) = change {
-            self.apply_change(change);
+        // The count goes straight into the stored state: a kubelet state write wakes no one,
+        // and the pod and its state exist, as the tick just read them.
+        if let Some(run_count) = tick.run_count {
+            kubelet::count_quiet_tick(&mut self.store, target, run_count);
         }
+        self.queue.requeue_first(now.plus_millis(tick.period));
         true
     }
 
@@ -559,7 +557,10 @@ impl Sim {
         let noop = outcome.is_noop() && !matches!(subject, Subject::Kubectl(_));
         // Named before the changes apply: a kubelet is named after the node of the pod it acted
         // on, and the step may remove that pod.
-        let names = (!noop).then(|| subject.names(&self.store));
+        let names = (!noop).then(|| match (outcome.actor, subject) {
+            (Some(actor), Subject::Kubelet { pod }) => (actor, ["pod/", pod].concat()),
+            (_, subject) => subject.names(&self.store),
+        });
         for (delay, w) in outcome.requeue {
             self.queue.push(now.plus_millis(delay), w);
         }
@@ -572,10 +573,12 @@ impl Sim {
         for e in &mut events {
             self.recorder.record(e, now);
         }
-        let narration = if outcome.narration.is_empty() {
-            default_narration(&actor, &events)
-        } else {
-            outcome.narration.join(" ")
+        // A lone sentence (most steps say one) is the narration as it is, not a joined copy.
+        let mut said = outcome.narration;
+        let narration = match said.as_mut_slice() {
+            [] => default_narration(&actor, &events),
+            [only] => std::mem::take(only),
+            all => all.join(" "),
         };
         Some(Step {
             index: self.steps,

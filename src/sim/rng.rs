@@ -44,18 +44,24 @@ impl Rng {
             .collect()
     }
 
-    /// A UUID-shaped identifier (version 4 layout) for `metadata.uid`.
+    /// A UUID-shaped identifier (version 4 layout) for `metadata.uid`: the text
+    /// `{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}` of five fields of two random words, written digit
+    /// by digit into one string of its fixed length, without the formatter's padding machinery
+    /// (every object the API server creates gets one).
     pub fn uid(&mut self) -> String {
         let a = self.next_u64();
         let b = self.next_u64();
-        format!(
-            "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
-            (a >> 32) as u32,
-            (a >> 16) as u16,
-            (a & 0x0fff) as u16,
-            ((b >> 48) as u16 & 0x3fff) | 0x8000,
-            b & 0xffff_ffff_ffff
-        )
+        let mut out = String::with_capacity(36);
+        push_hex(&mut out, a >> 32, 8);
+        out.push('-');
+        push_hex(&mut out, (a >> 16) & 0xffff, 4);
+        out.push_str("-4");
+        push_hex(&mut out, a & 0x0fff, 3);
+        out.push('-');
+        push_hex(&mut out, ((b >> 48) & 0x3fff) | 0x8000, 4);
+        out.push('-');
+        push_hex(&mut out, b & 0xffff_ffff_ffff, 12);
+        out
     }
 
     /// A duration in `[base, base × factor)` milliseconds: the jitter upstream applies to
@@ -63,5 +69,38 @@ impl Rng {
     pub fn jitter_ms(&mut self, base_ms: u64, factor: f64) -> u64 {
         let extra = (base_ms as f64 * factor.max(0.0)) as u64;
         base_ms + self.below(extra.max(1))
+    }
+}
+
+/// Appends the low `digits` hexadecimal digits of `v`, zero-padded, in lower case.
+fn push_hex(out: &mut String, v: u64, digits: u32) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for i in (0..digits).rev() {
+        out.push(char::from(HEX[((v >> (4 * i)) & 0xf) as usize]));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The UID is the text the formatter gives its five fields.
+    #[test]
+    fn uids_read_as_formatted() {
+        for seed in [0, 1, 42, u64::MAX] {
+            let (mut rng, mut words) = (Rng::new(seed), Rng::new(seed));
+            for _ in 0..100 {
+                let (a, b) = (words.next_u64(), words.next_u64());
+                let want = format!(
+                    "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
+                    (a >> 32) as u32,
+                    (a >> 16) as u16,
+                    (a & 0x0fff) as u16,
+                    ((b >> 48) as u16 & 0x3fff) | 0x8000,
+                    b & 0xffff_ffff_ffff
+                );
+                assert_eq!(rng.uid(), want);
+            }
+        }
     }
 }

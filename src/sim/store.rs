@@ -535,7 +535,7 @@ impl Store {
                 Some(touched)
             }
             Change::UpdatePodStatus { name, status } => {
-                let (key, pod) = self.pods.get_key_value_mut(name.as_str())?;
+                let (key, pod) = self.pods.get_key_value_mut(&*name)?;
                 let key = Arc::clone(key);
                 // The new status goes in place; the old one is kept aside, and swapped back in
                 // for a moment if the pod must be un-accounted as it was.
@@ -575,11 +575,13 @@ impl Store {
                 Some(touched)
             }
             Change::SetPodRuntime { name, runtime } => {
-                // The runtime is filed under the pod map's key, so the two share it.
-                if let Some((key, _)) = self.pods.get_key_value(name.as_str()) {
-                    match self.kubelet.get_mut(name.as_str()) {
-                        Some(cur) => *cur = runtime,
-                        None => {
+                // A pod's runtime is filed only while the pod exists (removing the pod removes
+                // it), so one already filed is replaced without looking the pod up. A new one is
+                // filed under the pod map's key, so the two share it.
+                match self.kubelet.get_mut(&*name) {
+                    Some(cur) => *cur = runtime,
+                    None => {
+                        if let Some((key, _)) = self.pods.get_key_value(&*name) {
                             self.kubelet.insert(Arc::clone(key), runtime);
                         }
                     }

@@ -12,6 +12,7 @@ use super::api::{
     Deployment, Event, Node, Pod, PodCondition, PodStatus, ReplicaSet, ReplicaSetStatus,
 };
 use super::kubelet::PodRuntime;
+use super::store::PodName;
 use super::trace::Stage;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -45,13 +46,15 @@ pub enum Change {
         node: String,
         condition: PodCondition,
     },
+    /// A write of a pod's status. The pod is named by a shared name (the store's key, when the
+    /// writer has it), which the kubelet's frequent writes pass on without copying the text.
     UpdatePodStatus {
-        name: String,
+        name: PodName,
         status: PodStatus,
     },
-    /// Node-local kubelet bookkeeping (not an API object).
+    /// Node-local kubelet bookkeeping (not an API object), named as a status write is.
     SetPodRuntime {
-        name: String,
+        name: PodName,
         runtime: PodRuntime,
     },
     UpdateNode(Node),
@@ -145,6 +148,10 @@ pub struct Outcome {
     /// The error a controller's sync returned (`syncHandler`'s `err`): the simulator requeues
     /// the key with rate limiting instead of forgetting it ([`workqueue::RateLimiter`]).
     pub error: Option<String>,
+    /// The actor's name as the trace prints it, when the actor knows it and the outcome is a
+    /// step: a kubelet is named after its node (`kubelet/node-1`), which it has at hand, where
+    /// the simulator would look the pod up again to find it.
+    pub actor: Option<String>,
 }
 
 impl Outcome {

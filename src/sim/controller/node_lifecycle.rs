@@ -60,7 +60,7 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
         if status != pod.status {
             marked += 1;
             out.change(Change::UpdatePodStatus {
-                name: pod.metadata.name.clone(),
+                name: pod.metadata.name.as_str().into(),
                 status,
             });
             out.events.push(Event::warning(

@@ -387,30 +387,81 @@ pub fn rank_pods_to_delete(
     if diff >= pods.len() {
         return (0..pods.len()).collect();
     }
-    let keys: Vec<Ranked> = pods
+    let keys: Vec<RankKey> = pods
         .iter()
-        .map(|f| Ranked::new(RankKey::of(f, rank_of(&f.node)), now))
+        .map(|f| RankKey::of(f, rank_of(&f.node)))
         .collect();
+    if diff <= 16 {
+        return pick_lowest(&keys, diff, now);
+    }
+    let keys: Vec<Ranked> = keys.into_iter().map(|k| Ranked::new(k, now)).collect();
     let less_idx = |a: &usize, b: &usize| keys[*a].less(&keys[*b]);
     let mut order: Vec<usize> = (0..pods.len()).collect();
-    if diff <= 16 {
-        // A few pods out of many (the usual rolling step): pick the lowest `diff` one by one,
-        // the earliest on ties, as a stable sort would put them first; linear instead of n·log n.
-        let mut picked = Vec::with_capacity(diff);
-        for _ in 0..diff {
-            let mut best = 0;
-            for i in 1..order.len() {
-                if less_idx(&order[i], &order[best]) {
-                    best = i;
-                }
-            }
-            picked.push(order.remove(best));
-        }
-        return picked;
-    }
     merge_sort_prefix_by_less(&mut order, diff, &less_idx);
     order.truncate(diff);
     order
+}
+
+/// A few pods out of many (the usual rolling step): the lowest `diff` picked one by one, each
+/// by a scan that keeps the earliest on ties, as a stable sort would put them first; linear
+/// instead of n·log n. Returns their positions in `keys`, in the order picked.
+///
+/// A scan's pick always has the lowest lead of the pods left (the leading fields packed into
+/// one integer, which decide any comparison where they differ): the scan takes the first pod
+/// with that lead, and from there only pods with the same lead can replace it. So each scan
+/// runs over that group alone, and only its pods pay for their age buckets (a logarithm each).
+/// Within a group, the scan that follows a pick repeats the previous one up to the picked pod,
+/// so it resumes there from the best pod found so far. Both give the picks the full scans of
+/// every pod would give, comparison for comparison, which matters because the ranking is not a
+/// total order.
+fn pick_lowest(keys: &[RankKey<'_>], diff: usize, now: Time) -> Vec<usize> {
+    let leads: Vec<u128> = keys.iter().map(lead_of).collect();
+    let mut taken = vec![false; keys.len()];
+    let mut picked = Vec::with_capacity(diff);
+    while picked.len() < diff {
+        let Some(low) = leads
+            .iter()
+            .zip(&taken)
+            .filter(|(_, t)| !**t)
+            .map(|(l, _)| *l)
+            .min()
+        else {
+            break;
+        };
+        // The group's pods in their order, and their ranked keys.
+        let mut group: Vec<usize> = Vec::new();
+        for (i, l) in leads.iter().enumerate() {
+            if *l == low && !taken[i] {
+                taken[i] = true;
+                group.push(i);
+            }
+        }
+        let ranked: Vec<Ranked> = group
+            .iter()
+            .map(|i| Ranked::new(keys[*i].clone(), now))
+            .collect();
+        // `order` holds the positions in `group` not yet picked; `best[j]` is where in `order`
+        // the scan stands after its first `j + 1` pods.
+        let mut order: Vec<usize> = (0..group.len()).collect();
+        let mut best: Vec<usize> = Vec::with_capacity(group.len());
+        let mut from = 0;
+        while picked.len() < diff && !order.is_empty() {
+            best.truncate(from);
+            for j in from..order.len() {
+                let b = match best.last() {
+                    Some(b) if !ranked[order[j]].less(&ranked[order[*b]]) => *b,
+                    _ => j,
+                };
+                best.push(b);
+            }
+            let Some(&at) = best.last() else {
+                break;
+            };
+            picked.push(group[order.remove(at)]);
+            from = at;
+        }
+    }
+    picked
 }
 
 /// What `ActivePodsWithRanks.Less` looks at for one pod. Timestamps are `None` when unset.
@@ -461,19 +512,25 @@ struct Ranked<'a> {
     uid_head: u128,
 }
 
+/// A pod's leading comparison fields packed into one integer: assigned, phase, readiness,
+/// deletion cost and rank, in [`less_with`]'s order and direction, the lower value going first.
+/// Each field is mapped to an unsigned number that orders as `less_with` does and gets its own
+/// bits: the deletion cost offset to be non-negative, the rank offset and inverted, as the
+/// higher rank goes first.
+fn lead_of(key: &RankKey<'_>) -> u128 {
+    let cost = u128::from((i64::from(key.deletion_cost) - i64::from(i32::MIN)) as u32);
+    let rank = u128::from(!((key.rank as u64) ^ (1 << 63)));
+    (u128::from(key.assigned) << 99)
+        | (u128::from(phase_ordinal(key.phase)) << 97)
+        | (u128::from(key.ready) << 96)
+        | (cost << 64)
+        | rank
+}
+
 impl<'a> Ranked<'a> {
     fn new(key: RankKey<'a>, now: Time) -> Ranked<'a> {
         let bucket = |t: Option<Time>| t.map_or(0, |t| age_bucket(t, now));
-        // Each field is mapped to an unsigned number that orders as `less_with` does and gets
-        // its own bits: the deletion cost offset to be non-negative, the rank offset and
-        // inverted, as the higher rank goes first.
-        let cost = u128::from((i64::from(key.deletion_cost) - i64::from(i32::MIN)) as u32);
-        let rank = u128::from(!((key.rank as u64) ^ (1 << 63)));
-        let lead = (u128::from(key.assigned) << 99)
-            | (u128::from(phase_ordinal(key.phase)) << 97)
-            | (u128::from(key.ready) << 96)
-            | (cost << 64)
-            | rank;
+        let lead = lead_of(&key);
         let mut head = [0u8; 16];
         for (slot, b) in head.iter_mut().zip(key.uid.bytes()) {
             *slot = b;
@@ -760,12 +817,9 @@ pub fn calculate_status(
 mod tests {
     use super::*;
 
-    /// The packed comparison of [`Ranked`] decides every pair as [`less`] does, over keys whose
-    /// fields collide often: few values per field, UIDs that share long prefixes or are
-    /// prefixes of one another, negative costs and ranks, and missing timestamps.
-    #[test]
-    fn the_packed_ranking_decides_as_less() {
-        let now = Time(10_000_000);
+    /// Keys whose fields collide often: few values per field, UIDs that share long prefixes or
+    /// are prefixes of one another, negative costs and ranks, and missing timestamps.
+    fn colliding_keys(now: Time, count: usize, seed: u64) -> Vec<RankKey<'static>> {
         let uids = [
             "",
             "a",
@@ -791,14 +845,14 @@ mod tests {
             Some(Time(9_998_500)),
             Some(now),
         ];
-        let mut x: u64 = 7;
+        let mut x: u64 = seed;
         let mut next = |n: usize| {
             x = x
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             (x >> 33) as usize % n
         };
-        let keys: Vec<RankKey<'static>> = (0..400)
+        (0..count)
             .map(|_| RankKey {
                 assigned: next(4) > 0,
                 phase: phases[next(phases.len())],
@@ -811,11 +865,47 @@ mod tests {
                 creation: times[next(times.len())],
                 uid: uids[next(uids.len())],
             })
-            .collect();
+            .collect()
+    }
+
+    /// The packed comparison of [`Ranked`] decides every pair as [`less`] does.
+    #[test]
+    fn the_packed_ranking_decides_as_less() {
+        let now = Time(10_000_000);
+        let keys = colliding_keys(now, 400, 7);
         let ranked: Vec<Ranked> = keys.iter().map(|k| Ranked::new(k.clone(), now)).collect();
         for (a, ra) in keys.iter().zip(&ranked) {
             for (b, rb) in keys.iter().zip(&ranked) {
                 assert_eq!(ra.less(rb), less(a, b, Some(now)), "{a:?} < {b:?}");
+            }
+        }
+    }
+
+    /// The picks of the few-pods path are those of scanning every pod left for the lowest, the
+    /// earliest on ties, once per pick, with [`less`] itself: the ranking is not a total order,
+    /// so this holds only if the shortcuts make exactly the same comparisons' decisions.
+    #[test]
+    fn picking_the_lowest_few_matches_full_scans() {
+        let now = Time(10_000_000);
+        for seed in 1..40 {
+            let keys = colliding_keys(now, 60 + seed as usize, seed);
+            for diff in [1, 2, 5, 16] {
+                let mut order: Vec<usize> = (0..keys.len()).collect();
+                let mut want = Vec::new();
+                for _ in 0..diff {
+                    let mut best = 0;
+                    for i in 1..order.len() {
+                        if less(&keys[order[i]], &keys[order[best]], Some(now)) {
+                            best = i;
+                        }
+                    }
+                    want.push(order.remove(best));
+                }
+                assert_eq!(
+                    pick_lowest(&keys, diff, now),
+                    want,
+                    "seed {seed}, diff {diff}"
+                );
             }
         }
     }

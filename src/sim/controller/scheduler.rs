@@ -9,7 +9,7 @@ use crate::sim::api::{
 };
 use crate::sim::order;
 use crate::sim::rng::Rng;
-use crate::sim::store::{NodeUsage, Store, pod_requests};
+use crate::sim::store::{NodeUsage, PodName, Store, pod_requests};
 use crate::sim::trace::Stage;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -197,7 +197,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
         );
         if status != pod.status {
             out.change(Change::UpdatePodStatus {
-                name: name.to_string(),
+                name: PodName::clone(key),
                 status,
             });
         }

@@ -20,6 +20,7 @@ use crate::sim::trace::Stage;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 pub use images::{Backoff, go_duration};
 
@@ -342,15 +343,18 @@ impl<'a> KubeletContext<'a> {
             .reserve_exact(usize::from(write_status) + usize::from(write_runtime));
         if write_status {
             self.out.change(Change::UpdatePodStatus {
-                name: self.pod.metadata.name.clone(),
+                name: PodName::clone(self.key),
                 status: status.into_owned(),
             });
         }
         if write_runtime {
             self.out.change(Change::SetPodRuntime {
-                name: self.pod.metadata.name.clone(),
+                name: PodName::clone(self.key),
                 runtime: self.runtime,
             });
+        }
+        if !self.out.is_noop() {
+            self.out.actor = Some([COMPONENT, "/", &self.pod.node_name].concat());
         }
         self.out
     }
@@ -439,9 +443,11 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         return;
     }
     let now = k.now;
-    let name = k.container_name(c);
-    let image = k.pod.spec.containers[c].image.clone();
-    let behavior = k.world.image(&image);
+    // The pod is borrowed from the store, not from the context, so its spec and names are read
+    // in place while the context changes, rather than copied out first.
+    let pod = k.pod;
+    let spec = &pod.spec.containers[c];
+    let crash_after_ms = k.world.behavior(&spec.image).crash_after_ms;
     let restart = k.runtime.containers[c].instance > 0;
     {
         let rt = &mut k.runtime.containers[c];
@@ -463,7 +469,8 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
     cs.state = ContainerState::Running {
         started_at: now.truncate_to_secs(),
     };
-    cs.image = image.clone();
+    // Almost always the image the status already names: copied into its string in place.
+    cs.image.clone_from(&spec.image);
     k.container_event(
         c,
         false,
@@ -477,22 +484,8 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         "Container started".to_string(),
     );
     let instance = k.runtime.containers[c].instance;
-    // What the rest needs of the container's spec, read in place rather than from a copy.
-    let spec = &k.pod.spec.containers[c];
-    let has_startup = spec.startup_probe.is_some();
-    let probe_text = match (&spec.startup_probe, &spec.readiness_probe) {
-        (Some(_), _) => " Only the startup probe runs until it passes.".to_string(),
-        (None, Some(p)) => format!(
-            " It is not Ready until its readiness probe passes (initialDelaySeconds {}, periodSeconds {}).",
-            p.initial_delay_seconds(),
-            p.period_seconds()
-        ),
-        (None, None) => {
-            " Without a readiness probe it counts as Ready as soon as it runs.".to_string()
-        }
-    };
-    k.runtime.containers[c].started = !has_startup;
-    if let Some(crash) = behavior.crash_after_ms {
+    k.runtime.containers[c].started = spec.startup_probe.is_none();
+    if let Some(crash) = crash_after_ms {
         k.after(
             crash,
             Work::ContainerExit {
@@ -508,18 +501,36 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
     } else {
         Stage::Schedule
     });
-    let restart_text = if restart {
-        format!(
+    // The narration is written into one string, its optional parts included.
+    let mut said = String::with_capacity(192);
+    let _ = write!(
+        said,
+        "The kubelet on {} created and started container {} of {}",
+        pod.node_name, spec.name, pod.metadata.name
+    );
+    if restart {
+        let _ = write!(
+            said,
             " (restart {} of this container)",
             k.status.container_statuses[c].restart_count
-        )
-    } else {
-        String::new()
-    };
-    k.out.say(format!(
-        "The kubelet on {} created and started container {name} of {}{restart_text}.{probe_text}",
-        k.pod.node_name, k.pod.metadata.name
-    ));
+        );
+    }
+    said.push('.');
+    match (&spec.startup_probe, &spec.readiness_probe) {
+        (Some(_), _) => said.push_str(" Only the startup probe runs until it passes."),
+        (None, Some(p)) => {
+            let _ = write!(
+                said,
+                " It is not Ready until its readiness probe passes (initialDelaySeconds {}, periodSeconds {}).",
+                p.initial_delay_seconds(),
+                p.period_seconds()
+            );
+        }
+        (None, None) => {
+            said.push_str(" Without a readiness probe it counts as Ready as soon as it runs.")
+        }
+    }
+    k.out.say(said);
 }
 
 /// A terminating pod: `Killing` each running container, then wait for the process to exit or
@@ -618,9 +629,9 @@ pub struct ProbeTarget<'a> {
 pub struct QuietTick {
     /// When the worker ticks again, in milliseconds from now.
     pub period: u64,
-    /// The pod's kubelet state with this success counted, while the worker still counts up to
-    /// its larger threshold; `None` once the count has stopped there and nothing changes at all.
-    pub runtime: Option<PodRuntime>,
+    /// The worker's run count with this success counted, while it still counts up to its
+    /// larger threshold; `None` once the count has stopped there and nothing changes at all.
+    pub run_count: Option<i32>,
 }
 
 /// The tick of `target` when it is quiet (see [`QuietTick`]): the container runs, its worker
@@ -670,7 +681,7 @@ pub fn quiet_probe_tick(
     if w.run_count >= probes::run_count_cap(p) {
         return Some(QuietTick {
             period,
-            runtime: None,
+            run_count: None,
         });
     }
     // Still counting: the full run would count this success and write only that. It is taken
@@ -684,16 +695,23 @@ pub fn quiet_probe_tick(
     {
         return None;
     }
-    let mut runtime = rt.clone();
-    let w = runtime
-        .containers
-        .get_mut(target.container)?
-        .worker(target.kind);
-    w.run_count = w.run_count.saturating_add(1).min(probes::run_count_cap(p));
     Some(QuietTick {
         period,
-        runtime: Some(runtime),
+        run_count: Some(w.run_count.saturating_add(1).min(probes::run_count_cap(p))),
     })
+}
+
+/// Writes the run count a quiet tick of `target` counted ([`QuietTick::run_count`]) into the
+/// worker's state in place: the full run would write the pod's whole kubelet state back with
+/// only that count changed, which copies it and files it again under the pod's name.
+pub fn count_quiet_tick(store: &mut Store, target: ProbeTarget<'_>, run_count: i32) {
+    if let Some(c) = store
+        .kubelet
+        .get_mut(target.pod)
+        .and_then(|rt| rt.containers.get_mut(target.container))
+    {
+        c.worker(target.kind).run_count = run_count;
+    }
 }
 
 /// A probe worker's tick, run in full. The simulator answers quiet ticks with

@@ -13,8 +13,11 @@ use crate::sim::trace::Stage;
 /// `crashLoopBackOff` expiry: a container that ran longer than this restarts at once.
 pub const CRASH_BACKOFF_EXPIRY_MS: u64 = 600_000;
 
-fn probe_of(k: &KubeletContext<'_>, c: usize, kind: ProbeKind) -> Option<Probe> {
-    probe_spec(k.pod.spec.containers.get(c)?, kind).cloned()
+/// A container's probe of one type, borrowed from the stored pod rather than from the context,
+/// so that it is read in place while the context changes.
+fn probe_of<'a>(k: &KubeletContext<'a>, c: usize, kind: ProbeKind) -> Option<&'a Probe> {
+    let pod: &'a crate::sim::api::Pod = k.pod;
+    probe_spec(pod.spec.containers.get(c)?, kind)
 }
 
 /// A container's probe of one type, if it has one.
@@ -66,7 +69,7 @@ pub fn add_pod(k: &mut KubeletContext<'_>) {
             let Some(p) = probe_of(k, c, kind) else {
                 continue;
             };
-            let period = period_ms(&p);
+            let period = period_ms(p);
             let wait = if k.now.millis_since(KUBELET_STARTED_AT) < period {
                 k.rng.below(period)
             } else {
@@ -105,9 +108,9 @@ fn schedule_on_grid(
     let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
     let earliest = after
         .plus_millis(1)
-        .max(since.plus_millis(first_run_delay(&p)));
+        .max(since.plus_millis(first_run_delay(p)));
     let ticks_from = k.runtime.containers[c].worker(kind).ticks_from;
-    let due = next_tick(ticks_from, period_ms(&p), earliest);
+    let due = next_tick(ticks_from, period_ms(p), earliest);
     tick_at(k, c, kind, due, instance);
 }
 
@@ -119,7 +122,7 @@ fn schedule_readiness(k: &mut KubeletContext<'_>, c: usize, instance: u32) {
         return;
     };
     let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
-    let due = since.plus_millis(first_run_delay(&p));
+    let due = since.plus_millis(first_run_delay(p));
     tick_at(k, c, ProbeKind::Readiness, due, instance);
 }
 
@@ -186,22 +189,8 @@ fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (boo
     }
     let elapsed = k.now.millis_since(since);
     let listening = elapsed >= b.listen_after_ms;
-    let ip = k
-        .pod
-        .status
-        .pod_ip
-        .clone()
-        .unwrap_or_else(|| "10.244.0.2".to_string());
-    let port_of = |port: &IntOrString| -> String {
-        match port {
-            IntOrString::Int(n) => n.to_string(),
-            IntOrString::String(name) => k.pod.spec.containers[c]
-                .ports
-                .iter()
-                .find(|cp| cp.name.as_deref() == Some(name.as_str()))
-                .map_or_else(|| name.clone(), |cp| cp.container_port.to_string()),
-        }
-    };
+    let ip = k.pod.status.pod_ip.as_deref().unwrap_or("10.244.0.2");
+    let port_of = |port| port_text(&k.pod.spec.containers[c], port);
     let ready_ok = match b.ready {
         ReadyBehavior::Always => true,
         ReadyBehavior::Never => false,
@@ -271,6 +260,35 @@ fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (boo
     (true, String::new())
 }
 
+/// A probe's port as its failure output prints it: the number, a named port's number, or the
+/// name when no port of the container has it.
+enum PortText<'a> {
+    Number(i32),
+    Name(&'a str),
+}
+
+impl std::fmt::Display for PortText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PortText::Number(n) => write!(f, "{n}"),
+            PortText::Name(name) => f.write_str(name),
+        }
+    }
+}
+
+fn port_text<'a>(spec: &'a Container, port: &'a IntOrString) -> PortText<'a> {
+    match port {
+        IntOrString::Int(n) => PortText::Number(*n),
+        IntOrString::String(name) => spec
+            .ports
+            .iter()
+            .find(|cp| cp.name.as_deref() == Some(name.as_str()))
+            .map_or(PortText::Name(name), |cp| {
+                PortText::Number(cp.container_port)
+            }),
+    }
+}
+
 /// One run of a probe worker: observe, count, publish at the threshold, act on the result.
 pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     if !k.has_container(c) {
@@ -285,22 +303,18 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         return;
     }
     let instance = k.runtime.containers[c].instance;
-    let (ok, output) = observe(k, c, kind, &p);
-    let name = k.pod.spec.containers[c].name.clone();
+    let (ok, output) = observe(k, c, kind, p);
+    let name = &k.pod.spec.containers[c].name;
     if !ok {
-        k.container_event(
-            c,
-            true,
-            EventReason::Unhealthy,
-            format!("{} probe failed: {output}", kind.as_str()),
-        );
+        let message = [kind.as_str(), " probe failed: ", &output].concat();
+        k.container_event(c, true, EventReason::Unhealthy, message);
     }
     let success_threshold = p.success_threshold().max(1);
     let failure_threshold = p.failure_threshold().max(1);
     let w = k.runtime.containers[c].worker(kind);
     w.last_observed = Some(ok);
     if w.last_run == Some(ok) {
-        w.run_count = w.run_count.saturating_add(1).min(run_count_cap(&p));
+        w.run_count = w.run_count.saturating_add(1).min(run_count_cap(p));
     } else {
         w.last_run = Some(ok);
         w.run_count = 1;
@@ -316,8 +330,12 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         w.result = Some(ok);
     }
     let pod = k.work_name();
-    let period = period_ms(&p);
-    let kind_lower = kind.as_str().to_lowercase();
+    let period = period_ms(p);
+    let kind_lower = match kind {
+        ProbeKind::Startup => "startup",
+        ProbeKind::Readiness => "readiness",
+        ProbeKind::Liveness => "liveness",
+    };
     // The worker's count runs on across a container restart; the narration counts only the
     // runs the threshold asked for, which this container may not all have had.
     let passes = run_count.min(success_threshold);

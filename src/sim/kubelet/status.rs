@@ -53,14 +53,22 @@ pub(super) fn generate_into(
         !status.container_statuses.is_empty() && status.container_statuses.iter().all(|c| c.ready);
     // The reason and message of the unready conditions; none when all are ready (the common case
     // once a pod runs), so nothing is written out then.
+    // Written straight into one string, sized once for the names it lists.
     let unready = (!all_ready).then(|| {
-        let names: Vec<&str> = status
-            .container_statuses
-            .iter()
-            .filter(|c| !c.ready)
-            .map(|c| c.name.as_str())
-            .collect();
-        format!("containers with unready status: [{}]", names.join(" "))
+        const PREFIX: &str = "containers with unready status: [";
+        let unready = || status.container_statuses.iter().filter(|c| !c.ready);
+        let mut message = String::with_capacity(
+            PREFIX.len() + unready().map(|c| c.name.len() + 1).sum::<usize>(),
+        );
+        message.push_str(PREFIX);
+        for (i, c) in unready().enumerate() {
+            if i > 0 {
+                message.push(' ');
+            }
+            message.push_str(&c.name);
+        }
+        message.push(']');
+        message
     });
     let unready = unready.as_deref().map(|m| ("ContainersNotReady", m));
     if rt.sandbox_ready {
