@@ -342,11 +342,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
                     None => names.push(*w),
                 }
             }
-            let name = match names.as_slice() {
-                [target] => deployment_target(target)?,
-                ["deploy" | "deployment" | "deployments", name] => name,
-                _ => return Err(usage()),
-            };
+            let name = named_deployment(&names).ok_or_else(usage)??;
             kubectl::rollout_history(m.sim, name, revision)
         }
         _ => Err(usage()),
@@ -411,12 +407,20 @@ fn rollout_status_args<'a>(args: &[&'a str]) -> Result<(&'a str, bool, Option<Ti
             _ => names.push(w),
         }
     }
-    let name = match names.as_slice() {
-        [target] => deployment_target(target)?,
-        ["deploy" | "deployment" | "deployments", name] => name,
-        _ => return Err("error: rollout status needs one Deployment, as deploy/NAME".to_string()),
-    };
+    let name = named_deployment(&names).ok_or_else(|| {
+        "error: rollout status needs one Deployment, as deploy/NAME".to_string()
+    })??;
     Ok((name, watch, timeout))
+}
+
+/// The Deployment a `rollout` subcommand's words name, as `deploy/NAME` or `deploy NAME`:
+/// `None` when the words are neither, an error for another kind of resource.
+fn named_deployment<'a>(names: &[&'a str]) -> Option<Result<&'a str, String>> {
+    match names {
+        [target] => Some(deployment_target(target)),
+        ["deploy" | "deployment" | "deployments", name] => Some(Ok(name)),
+        _ => None,
+    }
 }
 
 /// The Deployment a `rollout` subcommand names as `deploy/NAME` (or `deployment/`,

@@ -548,17 +548,12 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
     if !n.status.ready {
         taints.push("node.kubernetes.io/unreachable:NoSchedule");
     }
-    o.push_str("Taints:\t");
-    if taints.is_empty() {
-        o.push_str("<none>\n");
-    }
-    for (i, t) in taints.iter().enumerate() {
-        if i > 0 {
-            o.push('\t');
-        }
-        o.push_str(t);
-        o.push('\n');
-    }
+    describe_multiline(
+        &mut o,
+        "Taints",
+        "\t",
+        taints.into_iter().map(str::to_string),
+    );
     o.push_str(&format!("Unschedulable:\t{}\n", n.spec.unschedulable));
     // The conditions changed once, if ever: when the node controller marked the node NotReady.
     let not_ready_at = steps
@@ -1198,13 +1193,7 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
     let mut o = String::new();
     o.push_str(&format!("Name:\t{}\n", pod.metadata.name));
     o.push_str("Namespace:\tdefault\n");
-    let spec_str = |key: &str| -> &str {
-        pod.spec
-            .extra
-            .get(key)
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or_default()
-    };
+    let spec_str = |key: &str| extra_str(&pod.spec.extra, key);
     o.push_str("Priority:\t0\n");
     for (title, key) in [
         ("Priority Class Name", "priorityClassName"),
@@ -1244,14 +1233,7 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
         }
         _ => o.push_str(&format!("Status:\t{}\n", pod.status.phase.as_str())),
     }
-    if let Some(profile) = pod
-        .spec
-        .extra
-        .get("securityContext")
-        .and_then(|s| s.get("seccompProfile"))
-    {
-        write_seccomp(&mut o, "", profile);
-    }
+    describe_seccomp(&mut o, "", &pod.spec.extra);
     match &pod.status.pod_ip {
         Some(ip) => {
             o.push_str(&format!("IP:\t{ip}\n"));
@@ -1281,7 +1263,7 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
             o.push_str(&format!("    Image ID:\t{image_id}\n"));
         }
         describe_ports(&mut o, "    ", c);
-        describe_seccomp(&mut o, "    ", c);
+        describe_seccomp(&mut o, "    ", &c.extra);
         describe_unmodelled(&mut o, "    ", c, Unmodelled::Command);
         match cs {
             Some(cs) => {
@@ -1333,7 +1315,7 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
 /// one line kubectl prints, `error: …` when it fails.
 pub fn rollout_status_now(sim: &Sim, name: &str) -> String {
     match sim.deployment(name) {
-        None => format!("Error from server (NotFound): deployments.apps {name:?} not found\n"),
+        None => not_found("deployments.apps", name) + "\n",
         Some(d) => match rollout_status(d, None) {
             Ok((line, _)) => line,
             Err(e) => format!("error: {e}\n"),
@@ -1401,17 +1383,37 @@ pub fn rollout_status_watch(
 /// `printLabelsMultiline` (title already indented): `<title>:\t<none>`, or the sorted
 /// `key=value` pairs, the first beside the title and each next one on its own line after a tab.
 fn describe_labels(o: &mut String, title: &str, labels: &BTreeMap<String, String>) {
+    describe_multiline(
+        o,
+        title,
+        "\t",
+        labels.iter().map(|(k, v)| format!("{k}={v}")),
+    );
+}
+
+/// The shape kubectl's multi-line printers share (`printLabelsMultilineWithIndent`,
+/// `printTolerationsMultilineWithIndent`, `printTaintsMultilineWithIndent`): `<title>:\t` and
+/// the first item, each next item on its own line after `continuation` (kubectl's initial and
+/// inner indents), or `<none>` when there is none.
+fn describe_multiline(
+    o: &mut String,
+    title: &str,
+    continuation: &str,
+    items: impl IntoIterator<Item = String>,
+) {
     o.push_str(title);
     o.push_str(":\t");
-    if labels.is_empty() {
-        o.push_str("<none>\n");
-        return;
-    }
-    for (i, (k, v)) in labels.iter().enumerate() {
-        if i > 0 {
-            o.push('\t');
+    let mut any = false;
+    for item in items {
+        if any {
+            o.push_str(continuation);
         }
-        o.push_str(&format!("{k}={v}\n"));
+        any = true;
+        o.push_str(&item);
+        o.push('\n');
+    }
+    if !any {
+        o.push_str("<none>\n");
     }
 }
 
@@ -1532,6 +1534,14 @@ fn json_bool(v: &serde_json::Value, key: &str) -> bool {
     v.get(key)
         .and_then(serde_json::Value::as_bool)
         .unwrap_or(false)
+}
+
+/// A string among a spec's unmodelled fields (`serviceAccountName`), empty when absent.
+fn extra_str<'a>(extra: &'a BTreeMap<String, serde_json::Value>, key: &str) -> &'a str {
+    extra
+        .get(key)
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("")
 }
 
 /// A list among a spec's unmodelled fields (`env`, `volumes`), empty when absent.
@@ -1688,6 +1698,15 @@ enum Unmodelled {
     Mounts,
 }
 
+/// A spec's init containers, which RolloutScope keeps as JSON (it describes them but does not
+/// run them), read as containers.
+fn init_containers(spec: &PodSpec) -> Vec<Container> {
+    spec.extra
+        .get("initContainers")
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default()
+}
+
 /// `describeContainers` for a pod template (no status): `  <title>:` and each container's
 /// image, ports, command, resources, probes, environment and mounts.
 fn describe_template_containers(o: &mut String, title: &str, containers: &[Container]) {
@@ -1701,7 +1720,7 @@ fn describe_template_containers(o: &mut String, title: &str, containers: &[Conta
         o.push_str(&format!("   {}:\n", c.name));
         o.push_str(&format!("{indent}Image:\t{}\n", c.image));
         describe_ports(o, indent, c);
-        describe_seccomp(o, indent, c);
+        describe_seccomp(o, indent, &c.extra);
         describe_unmodelled(o, indent, c, Unmodelled::Command);
         describe_resources(o, indent, c);
         describe_probes(o, indent, c);
@@ -1720,29 +1739,19 @@ fn describe_pod_template(o: &mut String, template: &PodTemplateSpec) {
         describe_annotations(o, "  Annotations", &template.metadata.annotations);
     }
     let spec = &template.spec;
-    if let Some(sa) = spec
-        .extra
-        .get("serviceAccountName")
-        .and_then(|v| v.as_str())
-        && !sa.is_empty()
-    {
+    let sa = extra_str(&spec.extra, "serviceAccountName");
+    if !sa.is_empty() {
         o.push_str(&format!("  Service Account:\t{sa}\n"));
     }
-    // Init containers, which RolloutScope keeps but does not run, read as the others do.
-    let init: Vec<Container> = spec
-        .extra
-        .get("initContainers")
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
-        .unwrap_or_default();
+    let init = init_containers(spec);
     if !init.is_empty() {
         describe_template_containers(o, "Init Containers", &init);
     }
     describe_template_containers(o, "Containers", &spec.containers);
     describe_volumes(o, "  ", &spec.extra, None);
     describe_topology_spread(o, "  ", &spec.extra);
-    if let Some(pc) = spec.extra.get("priorityClassName").and_then(|v| v.as_str())
-        && !pc.is_empty()
-    {
+    let pc = extra_str(&spec.extra, "priorityClassName");
+    if !pc.is_empty() {
         o.push_str(&format!("  Priority Class Name:\t{pc}\n"));
     }
     describe_labels(o, "  Node-Selectors", &spec.node_selector);
@@ -1785,22 +1794,17 @@ fn describe_volumes(
 /// `printPodTolerationsMultiline`: `Tolerations:\t<none>`, or each toleration sorted by key
 /// alone (the manifest's order kept on ties), the first beside the title.
 fn describe_tolerations(o: &mut String, space: &str, tolerations: &[serde_json::Value]) {
-    o.push_str(&format!("{space}Tolerations:\t"));
-    if tolerations.is_empty() {
-        o.push_str("<none>\n");
-    }
     let mut tolerations: Vec<&serde_json::Value> = tolerations.iter().collect();
     order::sort_by(&mut tolerations, |a, b| {
         json_str(a, "key").cmp(json_str(b, "key"))
     });
-    for (i, t) in tolerations.into_iter().enumerate() {
-        if i > 0 {
-            o.push_str(space);
-            o.push('\t');
-        }
-        o.push_str(&toleration_text(t));
-        o.push('\n');
-    }
+    let title = format!("{space}Tolerations");
+    describe_multiline(
+        o,
+        &title,
+        "\t",
+        tolerations.into_iter().map(toleration_text),
+    );
 }
 
 /// `describeTopologySpreadConstraints`: nothing without constraints, otherwise each as
@@ -1820,28 +1824,25 @@ fn describe_topology_spread(
     order::sort_by(&mut constraints, |a, b| {
         json_str(a, "topologyKey").cmp(json_str(b, "topologyKey"))
     });
-    o.push_str(&format!("{space}Topology Spread Constraints:\t"));
-    for (i, c) in constraints.into_iter().enumerate() {
-        if i > 0 {
-            o.push_str(space);
-            o.push('\t');
-        }
-        o.push_str(&format!(
+    let lines = constraints.into_iter().map(|c| {
+        let mut line = format!(
             "{}:{} when max skew {} is exceeded",
             json_str(c, "topologyKey"),
             json_str(c, "whenUnsatisfiable"),
             c.get("maxSkew")
                 .and_then(serde_json::Value::as_i64)
                 .unwrap_or(0)
-        ));
+        );
         if let Some(selector) = c
             .get("labelSelector")
             .and_then(|v| serde_json::from_value::<LabelSelector>(v.clone()).ok())
         {
-            o.push_str(&format!(" for selector {}", selector_text(&selector)));
+            line.push_str(&format!(" for selector {}", selector_text(&selector)));
         }
-        o.push('\n');
-    }
+        line
+    });
+    let title = format!("{space}Topology Spread Constraints");
+    describe_multiline(o, &title, &format!("{space}\t"), lines);
 }
 
 /// `metav1.FormatLabelSelector`: the selector's requirements, or `<none>` when it has none.
@@ -1852,21 +1853,16 @@ fn selector_text(selector: &LabelSelector) -> String {
     }
 }
 
-/// The container's seccomp profile line of `describeContainerBasicInfo`, when its security
-/// context sets one: `SeccompProfile:\t<type>`, and for a `Localhost` profile its file.
-fn describe_seccomp(o: &mut String, indent: &str, c: &Container) {
-    let Some(profile) = c
-        .extra
+/// The seccomp profile line of `describeContainerBasicInfo` (a container's security context)
+/// or `describePod` (the pod's), when the security context among `extra` sets one:
+/// `SeccompProfile:\t<type>`, and for a `Localhost` profile its file one level in.
+fn describe_seccomp(o: &mut String, indent: &str, extra: &BTreeMap<String, serde_json::Value>) {
+    let Some(profile) = extra
         .get("securityContext")
         .and_then(|s| s.get("seccompProfile"))
     else {
         return;
     };
-    write_seccomp(o, indent, profile);
-}
-
-/// `SeccompProfile:\t<type>`, and for a `Localhost` profile its file one level in.
-fn write_seccomp(o: &mut String, indent: &str, profile: &serde_json::Value) {
     let kind = json_str(profile, "type");
     o.push_str(&format!("{indent}SeccompProfile:\t{kind}\n"));
     if kind == "Localhost" {
@@ -1976,11 +1972,7 @@ fn qos_class(spec: &PodSpec) -> &'static str {
     let mut requests: BTreeMap<&'static str, i64> = BTreeMap::new();
     let mut limits: BTreeMap<&'static str, i64> = BTreeMap::new();
     let mut guaranteed = true;
-    let inits: Vec<Container> = spec
-        .extra
-        .get("initContainers")
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
-        .unwrap_or_default();
+    let inits = init_containers(spec);
     // The positive CPU and memory amounts of one resource list, in milli-units.
     let amounts = |list: &BTreeMap<String, serde_json::Value>| -> Vec<(&'static str, i64)> {
         ["cpu", "memory"]
@@ -2114,9 +2106,6 @@ fn toleration_text(t: &serde_json::Value) -> String {
     text
 }
 
-/// The `Events:` block of `kubectl describe` (`DescribeEvents`): `Events:\t<none>`, or the
-/// events by last time seen with Type, Reason, Age (`<last> (x<n> over <first>)` for repeats),
-/// From (the source component) and Message (v1.35: prefixed by a container's field path).
 /// The `Events:` section for one object, as `DescribeEvents` prints the events `searchEvents`
 /// found for its kind and name.
 fn describe_events_of(o: &mut String, steps: &[Step], kind: &str, name: &str, now: Time) {
@@ -2143,6 +2132,9 @@ fn describe_controller_conditions<'a>(
     }
 }
 
+/// The `Events:` block of `kubectl describe` (`DescribeEvents`): `Events:\t<none>`, or the
+/// events by last time seen with Type, Reason, Age (`<last> (x<n> over <first>)` for repeats),
+/// From (the source component) and Message (v1.35: prefixed by a container's field path).
 fn describe_events(o: &mut String, mut events: Vec<EventRecord>, now: Time) {
     order::sort_by_key(&mut events, |r| r.last_timestamp);
     if events.is_empty() {
@@ -2229,12 +2221,7 @@ pub fn describe_deployment(m: &Moment<'_>, name: &str) -> Result<String, String>
             .iter()
             .map(|c| (c.type_.as_str(), c.status.as_str(), c.reason.as_str())),
     );
-    let mut rss: Vec<ReplicaSet> = sim
-        .store()
-        .replica_sets_owned_by(&d.metadata.uid)
-        .cloned()
-        .collect();
-    order::sort_by(&mut rss, by_creation_timestamp);
+    let rss = replica_sets_by_age(sim, d);
     if !rss.is_empty() {
         let new = find_new_replica_set(d, &rss);
         let created = |rs: &ReplicaSet| {
@@ -2272,14 +2259,21 @@ pub fn describe_deployment(m: &Moment<'_>, name: &str) -> Result<String, String>
 /// if it has one yet: the ReplicaSet a learner describes to see the rollout's side of it.
 pub fn new_replica_set_name(sim: &Sim, deployment: &str) -> Option<String> {
     let d = sim.deployment(deployment)?;
+    let rss = replica_sets_by_age(sim, d);
+    let new = find_new_replica_set(d, &rss)?;
+    rss.get(new).map(|rs| rs.metadata.name.clone())
+}
+
+/// The ReplicaSets the Deployment controls, oldest first (`ReplicaSetsByCreationTimestamp`), the
+/// order in which `FindNewReplicaSet` picks among equal templates.
+fn replica_sets_by_age(sim: &Sim, d: &Deployment) -> Vec<ReplicaSet> {
     let mut rss: Vec<ReplicaSet> = sim
         .store()
         .replica_sets_owned_by(&d.metadata.uid)
         .cloned()
         .collect();
     order::sort_by(&mut rss, by_creation_timestamp);
-    let new = find_new_replica_set(d, &rss)?;
-    rss.get(new).map(|rs| rs.metadata.name.clone())
+    rss
 }
 
 /// `kubectl describe replicaset NAME` (`describeReplicaSet`, kubectl v1.35) at the simulator's

@@ -270,24 +270,12 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
     });
     // Each folded command is printed only while it is open.
     let describe_open = RwSignal::new(false);
-    let describe = Memo::new(move |_| {
-        if !describe_open.get() {
-            return String::new();
-        }
-        session.with(|s| {
-            let m = Moment::new(s.timeline.sim(), s.past());
-            kubectl::describe_deployment(&m, s.deployment_name()).unwrap_or_else(|e| e + "\n")
-        })
+    let describe = folded_output(session, describe_open, |m, deployment| {
+        kubectl::describe_deployment(m, deployment).unwrap_or_else(|e| e + "\n")
     });
     let history_open = RwSignal::new(false);
-    let history = Memo::new(move |_| {
-        if !history_open.get() {
-            return String::new();
-        }
-        session.with(|s| {
-            kubectl::rollout_history(s.timeline.sim(), s.deployment_name(), None)
-                .unwrap_or_else(|e| e + "\n")
-        })
+    let history = folded_output(session, history_open, |m, deployment| {
+        kubectl::rollout_history(m.sim, deployment, None).unwrap_or_else(|e| e + "\n")
     });
     // The new ReplicaSet, described by name as a learner would after `get rs`; the command is
     // shown once the Deployment has one.
@@ -295,42 +283,22 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
         session.with(|s| kubectl::new_replica_set_name(s.timeline.sim(), s.deployment_name()))
     });
     let describe_rs_open = RwSignal::new(false);
-    let describe_rs = Memo::new(move |_| {
-        if !describe_rs_open.get() {
-            return String::new();
-        }
-        let Some(rs) = new_rs.get() else {
-            return String::new();
-        };
-        session.with(|s| {
-            let m = Moment::new(s.timeline.sim(), s.past());
-            kubectl::describe_replica_set(&m, &rs).unwrap_or_else(|e| e + "\n")
+    let describe_rs = folded_output(session, describe_rs_open, move |m, _| {
+        new_rs.get().map_or_else(String::new, |rs| {
+            kubectl::describe_replica_set(m, &rs).unwrap_or_else(|e| e + "\n")
         })
     });
     let nodes_open = RwSignal::new(false);
-    let nodes = Memo::new(move |_| {
-        if !nodes_open.get() {
-            return String::new();
-        }
-        session.with(|s| {
-            let m = Moment::new(s.timeline.sim(), s.past());
-            kubectl::describe_nodes(&m)
-        })
-    });
+    let nodes = folded_output(session, nodes_open, |m, _| kubectl::describe_nodes(m));
     // `kubectl describe pod` for the pod picked in the cluster view, open once one is picked.
     let chosen_pod = use_context::<DescribedPod>().map(|DescribedPod(p)| p);
     let pod_open = RwSignal::new(true);
-    let pod_text = Memo::new(move |_| {
-        let Some(pod) = chosen_pod.and_then(|p| p.get()) else {
-            return String::new();
-        };
-        if !pod_open.get() {
-            return String::new();
-        }
-        session.with(|s| {
-            let m = Moment::new(s.timeline.sim(), s.past());
-            kubectl::describe_pod(&m, &pod).unwrap_or_else(|e| e + "\n")
-        })
+    let pod_text = folded_output(session, pod_open, move |m, _| {
+        chosen_pod
+            .and_then(|p| p.get())
+            .map_or_else(String::new, |pod| {
+                kubectl::describe_pod(m, &pod).unwrap_or_else(|e| e + "\n")
+            })
     });
     let name = move || session.with(|s| s.deployment_name().to_string());
     view! {
@@ -385,6 +353,24 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
             />
         </section>
     }
+}
+
+/// The output of a folded kubectl command: printed from the moment shown (and the Deployment's
+/// name) while `open` is set, empty otherwise, so that a folded command costs nothing per step.
+fn folded_output(
+    session: RwSignal<Session>,
+    open: RwSignal<bool>,
+    print: impl Fn(&Moment<'_>, &str) -> String + Send + Sync + 'static,
+) -> Memo<String> {
+    Memo::new(move |_| {
+        if !open.get() {
+            return String::new();
+        }
+        session.with(|s| {
+            let m = Moment::new(s.timeline.sim(), s.past());
+            print(&m, s.deployment_name())
+        })
+    })
 }
 
 /// A kubectl command folded under its command line; `output` is worked out by the caller only

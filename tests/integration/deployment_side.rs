@@ -642,6 +642,13 @@ actions:
         text.contains("  Tolerations:     op=Exists\n                   b=x:NoSchedule\n                   b-b op=Exists\n"),
         "{text}"
     );
+    // Without a tab writer (`rollout history --revision`) the raw continuation shows: a tab
+    // alone, as `printPodTolerationsMultiline` writes it.
+    let history = kubectl::rollout_history(&sim, "web", Some(1)).unwrap_or_else(|e| e);
+    assert!(
+        history.contains("  Tolerations:\top=Exists\n\tb=x:NoSchedule\n\tb-b op=Exists\n"),
+        "{history}"
+    );
     let decode = |yaml: &str| {
         rolloutscope::sim::scenario::Scenario::parse(yaml)
             .map(|s| s.deployment.spec.template.clone())
