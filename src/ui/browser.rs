@@ -42,13 +42,17 @@ fn tab_storage() -> Option<web_sys::Storage> {
 /// The tab-storage key of the address a page hid with and the one it meant to show.
 const RELOAD_KEY: &str = "rolloutscope.reload";
 
-/// Records, as the page is hidden, that the address bar shows `shown` while the page is at
-/// `meant`. A reload starts from the address as it was when it was asked for, so a rewrite
-/// that was still waiting (the address bar follows at most every 250 ms) would be lost without
-/// this; [`reloaded_query`] puts it back.
-pub fn remember_reload(shown: &str, meant: &str) {
+/// Records, as the page is hidden, that the page is at `meant` while a reload may start from
+/// any of the `shown` addresses. A reload starts from the address as it was when it was asked
+/// for: one that was still waiting to be rewritten (the address bar follows at most every
+/// 250 ms), or the one before a throttled rewrite that fired between the request and the page
+/// going. Without this that step would be lost; [`reloaded_query`] puts it back.
+pub fn remember_reload(shown: &[&str], meant: &str) {
     if let Some(s) = tab_storage() {
-        let _ = s.set_item(RELOAD_KEY, &format!("{shown}\n{meant}"));
+        let mut record = shown.join("\n");
+        record.push('\n');
+        record.push_str(meant);
+        let _ = s.set_item(RELOAD_KEY, &record);
     }
 }
 
@@ -61,8 +65,8 @@ pub fn reloaded_query() -> String {
     };
     let record = s.get_item(RELOAD_KEY).ok().flatten();
     let _ = s.remove_item(RELOAD_KEY);
-    match record.as_deref().and_then(|r| r.split_once('\n')) {
-        Some((was, meant)) if was == shown => meant.to_string(),
+    match record.as_deref().and_then(|r| r.rsplit_once('\n')) {
+        Some((was, meant)) if was.split('\n').any(|w| w == shown) => meant.to_string(),
         _ => shown,
     }
 }

@@ -242,6 +242,7 @@ fn Workspace(
         keeps_work,
         last_write: StoredValue::new(0.0),
         pending: StoredValue::new(None),
+        before_write: StoredValue::new(String::new()),
     };
     browser::on_page_hide(move || mirror.flush());
 
@@ -485,6 +486,9 @@ struct Mirror {
     /// When the last write happened (ms since the page loaded).
     last_write: StoredValue<f64>,
     pending: StoredValue<Option<TimeoutHandle>>,
+    /// The address as it was before the last write: a reload asked for just before that write
+    /// (a throttled one firing as the page goes) starts from it.
+    before_write: StoredValue<String>,
 }
 
 impl Mirror {
@@ -505,6 +509,7 @@ impl Mirror {
         }) else {
             return;
         };
+        self.before_write.set_value(browser::query());
         browser::replace_query(&q);
         if self.keeps_work {
             browser::save(SAVED_LINK, &own);
@@ -515,10 +520,13 @@ impl Mirror {
     /// address as it was, so what it should have been is noted for the reloaded page.
     fn flush(&self) {
         let shown = browser::query();
+        let before = self.before_write.get_value();
         self.write();
         let meant = browser::query();
-        if meant != shown {
-            browser::remember_reload(&shown, &meant);
+        if before.is_empty() || before == shown {
+            browser::remember_reload(&[&shown], &meant);
+        } else {
+            browser::remember_reload(&[&shown, &before], &meant);
         }
     }
 
