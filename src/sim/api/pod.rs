@@ -513,27 +513,38 @@ impl Pod {
         }) {
             reason = "SchedulingGated".to_string();
         }
-        // The loop runs from the last container to the first, so the first waiting or terminated
-        // container in status order has the final word.
+        // Upstream walks the container statuses from the last to the first, so the first one in
+        // status order that is waiting or terminated has the final word; the kubelet reports them
+        // sorted by name (`SortedContainerStatuses`), where the store keeps the template's order.
         let mut has_running = false;
-        for cs in self.status.container_statuses.iter().rev() {
+        let mut decisive: Option<&ContainerStatus> = None;
+        for cs in &self.status.container_statuses {
             match &cs.state {
-                ContainerState::Waiting { reason: r, .. } if !r.is_empty() => reason = r.clone(),
-                ContainerState::Terminated {
-                    reason: r,
-                    exit_code,
-                    ..
-                } => {
-                    reason = if r.is_empty() {
-                        format!("ExitCode:{exit_code}")
-                    } else {
-                        r.clone()
-                    };
+                ContainerState::Waiting { reason: r, .. } if r.is_empty() => {}
+                ContainerState::Waiting { .. } | ContainerState::Terminated { .. }
+                    if decisive.is_none_or(|d| cs.name < d.name) =>
+                {
+                    decisive = Some(cs);
                 }
                 // Upstream counts a running container here only when it is also ready.
                 ContainerState::Running { .. } if cs.ready => has_running = true,
                 _ => {}
             }
+        }
+        match decisive.map(|cs| &cs.state) {
+            Some(ContainerState::Waiting { reason: r, .. }) => reason = r.clone(),
+            Some(ContainerState::Terminated {
+                reason: r,
+                exit_code,
+                ..
+            }) => {
+                reason = if r.is_empty() {
+                    format!("ExitCode:{exit_code}")
+                } else {
+                    r.clone()
+                };
+            }
+            _ => {}
         }
         if reason == "Completed" && has_running {
             reason = if self.is_ready() {
@@ -623,6 +634,36 @@ mod tests {
         let crashing = vec![status(waiting, false), status(running(), true)];
         assert_eq!(
             pod(crashing, ConditionStatus::False).kubectl_status(),
+            "CrashLoopBackOff"
+        );
+    }
+
+    #[test]
+    fn the_first_container_by_name_has_the_final_word() {
+        let waiting = |reason: &str| ContainerState::Waiting {
+            reason: reason.to_string(),
+            message: String::new(),
+        };
+        let named = |name: &str, state| ContainerStatus {
+            name: name.to_string(),
+            state,
+            ..Default::default()
+        };
+        // In template order `web` comes first, but the kubelet lists `aaa` first.
+        let statuses = vec![
+            named("web", waiting("CrashLoopBackOff")),
+            named("aaa", waiting("ImagePullBackOff")),
+        ];
+        assert_eq!(
+            pod(statuses, ConditionStatus::False).kubectl_status(),
+            "ImagePullBackOff"
+        );
+        let statuses = vec![
+            named("web", waiting("CrashLoopBackOff")),
+            named("zzz", waiting("ImagePullBackOff")),
+        ];
+        assert_eq!(
+            pod(statuses, ConditionStatus::False).kubectl_status(),
             "CrashLoopBackOff"
         );
     }

@@ -308,6 +308,9 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
     let behavior = super::effective_behavior(k.world, k.store, &image, None);
     let started = k.runtime.containers[c].pull_started.unwrap_or(k.now);
     k.runtime.containers[c].pull_started = None;
+    // The pull blocked the pod worker; the sandbox's lifecycle event, if still unreported,
+    // wakes it now.
+    let woken = std::mem::take(&mut k.runtime.sandbox_event_pending);
     let mut node_rt = k.store_node_runtime();
     if behavior.pull_ok {
         let total = k.now.millis_since(started);
@@ -373,10 +376,17 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
         "Pulling {image} failed ({err}). STATUS shows ErrImagePull and the kubelet will not pull it again for {} (the back-off doubles after each failure, up to 5m0s).",
         go_duration(next.delay_ms)
     ));
-    // The status change makes the pod worker look again shortly, which shows ImagePullBackOff.
-    let pod = k.work_name();
-    let jitter = k.rng.jitter_ms(1000, 0.5);
-    k.after(jitter, Work::KubeletSyncPod(pod));
+    // The sync failed, so the pod worker tries again after its back-off (`10 s × U[1, 1.5)`),
+    // unless the new sandbox's lifecycle event is waiting: then it looks again shortly, which is
+    // why a first failure shows ImagePullBackOff within a second or two and later ones only
+    // after the worker's back-off.
+    if woken {
+        let pod = k.work_name();
+        let jitter = k.rng.jitter_ms(1000, 0.5);
+        k.after(jitter, Work::KubeletSyncPod(pod));
+    } else {
+        retry_later(k);
+    }
 }
 
 /// A failed sync is retried by the pod worker after `10 s × U[1, 1.5)`.

@@ -177,6 +177,13 @@ pub struct PodRuntime {
     /// Image-pull back-off by image.
     pub pull_backoff: BTreeMap<String, Backoff>,
     pub sandbox_ready: bool,
+    /// The pod lifecycle event generator has yet to report the sandbox that the pod's first sync
+    /// created. Its relist, within a second, wakes the pod worker; while a pull blocks the
+    /// worker the wake-up waits, so the sync after a first failed pull comes at once rather
+    /// than after the worker's 10 s back-off, and shows ImagePullBackOff. Later failures have
+    /// no such event.
+    #[serde(default)]
+    pub sandbox_event_pending: bool,
     pub terminating: bool,
     /// The readiness endpoint fails from now on (the `break_readiness` fault).
     #[serde(default)]
@@ -407,6 +414,7 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
             .collect();
         k.status.to_mut().start_time = Some(now.truncate_to_secs());
         k.runtime.sandbox_ready = true;
+        k.runtime.sandbox_event_pending = true;
         probes::add_pod(&mut k);
     }
     if k.pod.metadata.deletion_timestamp.is_some() {
