@@ -21,7 +21,19 @@ fn scenario(file: &str) -> Scenario {
 
 /// Runs a bundled scenario until `at` (simulated seconds).
 fn run_until(file: &str, at_secs: u64) -> (Sim, Vec<Step>) {
-    let mut sim = scenario(file).sim();
+    run_scenario(scenario(file), at_secs)
+}
+
+/// Runs a scenario given as YAML until `at` (simulated seconds).
+fn run_yaml(yaml: &str, at_secs: u64) -> (Sim, Vec<Step>) {
+    run_scenario(
+        Scenario::parse(yaml).unwrap_or_else(|e| panic!("{e:?}")),
+        at_secs,
+    )
+}
+
+fn run_scenario(scenario: Scenario, at_secs: u64) -> (Sim, Vec<Step>) {
+    let mut sim = scenario.sim();
     let mut steps = Vec::new();
     while let Some(step) = sim.step_until(Time::from_secs(at_secs)) {
         steps.push(step);
@@ -121,6 +133,68 @@ fn image_pull_back_off_doubles_from_ten_seconds() {
     );
     assert!(!backoff.is_empty());
     assert_eq!(backoff, err_backoff);
+    // The pod worker looks again at once after the first failure only, woken by the new
+    // sandbox's lifecycle event (1 s × U[1, 1.5) in the model); after a later failure it waits
+    // for its own back-off, 10 s × U[1, 1.5), and finds the image still backing off.
+    for (i, f) in failed.iter().enumerate() {
+        let Some(gap) = backoff.iter().find(|b| **b > *f).map(|b| b - f) else {
+            continue;
+        };
+        let expected = if i == 0 {
+            1_000..=1_500
+        } else {
+            10_000..=15_000
+        };
+        assert!(
+            expected.contains(&gap),
+            "{new_rs_pod}: ImagePullBackOff {gap} ms after failed pull {}, expected {expected:?}",
+            i + 1
+        );
+    }
+}
+
+/// `SyncPod` starts a pod's containers one after another, and each image pull blocks it: the
+/// second container's pull begins when the first container has started.
+#[test]
+fn a_pods_containers_pull_their_images_in_turn() {
+    let yaml = r#"
+name: two pulls
+seed: 3
+cluster: {nodes: [{name: node-1}]}
+images:
+  a:1.0: {pull_time: 2s}
+  b:1.0: {pull_time: 3s}
+deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 1
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers:
+          - {name: a, image: "a:1.0"}
+          - {name: b, image: "b:1.0"}
+run_until: 20s
+"#;
+    let (_, steps) = run_yaml(yaml, 20);
+    let pod = first_pod_with_prefix(&steps, "web-");
+    let at = |reason, prefix| event_times(&steps, &pod, reason, prefix);
+    assert_eq!(at(EventReason::Pulling, "Pulling image \"a:1.0\""), [0]);
+    assert_eq!(at(EventReason::Pulling, "Pulling image \"b:1.0\""), [2_000]);
+    assert_eq!(
+        at(EventReason::Started, "Container started"),
+        [2_000, 5_000]
+    );
+    assert_eq!(
+        at(
+            EventReason::Pulled,
+            "Successfully pulled image \"b:1.0\" in 3s (3s including waiting)"
+        ),
+        [5_000]
+    );
 }
 
 #[test]

@@ -291,6 +291,13 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
             k.pod.node_name,
             shown.kubectl_status()
         ));
+    } else if c > 0 {
+        // The pod worker reaches a later container only once the ones before it have started
+        // or failed to.
+        k.out.say(format!(
+            "Container {name} comes next in {}; {why}, so the kubelet pulls it now (the pod stays Pending until every container runs).",
+            k.pod.metadata.name
+        ));
     } else {
         k.out.say(format!(
             "{} is bound to {}; {why}, so the kubelet pulls it (the pod stays Pending with ContainerCreating meanwhile).",

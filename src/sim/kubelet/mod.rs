@@ -421,10 +421,24 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
         begin_termination(&mut k);
         return k.finish();
     }
-    for c in 0..k.pod.spec.containers.len() {
-        sync_container(&mut k, c);
-    }
+    sync_containers_from(&mut k, 0);
     k.finish()
+}
+
+/// Syncs the containers from `from` on, in the pod's order, as `SyncPod` starts them one after
+/// another: a container whose image is being pulled blocks the pod worker, so the containers
+/// after it wait for that pull to end (pulled or failed) before their turn.
+fn sync_containers_from(k: &mut KubeletContext<'_>, from: usize) {
+    for c in from..k.pod.spec.containers.len() {
+        sync_container(k, c);
+        if k.runtime
+            .containers
+            .get(c)
+            .is_some_and(|r| r.pull_started.is_some())
+        {
+            break;
+        }
+    }
 }
 
 fn sync_container(k: &mut KubeletContext<'_>, c: usize) {
@@ -618,6 +632,8 @@ pub fn pull_complete(
         return Outcome::default();
     }
     images::finish_pull(&mut k, c);
+    // The worker was blocked on this pull; the same sync goes on to the containers after it.
+    sync_containers_from(&mut k, c + 1);
     k.finish()
 }
 
