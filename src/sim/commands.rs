@@ -4,8 +4,8 @@
 
 use super::api::{Deployment, Time};
 use super::controller::deployment::util::{
-    DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, REVISION_ANNOTATION, equal_ignore_hash, revision,
-    skip_copy_annotation,
+    DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, LAST_APPLIED_CONFIG_ANNOTATION, REVISION_ANNOTATION,
+    equal_ignore_hash, revision, skip_copy_annotation,
 };
 use super::controller::{Change, Outcome};
 use super::store::Store;
@@ -216,8 +216,13 @@ fn write_deployment(
                 out.say(format!("deployment.apps/{name} unchanged."));
                 return Ok(());
             }
+            let what = if o.spec == new.spec {
+                "its annotations changed (for a Deployment, they count like its spec)"
+            } else {
+                "the spec changed"
+            };
             out.say(format!(
-                "deployment.apps/{name} {verb}: {}. The API server bumps metadata.generation to {} because the spec changed.",
+                "deployment.apps/{name} {verb}: {}. The API server bumps metadata.generation to {} because {what}.",
                 changes.join("; "),
                 o.metadata.generation + 1
             ));
@@ -301,7 +306,25 @@ pub fn describe_spec_change(old: &Deployment, new: &Deployment) -> Vec<String> {
         }
     }
     if out.is_empty() && old.metadata.annotations != new.metadata.annotations {
-        out.push("annotations changed".to_string());
+        let others_equal = old
+            .metadata
+            .annotations
+            .iter()
+            .filter(|(k, _)| k.as_str() != LAST_APPLIED_CONFIG_ANNOTATION)
+            .eq(new
+                .metadata
+                .annotations
+                .iter()
+                .filter(|(k, _)| k.as_str() != LAST_APPLIED_CONFIG_ANNOTATION));
+        out.push(if others_equal {
+            // Rewriting a manifest without changing what it means (`cpu: 0.5` as `500m`) still
+            // changes the manifest kubectl records, and so the object.
+            format!(
+                "only the {LAST_APPLIED_CONFIG_ANNOTATION} annotation changed: the manifest is written differently but means the same, so no new rollout starts"
+            )
+        } else {
+            "annotations changed".to_string()
+        });
     }
     out
 }
@@ -615,6 +638,16 @@ fn rollout_undo(
     if d.spec.paused {
         return Err(refuse(
             "error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
+        ));
+    }
+    // kubectl warns on stderr, before its own line, when `kubectl apply` manages the object: the
+    // undo leaves the last applied manifest behind, so the next apply of it undoes the undo.
+    if d.metadata
+        .annotations
+        .contains_key(LAST_APPLIED_CONFIG_ANNOTATION)
+    {
+        out.say(format!(
+            "Warning: resource deployments/{name} was previously managed with 'kubectl apply'. Rolling back will not update the {LAST_APPLIED_CONFIG_ANNOTATION} annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead."
         ));
     }
     if equal_ignore_hash(&d.spec.template, &rs.spec.template) {

@@ -4,6 +4,7 @@
 //! leaving the rest of the text — comments, order, flow maps — as the person wrote it.
 
 use super::api::Deployment;
+use super::controller::deployment::util::LAST_APPLIED_CONFIG_ANNOTATION;
 use super::validation;
 use super::yaml::{self, Document, Limits};
 use serde_json::Value;
@@ -23,7 +24,8 @@ pub struct ManifestError {
 }
 
 /// Decodes, defaults and validates the Deployment in `doc`, as the API server would on
-/// `kubectl apply`, and returns it as written (defaults are applied again by the command).
+/// `kubectl apply`, and returns it as written (defaults are applied again by the command) with
+/// the last-applied-configuration annotation that `kubectl apply` adds.
 /// Errors carry paths relative to `doc` and no lines; the caller knows where `doc` sits.
 ///
 /// # Errors
@@ -50,7 +52,43 @@ pub fn check_document(doc: &Document) -> Result<Deployment, Vec<(String, String)
             ),
         )]);
     }
+    let mut d = d;
+    d.metadata.annotations.insert(
+        LAST_APPLIED_CONFIG_ANNOTATION.to_string(),
+        last_applied_configuration(&doc.value),
+    );
     Ok(d)
+}
+
+/// The `kubectl.kubernetes.io/last-applied-configuration` annotation `kubectl apply` writes, so
+/// that its next apply can tell which fields it set: the manifest as JSON (Go's encoding: keys
+/// sorted, `<`, `>` and `&` escaped, a final newline), without this annotation, with the
+/// `annotations` map it always sets (empty when the manifest has none) and the namespace.
+fn last_applied_configuration(manifest: &Value) -> String {
+    let mut v = manifest.clone();
+    if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+        let annotations = meta
+            .entry("annotations")
+            .or_insert_with(|| Value::Object(serde_json::Map::new()));
+        if let Some(a) = annotations.as_object_mut() {
+            a.remove(LAST_APPLIED_CONFIG_ANNOTATION);
+        }
+        meta.entry("namespace")
+            .or_insert_with(|| Value::String("default".to_string()));
+    }
+    let mut out = String::new();
+    for ch in v.to_string().chars() {
+        match ch {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            _ => out.push(ch),
+        }
+    }
+    out.push('\n');
+    out
 }
 
 /// Checks a manifest's text: YAML syntax first, then the Deployment itself.
@@ -442,6 +480,32 @@ spec:
             httpGet: {path: /healthz, port: 8080}
             periodSeconds: 5
 ";
+
+    /// What `kubectl apply` records, as a real cluster shows it: sorted keys, the empty
+    /// `annotations` map and the namespace it adds, Go's HTML-safe escapes, a final newline.
+    #[test]
+    fn apply_records_the_manifest_as_kubectl_does() {
+        let d = check(MANIFEST).expect("valid");
+        assert_eq!(
+            d.metadata.annotations[LAST_APPLIED_CONFIG_ANNOTATION],
+            concat!(
+                r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"annotations":{},"name":"web","namespace":"default"},"#,
+                r#""spec":{"replicas":10,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"#,
+                r#""spec":{"containers":[{"image":"web:1.0","name":"web","readinessProbe":{"httpGet":{"path":"/healthz","port":8080},"periodSeconds":5}}]}}}}"#,
+                "\n"
+            )
+        );
+        let with_own = MANIFEST.replace(
+            "  name: web # the name\n",
+            "  name: web\n  annotations:\n    note: a <b> & c\n    kubectl.kubernetes.io/last-applied-configuration: stale\n",
+        );
+        let d = check(&with_own).expect("valid");
+        let recorded = &d.metadata.annotations[LAST_APPLIED_CONFIG_ANNOTATION];
+        assert!(
+            recorded.contains(r#""annotations":{"note":"a \u003cb\u003e \u0026 c"}"#),
+            "{recorded}"
+        );
+    }
 
     #[test]
     fn set_field_replaces_a_scalar_and_keeps_everything_else() {

@@ -236,6 +236,43 @@ fn a_skipped_undo_names_the_revision_asked_for() {
     );
 }
 
+/// §10.1 step 8: the scenario's Deployment is created by `kubectl apply`, which records the
+/// manifest in `kubectl.kubernetes.io/last-applied-configuration`, so `rollout undo` warns
+/// before its own line that the next apply would undo it.
+#[test]
+fn an_undo_of_an_applied_deployment_warns_like_kubectl() {
+    let (sim, steps) = run(&bundled("rollout-undo.yaml"), 400);
+    assert_narrated(
+        &steps,
+        &[
+            "Warning: resource deployments/web was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead. deployment.apps/web rolled back: ",
+        ],
+    );
+    // The undo keeps the annotation, and describe leaves it out as kubectl does.
+    let d = sim.deployment("web").expect("the Deployment exists");
+    assert!(
+        d.metadata
+            .annotations
+            .contains_key("kubectl.kubernetes.io/last-applied-configuration")
+    );
+    let m = Moment::new(&sim, &steps).at(sim.now());
+    let text = kubectl::describe_deployment(&m, "web").unwrap_or_else(|e| e);
+    assert!(!text.contains("last-applied"), "{text}");
+}
+
+/// Apply compares what the manifest means, key order and layout aside: the same manifest
+/// written in block style and another key order is `unchanged`.
+#[test]
+fn reapplying_the_same_manifest_differently_laid_out_is_unchanged() {
+    let actions = "  - at: 5s\n    apply:\n      kind: Deployment\n      apiVersion: apps/v1\n      metadata:\n        name: web\n      spec:\n        template:\n          spec:\n            containers:\n              - readinessProbe: {httpGet: {port: 8080, path: /}}\n                image: web:1.0\n                name: web\n          metadata: {labels: {tier: fe, app: web}}\n        selector: {matchLabels: {app: web}}\n        replicas: 1";
+    let (sim, steps) = run(&scenario(1, PLAIN, BY_APP, actions), 10);
+    assert_narrated(&steps, &["deployment.apps/web unchanged."]);
+    assert_eq!(
+        sim.deployment("web").map(|d| d.metadata.generation),
+        Some(1)
+    );
+}
+
 /// §18.1: kubectl prints a refused apply as `The Deployment "<name>" is invalid: <cause>`.
 #[test]
 fn a_refused_apply_reads_like_kubectl() {
@@ -706,14 +743,16 @@ actions:
 run_until: 60s
 "#;
     let (sim, steps) = run(yaml, 60);
+    // The same template: no new ReplicaSet. The manifest kubectl records did change, so apply
+    // patches that annotation ("configured") and the API server bumps the generation.
     assert_eq!(sim.store().replica_sets.len(), 1);
     let d = sim.deployment("web").expect("the Deployment exists");
-    assert_eq!(d.metadata.generation, 1);
-    assert!(
-        steps
-            .iter()
-            .any(|s| s.narration.contains("deployment.apps/web unchanged")),
-        "the apply at 30s is no change"
+    assert_eq!(d.metadata.generation, 2);
+    assert_narrated(
+        &steps,
+        &[
+            "deployment.apps/web configured: only the kubectl.kubernetes.io/last-applied-configuration annotation changed",
+        ],
     );
     let m = Moment::new(&sim, &steps).at(Time::from_secs(60));
     let text = kubectl::describe_deployment(&m, "web").unwrap_or_else(|e| e);
