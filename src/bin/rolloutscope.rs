@@ -26,7 +26,7 @@ usage: rolloutscope run FILE [--json]
   kubectl FILE   print what kubectl would print, for these KUBECTL-ARGS:
                    get deploy,rs,pods [-o wide]     (any of deploy, rs, pods, events, nodes)
                    get events [--field-selector type=Warning] [--sort-by=.lastTimestamp]
-                   rollout status deploy/NAME [--watch=false] [--timeout=D]
+                   rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N]
                                      (watches as kubectl does: a line for every change
                                       of the Deployment until the rollout is done, past
                                       its deadline or D; a failure goes to stderr, exit 1)
@@ -91,9 +91,22 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             if opts.json {
                 return Err(format!("--json is not a kubectl option here\n\n{USAGE}"));
             }
+            // kubectl reports a command that failed (a rollout past its progress deadline, an
+            // object that does not exist, a flag it refuses) on stderr and exits 1; a command
+            // RolloutScope does not answer is a usage error of its own.
+            let is_kubectl_error =
+                |text: &str| text.starts_with("error: ") || text.starts_with("Error from server");
             let scenario = load(&opts.file)?;
             let (mut sim, steps, now) = run_to(&scenario, opts.at);
-            if let Some(watch) = rollout_status_watch_args(&opts.rest)? {
+            let watch = match rollout_status_watch_args(&opts.rest) {
+                Ok(watch) => watch,
+                Err(e) if is_kubectl_error(&e) => {
+                    eprintln!("{e}");
+                    return Ok(ExitCode::FAILURE);
+                }
+                Err(e) => return Err(e),
+            };
+            if let Some(watch) = watch {
                 // Watching, kubectl's default: the lines go to stdout as they come, and a
                 // failure to stderr after them.
                 // The watch lasts until its --timeout, or the end of the scenario if sooner.
@@ -103,8 +116,13 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                     Some(end) if end <= last => (end, true),
                     _ => (last, false),
                 };
-                let (text, end) =
-                    kubectl::rollout_status_watch(&mut sim, watch.name, until, timeout);
+                let (text, end) = kubectl::rollout_status_watch(
+                    &mut sim,
+                    watch.name,
+                    watch.revision,
+                    until,
+                    timeout,
+                );
                 emit(&text)?;
                 return match end {
                     Ok(()) => Ok(ExitCode::SUCCESS),
@@ -115,11 +133,6 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 };
             }
             let m = Moment::new(&sim, &steps).at(now);
-            // kubectl reports a command that failed (a rollout past its progress deadline, an
-            // object that does not exist, a flag it refuses) on stderr and exits 1; a command
-            // RolloutScope does not answer is a usage error of its own.
-            let is_kubectl_error =
-                |text: &str| text.starts_with("error: ") || text.starts_with("Error from server");
             let text = match kubectl_command(&m, &opts.rest) {
                 Ok(text) => text,
                 Err(e) if is_kubectl_error(&e) => {
@@ -236,7 +249,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage = || {
         format!(
-            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes] [-o wide], get events [--field-selector type=Warning] [--sort-by=.lastTimestamp], rollout status deploy/NAME [--watch=false] [--timeout=D], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME]",
+            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes] [-o wide], get events [--field-selector type=Warning] [--sort-by=.lastTimestamp], rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME]",
             words.join(" ")
         )
     };
@@ -309,9 +322,14 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
             Ok(kubectl::get(m, &resources, wide))
         }
         ["rollout", "status", ..] => match rollout_status_args(&words[2..])? {
-            (name, false, _) => Ok(kubectl::rollout_status_now(m.sim, name)),
+            StatusArgs {
+                name,
+                watch: false,
+                revision,
+                ..
+            } => Ok(kubectl::rollout_status_now(m.sim, name, revision)),
             // Watching is answered before the moment is fixed (`rollout_status_watch_args`).
-            (_, true, _) => Err(usage()),
+            _ => Err(usage()),
         },
         ["describe", "pod" | "pods" | "po", name] => kubectl::describe_pod(m, name),
         ["describe", "deployment" | "deployments" | "deploy", name] => {
@@ -349,32 +367,32 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
     }
 }
 
-/// A `rollout status` that watches (kubectl's default): the Deployment and the `--timeout`.
-struct StatusWatch<'a> {
+/// The arguments of `rollout status`: the Deployment (`deploy/NAME` or `deploy NAME`), whether
+/// to watch (`--watch=false`, `-w=false` turn it off, as kubectl's flag does), the `--timeout`
+/// (`30s`, `2m`; `0` means none, kubectl's default) and the `--revision` to insist on.
+struct StatusArgs<'a> {
     name: &'a str,
+    watch: bool,
     timeout: Option<Time>,
+    revision: Option<i64>,
 }
 
 /// `Some` when the kubectl words are a watching `rollout status`.
-fn rollout_status_watch_args(rest: &[String]) -> Result<Option<StatusWatch<'_>>, String> {
+fn rollout_status_watch_args(rest: &[String]) -> Result<Option<StatusArgs<'_>>, String> {
     let words: Vec<&str> = rest.iter().map(String::as_str).collect();
     let ["rollout", "status", args @ ..] = words.as_slice() else {
         return Ok(None);
     };
-    let (name, watch, timeout) = rollout_status_args(args)?;
-    if !watch {
-        return Ok(None);
-    }
-    Ok(Some(StatusWatch { name, timeout }))
+    let args = rollout_status_args(args)?;
+    Ok(args.watch.then_some(args))
 }
 
-/// The arguments of `rollout status`: the Deployment (`deploy/NAME` or `deploy NAME`), whether
-/// to watch (`--watch=false`, `-w=false` turn it off, as kubectl's flag does) and the
-/// `--timeout` (`30s`, `2m`; `0` means none, kubectl's default).
-fn rollout_status_args<'a>(args: &[&'a str]) -> Result<(&'a str, bool, Option<Time>), String> {
+/// Reads the arguments of `rollout status` ([`StatusArgs`]).
+fn rollout_status_args<'a>(args: &[&'a str]) -> Result<StatusArgs<'a>, String> {
     let mut names = Vec::new();
     let mut watch = true;
     let mut timeout = None;
+    let mut revision = None;
     let mut it = args.iter();
     while let Some(&w) = it.next() {
         let (flag, value) = match w.split_once('=') {
@@ -403,6 +421,20 @@ fn rollout_status_args<'a>(args: &[&'a str]) -> Result<(&'a str, bool, Option<Ti
                 };
                 timeout = (t.0 > 0).then_some(t);
             }
+            "--revision" => {
+                let v = match value {
+                    Some(v) => v,
+                    None => it.next().copied().unwrap_or(""),
+                };
+                let r = v.parse::<i64>().map_err(|_| {
+                    format!("error: invalid argument {v:?} for \"--revision\" flag: strconv.ParseInt: parsing {v:?}: invalid syntax")
+                })?;
+                // `RolloutStatusOptions.Validate`.
+                if r < 0 {
+                    return Err(format!("error: revision must be a positive integer: {r}"));
+                }
+                revision = (r > 0).then_some(r);
+            }
             f if f.starts_with('-') => return Err(format!("error: unknown flag: {f}")),
             _ => names.push(w),
         }
@@ -410,7 +442,12 @@ fn rollout_status_args<'a>(args: &[&'a str]) -> Result<(&'a str, bool, Option<Ti
     let name = named_deployment(&names).ok_or_else(|| {
         "error: rollout status needs one Deployment, as deploy/NAME".to_string()
     })??;
-    Ok((name, watch, timeout))
+    Ok(StatusArgs {
+        name,
+        watch,
+        timeout,
+        revision,
+    })
 }
 
 /// The Deployment a `rollout` subcommand's words name, as `deploy/NAME` or `deploy NAME`:

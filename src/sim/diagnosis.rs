@@ -178,7 +178,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         ),
         s.ready_replicas < desired,
     ));
-    let status_line = kubectl::rollout_status_now(sim, name);
+    let status_line = kubectl::rollout_status_now(sim, name, None);
     cluster.push(signal(
         format!("kubectl rollout status deploy/{name}"),
         status_line.trim_end(),

@@ -1311,12 +1311,12 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
     Ok(tabwrite(&o, 0, 2))
 }
 
-/// `kubectl rollout status deploy/<name> --watch=false` at the simulator's current moment: the
-/// one line kubectl prints, `error: …` when it fails.
-pub fn rollout_status_now(sim: &Sim, name: &str) -> String {
+/// `kubectl rollout status deploy/<name> --watch=false [--revision=N]` at the simulator's
+/// current moment: the one line kubectl prints, `error: …` when it fails.
+pub fn rollout_status_now(sim: &Sim, name: &str, revision: Option<i64>) -> String {
     match sim.deployment(name) {
         None => not_found("deployments.apps", name) + "\n",
-        Some(d) => match rollout_status(d, None) {
+        Some(d) => match rollout_status(d, revision) {
             Ok((line, _)) => line,
             Err(e) => format!("error: {e}\n"),
         },
@@ -1327,7 +1327,8 @@ pub fn rollout_status_now(sim: &Sim, name: &str) -> String {
 /// simulator's current moment until `until` (spec §17): the status is evaluated for the
 /// Deployment as first listed and again for every write that changes it (each Modified event),
 /// and every message is printed, so identical lines repeat as they do on a real cluster. The
-/// simulator steps onward while the watch lasts.
+/// simulator steps onward while the watch lasts. With `revision`, every evaluation first checks
+/// that the Deployment runs that revision, as `--revision=N` does.
 ///
 /// Returns what kubectl prints on stdout, and how the watch ended: `Ok` once the rollout is
 /// done, or the text kubectl prints on stderr.
@@ -1342,6 +1343,7 @@ pub fn rollout_status_now(sim: &Sim, name: &str) -> String {
 pub fn rollout_status_watch(
     sim: &mut Sim,
     name: &str,
+    revision: Option<i64>,
     until: Time,
     timeout: bool,
 ) -> (String, Result<(), String>) {
@@ -1350,7 +1352,7 @@ pub fn rollout_status_watch(
         return (out, Err(not_found("deployments.apps", name)));
     };
     // One evaluation: its line printed, and whether the watch is over.
-    let evaluate = |d: &Deployment, out: &mut String| match rollout_status(d, None) {
+    let evaluate = |d: &Deployment, out: &mut String| match rollout_status(d, revision) {
         Ok((line, done)) => {
             out.push_str(&line);
             done.then_some(Ok(()))

@@ -264,7 +264,7 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
             let name = s.deployment_name();
             format!(
                 "$ kubectl rollout status deployment/{name}\n{}",
-                kubectl::rollout_status_now(s.timeline.sim(), name)
+                kubectl::rollout_status_now(s.timeline.sim(), name, None)
             )
         })
     });

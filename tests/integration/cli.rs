@@ -54,6 +54,52 @@ fn rollout_status_watches_until_the_rollout_is_done() {
     );
 }
 
+/// §17: `--revision=N` insists on the Deployment running revision N: the rolling update's
+/// second revision is watched to the end, the first is refused at once, and a negative one is
+/// refused before anything is looked at.
+#[test]
+fn rollout_status_checks_the_revision_asked_for() {
+    let file = "scenarios/rolling-update.yaml";
+    let (out, err, code) = kubectl(
+        file,
+        "60s",
+        &["rollout", "status", "deploy/web", "--revision=2"],
+    );
+    assert_eq!((code, err.as_str()), (Some(0), ""), "{out}");
+    assert!(
+        out.ends_with("deployment \"web\" successfully rolled out\n"),
+        "{out}"
+    );
+    let (out, err, code) = kubectl(
+        file,
+        "60s",
+        &["rollout", "status", "deploy/web", "--revision", "1"],
+    );
+    assert_eq!(out, "");
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            Some(1),
+            "error: desired revision (1) is different from the running revision (2)\n"
+        )
+    );
+    let (_, err, code) = kubectl(
+        file,
+        "60s",
+        &[
+            "rollout",
+            "status",
+            "deploy/web",
+            "--watch=false",
+            "--revision=-1",
+        ],
+    );
+    assert_eq!(
+        (code, err.as_str()),
+        (Some(1), "error: revision must be a positive integer: -1\n")
+    );
+}
+
 /// §17: past the progress deadline the watch prints `error: ...` on stderr after the lines it
 /// printed and exits 1; `--watch=false` looks once and succeeds while the rollout is still
 /// waiting; `--timeout` ends the watch as kubectl does; a missing Deployment is NotFound.

@@ -782,7 +782,8 @@ fn rollout_status_watch_starts_at_the_spec_update() {
             break;
         }
     }
-    let (out, end) = kubectl::rollout_status_watch(&mut sim, "web", Time::from_secs(600), false);
+    let (out, end) =
+        kubectl::rollout_status_watch(&mut sim, "web", None, Time::from_secs(600), false);
     assert_eq!(end, Ok(()));
     let w = |rest: &str| format!("Waiting for deployment \"web\" rollout to finish: {rest}...");
     let mut want = vec![

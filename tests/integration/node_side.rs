@@ -482,7 +482,7 @@ fn kubectl_get_prints_kubectl_columns() {
         "{events}"
     );
     assert_eq!(
-        kubectl::rollout_status_now(&sim, "web"),
+        kubectl::rollout_status_now(&sim, "web", None),
         "Waiting for deployment \"web\" rollout to finish: 0 of 1 updated replicas are available...\n"
     );
 }
