@@ -243,6 +243,12 @@ fn images_of(d: &Deployment) -> String {
 pub fn applied(live: &Deployment, manifest: &Deployment) -> Deployment {
     let mut new = live.clone();
     new.spec = manifest.spec.clone();
+    // Apply's three-way merge for the field people leave out on purpose, so that `kubectl
+    // scale` or an autoscaler owns it: a field the manifest omits is deleted (and defaulted)
+    // only when the manifest applied last set it; otherwise the live value stays.
+    if manifest.spec.replicas.is_none() && !last_applied_sets(live, "/spec/replicas") {
+        new.spec.replicas = live.spec.replicas;
+    }
     new.metadata.labels = manifest.metadata.labels.clone();
     let mut annotations = manifest.metadata.annotations.clone();
     for (k, v) in &live.metadata.annotations {
@@ -252,6 +258,16 @@ pub fn applied(live: &Deployment, manifest: &Deployment) -> Deployment {
     }
     new.metadata.annotations = annotations;
     new
+}
+
+/// Whether the manifest `kubectl apply` recorded last on `d` sets the field at `pointer` (a
+/// JSON pointer). Without a record (an object apply never wrote) nothing was set.
+fn last_applied_sets(d: &Deployment, pointer: &str) -> bool {
+    d.metadata
+        .annotations
+        .get(LAST_APPLIED_CONFIG_ANNOTATION)
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(text).ok())
+        .is_some_and(|v| v.pointer(pointer).is_some_and(|x| !x.is_null()))
 }
 
 /// The spec differences a learner cares about, in words.

@@ -260,6 +260,34 @@ fn an_undo_of_an_applied_deployment_warns_like_kubectl() {
     assert!(!text.contains("last-applied"), "{text}");
 }
 
+/// Apply's three-way merge for `replicas`: a manifest that never set it leaves it to `kubectl
+/// scale` (or an autoscaler), and one whose last applied version set it takes it away, so the
+/// API server defaults it to 1.
+#[test]
+fn apply_leaves_replicas_it_never_set_to_kubectl_scale() {
+    let manifest = |replicas: &str| {
+        format!(
+            "    apply:\n      apiVersion: apps/v1\n      kind: Deployment\n      metadata: {{name: web}}\n      spec:\n{replicas}        selector: {{matchLabels: {{app: web}}}}\n        template:\n          metadata: {{labels: {{app: web, tier: fe}}}}\n          spec:\n            containers:\n              - name: web\n                image: web:1.0\n                readinessProbe: {{httpGet: {{path: /, port: 8080}}}}\n"
+        )
+    };
+    let without = manifest("");
+    let with_two = manifest("        replicas: 2\n");
+    // Never set: scaled to 3, then the same manifest again, is unchanged at 3.
+    let actions = format!("  - at: 5s\n{without}  - {{at: 10s, scale: 3}}\n  - at: 20s\n{without}");
+    let (sim, steps) = run(&scenario(1, PLAIN, BY_APP, &actions), 30);
+    assert_eq!(sim.deployment("web").and_then(|d| d.spec.replicas), Some(3));
+    assert_narrated(&steps, &["deployment.apps/web unchanged."]);
+    // Set to 2 by the last apply, scaled to 3, then left out: taken away, so 1.
+    let actions =
+        format!("  - at: 5s\n{with_two}  - {{at: 10s, scale: 3}}\n  - at: 20s\n{without}");
+    let (sim, steps) = run(&scenario(1, PLAIN, BY_APP, &actions), 30);
+    assert_eq!(sim.deployment("web").and_then(|d| d.spec.replicas), Some(1));
+    assert_narrated(
+        &steps,
+        &["deployment.apps/web configured: spec.replicas 3 → 1"],
+    );
+}
+
 /// Apply compares what the manifest means, key order and layout aside: the same manifest
 /// written in block style and another key order is `unchanged`.
 #[test]
