@@ -228,6 +228,15 @@ fn write_deployment(
             ));
         }
     }
+    // Said whenever a template that has them is written, so that a learner is never left to
+    // wonder why its pods skip their `Init:0/1` stage.
+    if new.spec.template.spec.extra.contains_key("initContainers")
+        && old.is_none_or(|o| !equal_ignore_hash(&o.spec.template, &new.spec.template))
+    {
+        out.say(
+            "RolloutScope checks and describes this template's init containers but does not run them: its pods start their app containers at once.",
+        );
+    }
     out.change(Change::UpdateDeployment(new));
     Ok(())
 }
