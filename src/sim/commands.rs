@@ -213,7 +213,15 @@ fn write_deployment(
         Some(o) => {
             let changes = describe_spec_change(o, &new);
             if changes.is_empty() {
-                out.say(format!("deployment.apps/{name} unchanged."));
+                // `kubectl scale` writes the scale subresource and reports it whatever it held.
+                out.say(if verb == "scaled" {
+                    format!(
+                        "deployment.apps/{name} scaled: spec.replicas already was {}, so nothing changes.",
+                        new.replicas()
+                    )
+                } else {
+                    format!("deployment.apps/{name} unchanged.")
+                });
                 return Ok(());
             }
             let what = if o.spec == new.spec {
@@ -605,7 +613,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 grace_seconds: grace,
             });
             out.say(format!(
-                "pod \"{name}\" deleted: it gets a deletionTimestamp and {grace}s to shut down. Its ReplicaSet no longer counts it and creates a replacement at once."
+                "pod \"{name}\" deleted from default namespace: it gets a deletionTimestamp and {grace}s to shut down. Its ReplicaSet no longer counts it and creates a replacement at once."
             ));
         }
     }

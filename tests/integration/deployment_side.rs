@@ -288,6 +288,21 @@ fn apply_leaves_replicas_it_never_set_to_kubectl_scale() {
     );
 }
 
+/// kubectl's own lines: `delete` names the namespace (kubectl ≥ v1.34), and `scale` reports
+/// `scaled` even when the count was already the one asked for.
+#[test]
+fn delete_and_scale_print_what_kubectl_prints() {
+    let actions = "  - {at: 20s, delete_pod: web-}\n  - {at: 25s, scale: 2}";
+    let (_, steps) = run(&scenario(2, PLAIN, BY_APP, actions), 30);
+    assert_narrated(
+        &steps,
+        &[
+            "\" deleted from default namespace: it gets a deletionTimestamp",
+            "deployment.apps/web scaled: spec.replicas already was 2, so nothing changes.",
+        ],
+    );
+}
+
 /// Apply compares what the manifest means, key order and layout aside: the same manifest
 /// written in block style and another key order is `unchanged`.
 #[test]
