@@ -182,6 +182,22 @@ run_until: 20s
     let (_, steps) = run_yaml(yaml, 20);
     let pod = first_pod_with_prefix(&steps, "web-");
     let at = |reason, prefix| event_times(&steps, &pod, reason, prefix);
+    // When the second pull fails, the sync the new sandbox asked for, held back by both pulls,
+    // runs at once (1 s × U[1, 1.5) in the model) and shows ImagePullBackOff.
+    let failing = yaml.replace(
+        "b:1.0: {pull_time: 3s}",
+        "b:1.0: {pull_time: 3s, pull: fail}",
+    );
+    let (_, failed) = run_yaml(&failing, 20);
+    let failed_at = event_times(&failed, &pod, EventReason::Failed, "Error: ErrImagePull");
+    let backoff_at = event_times(&failed, &pod, EventReason::BackOff, "Back-off pulling");
+    assert_eq!(failed_at.first(), Some(&5_000));
+    assert!(
+        backoff_at
+            .first()
+            .is_some_and(|b| (6_000..=6_500).contains(b)),
+        "{backoff_at:?}"
+    );
     assert_eq!(at(EventReason::Pulling, "Pulling image \"a:1.0\""), [0]);
     assert_eq!(at(EventReason::Pulling, "Pulling image \"b:1.0\""), [2_000]);
     assert_eq!(

@@ -315,9 +315,9 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
     let behavior = super::effective_behavior(k.world, k.store, &image, None);
     let started = k.runtime.containers[c].pull_started.unwrap_or(k.now);
     k.runtime.containers[c].pull_started = None;
-    // The pull blocked the pod worker; the sandbox's lifecycle event, if still unreported,
-    // wakes it now.
-    let woken = std::mem::take(&mut k.runtime.sandbox_event_pending);
+    // The pull blocked the pod worker; the sandbox's lifecycle event, if still unreported, has
+    // a sync waiting for the worker to be free.
+    let woken = k.runtime.sandbox_event_pending;
     let mut node_rt = k.store_node_runtime();
     if behavior.pull_ok {
         let total = k.now.millis_since(started);

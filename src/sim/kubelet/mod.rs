@@ -436,9 +436,12 @@ fn sync_containers_from(k: &mut KubeletContext<'_>, from: usize) {
             .get(c)
             .is_some_and(|r| r.pull_started.is_some())
         {
-            break;
+            return;
         }
     }
+    // No pull holds the worker any more, so the sync the sandbox's lifecycle event asked for has
+    // run (after a failed pull, as the quick retry `finish_pull` scheduled).
+    k.runtime.sandbox_event_pending = false;
 }
 
 fn sync_container(k: &mut KubeletContext<'_>, c: usize) {
