@@ -254,13 +254,32 @@ impl Sim {
 
     /// A ready node with the given allocatable CPU (milli) and memory (bytes).
     pub fn node(name: &str, index: u32, milli_cpu: i64, memory: i64, max_pods: i64) -> Node {
-        let mut labels = BTreeMap::new();
-        labels.insert("kubernetes.io/hostname".to_string(), name.to_string());
-        labels.insert("kubernetes.io/os".to_string(), "linux".to_string());
+        // The labels the kubelet gives the node it registers (`initialNode`, the deprecated beta
+        // ones included), and the annotations its attach/detach setting and the TTL controller
+        // add to every node of a small cluster.
+        let owned = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+                .collect()
+        };
         Node {
             metadata: ObjectMeta {
                 name: name.to_string(),
-                labels,
+                labels: owned(&[
+                    ("beta.kubernetes.io/arch", "amd64"),
+                    ("beta.kubernetes.io/os", "linux"),
+                    ("kubernetes.io/arch", "amd64"),
+                    ("kubernetes.io/hostname", name),
+                    ("kubernetes.io/os", "linux"),
+                ]),
+                annotations: owned(&[
+                    ("node.alpha.kubernetes.io/ttl", "0"),
+                    (
+                        "volumes.kubernetes.io/controller-managed-attach-detach",
+                        "true",
+                    ),
+                ]),
                 ..Default::default()
             },
             spec: NodeSpec {

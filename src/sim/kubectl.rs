@@ -183,7 +183,17 @@ pub fn human_duration(ms: u64) -> String {
 }
 
 /// `translateTimestampSince`: the age of `t` at `now`.
+/// `translateTimestampSince`: [`human_duration`] of the time since `t`. A time in the future (a
+/// pending deletion's timestamp) is "almost now" within two seconds and `<invalid>` beyond, as
+/// `HumanDuration` has it for negative durations.
 fn since(now: Time, t: Time) -> String {
+    if t > now {
+        return if t.millis_since(now) >= 2_000 {
+            "<invalid>".to_string()
+        } else {
+            "0s".to_string()
+        };
+    }
     human_duration(now.millis_since(t))
 }
 
@@ -1144,11 +1154,12 @@ fn probe_text(p: &Probe) -> String {
 
 fn describe_state(out: &mut String, label: &str, state: &ContainerState, now: Time) {
     match state {
-        ContainerState::Waiting { reason, message } => {
+        // `describeStatus` prints a waiting container's reason only; its message (the back-off
+        // or the pull error) is left to `kubectl get pod -o yaml` and the events.
+        ContainerState::Waiting { reason, .. } => {
             out.push_str(&format!("    {label}:\tWaiting\n"));
-            out.push_str(&format!("      Reason:\t{reason}\n"));
-            if !message.is_empty() {
-                out.push_str(&format!("      Message:\t{message}\n"));
+            if !reason.is_empty() {
+                out.push_str(&format!("      Reason:\t{reason}\n"));
             }
         }
         ContainerState::Running { started_at } => {
@@ -1265,24 +1276,17 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
         describe_ports(&mut o, "    ", c);
         describe_seccomp(&mut o, "    ", &c.extra);
         describe_unmodelled(&mut o, "    ", c, Unmodelled::Command);
-        match cs {
-            Some(cs) => {
-                describe_state(&mut o, "State", &cs.state, now);
-                if let Some(last) = &cs.last_state {
-                    describe_state(&mut o, "Last State", last, now);
-                }
-                o.push_str(&format!(
-                    "    Ready:\t{}\n",
-                    if cs.ready { "True" } else { "False" }
-                ));
-                o.push_str(&format!("    Restart Count:\t{}\n", cs.restart_count));
+        // A container without a status (no kubelet has synced the pod) has no state lines.
+        if let Some(cs) = cs {
+            describe_state(&mut o, "State", &cs.state, now);
+            if let Some(last) = &cs.last_state {
+                describe_state(&mut o, "Last State", last, now);
             }
-            None => {
-                o.push_str("    State:\tWaiting\n");
-                o.push_str("      Reason:\tPending\n");
-                o.push_str("    Ready:\tFalse\n");
-                o.push_str("    Restart Count:\t0\n");
-            }
+            o.push_str(&format!(
+                "    Ready:\t{}\n",
+                if cs.ready { "True" } else { "False" }
+            ));
+            o.push_str(&format!("    Restart Count:\t{}\n", cs.restart_count));
         }
         describe_resources(&mut o, "    ", c);
         describe_probes(&mut o, "    ", c);
@@ -1295,7 +1299,11 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
         let mut conds: Vec<_> = pod.status.conditions.iter().collect();
         order::sort_by_key(&mut conds, |c| c.type_);
         for c in conds {
-            o.push_str(&format!("  {}\t{} \n", c.type_.as_str(), c.status.as_str()));
+            o.push_str(&format!(
+                "  {} \t{} \n",
+                c.type_.as_str(),
+                c.status.as_str()
+            ));
         }
     }
     describe_volumes(&mut o, "", &pod.spec.extra, token.as_deref());

@@ -478,11 +478,18 @@ fn kubectl_get_prints_kubectl_columns() {
     );
     let pod = sim.store().pods.keys().next().cloned().unwrap_or_default();
     let describe = kubectl::describe_pod(&m, &pod).expect("pod exists");
+    // `describeStatus` gives a waiting container its reason only, never the back-off message.
+    assert!(
+        !describe.contains("back-off 1m20s restarting"),
+        "{describe}"
+    );
+    assert!(!describe.contains("      Message:"), "{describe}");
     for want in [
         "    State:          Waiting\n      Reason:       CrashLoopBackOff\n",
         "    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    1\n",
         "    Restart Count:  5\n",
-        "  Type                       Status\n  PodReadyToStartContainers  True \n",
+        // `"%v \t%v \n"`: a space after the type widens the column by one.
+        "  Type                        Status\n  PodReadyToStartContainers   True \n",
         "kubelet            spec.containers{web}: Back-off restarting failed container web in pod ",
         "  Normal   Scheduled  4m                   default-scheduler  Successfully assigned default/",
     ] {
@@ -500,6 +507,40 @@ fn kubectl_get_prints_kubectl_columns() {
     assert_eq!(
         kubectl::rollout_status_now(&sim, "web", None),
         "Waiting for deployment \"web\" rollout to finish: 0 of 1 updated replicas are available...\n"
+    );
+}
+
+/// `describePod` as upstream prints two in-between pods: one no node has taken (no container
+/// status, so no state lines) and one being deleted, whose deletion timestamp lies ahead (so
+/// `Terminating (lasts <invalid>)`, `HumanDuration` of a negative time).
+#[test]
+fn describe_pod_of_a_pending_and_a_terminating_pod() {
+    // The description of the first pod `which` picks, once `file` has run for `secs`.
+    let describe = |file: &str, secs: u64, which: &dyn Fn(&rolloutscope::sim::api::Pod) -> bool| {
+        let (sim, steps) = run_until(file, secs);
+        let m = Moment::new(&sim, &steps).at(Time::from_secs(secs));
+        let name = sim
+            .store()
+            .pods
+            .values()
+            .find(|p| which(p))
+            .map(|p| p.metadata.name.clone())
+            .unwrap_or_else(|| panic!("{file}: no such pod at {secs}s"));
+        kubectl::describe_pod(&m, &name).unwrap_or_else(|e| e)
+    };
+    let text = describe("six-want-four-ready.yaml", 180, &|p| p.node_name.is_empty());
+    assert!(text.contains("  web:\n    Image:      web:1.0\n"), "{text}");
+    for absent in ["State:", "Ready:  ", "Restart Count:", "Container ID:"] {
+        assert!(!text.contains(absent), "{absent:?} in\n{text}");
+    }
+    let text = describe("rolling-update.yaml", 75, &|p| {
+        p.metadata
+            .deletion_timestamp
+            .is_some_and(|t| t >= Time::from_secs(77))
+    });
+    assert!(
+        text.contains("Status:                    Terminating (lasts <invalid>)\n"),
+        "{text}"
     );
 }
 
@@ -533,6 +574,15 @@ fn a_failed_node_goes_not_ready_then_its_pods_are_evicted_and_replaced() {
     assert!(
         on_node.iter().all(|p| !p.is_ready()),
         "pods on a NotReady node are not Ready"
+    );
+    // `MarkPodsNotReady` leaves the container statuses as the lost kubelet left them, so a pod
+    // that was running ready still shows 1/1 in kubectl's READY column.
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(121));
+    let pods = kubectl::get(&m, &[Resource::Pods], true);
+    assert!(
+        pods.lines()
+            .any(|l| l.contains(" 1/1 ") && l.contains(" node-2 ")),
+        "{pods}"
     );
     assert!(steps.iter().any(|s| {
         s.time == Time::from_secs(120)
@@ -996,7 +1046,7 @@ fn describe_node_shows_why_a_node_is_full() {
     );
     let text = kubectl::describe_node(&m, "node-1").unwrap_or_else(|e| e);
     for want in [
-        "Name:               node-1\nRoles:              <none>\nLabels:             kubernetes.io/hostname=node-1\n",
+        "Name:               node-1\nRoles:              <none>\nLabels:             beta.kubernetes.io/arch=amd64\n                    beta.kubernetes.io/os=linux\n                    kubernetes.io/arch=amd64\n                    kubernetes.io/hostname=node-1\n                    kubernetes.io/os=linux\nAnnotations:        node.alpha.kubernetes.io/ttl: 0\n                    volumes.kubernetes.io/controller-managed-attach-detach: true\n",
         "Taints:             <none>\nUnschedulable:      false\n",
         "  Ready            True    ",
         "KubeletReady                 kubelet is posting ready status\n",

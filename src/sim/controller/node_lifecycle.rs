@@ -53,10 +53,9 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
             reason: None,
             message: None,
         };
+        // `MarkPodsNotReady` sets the pod's Ready condition only: the container statuses (and
+        // so kubectl's READY column) and ContainersReady keep what the lost kubelet last said.
         set_pod_condition(&mut status.conditions, cond(PodConditionType::Ready));
-        for cs in &mut status.container_statuses {
-            cs.ready = false;
-        }
         if status != pod.status {
             marked += 1;
             out.change(Change::UpdatePodStatus {
