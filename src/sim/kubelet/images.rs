@@ -378,29 +378,35 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
             message: err.clone(),
         },
     );
-    k.out.stage = Some(Stage::Retry);
-    k.out.say(format!(
-        "Pulling {image} failed ({err}). STATUS shows ErrImagePull and the kubelet will not pull it again for {} (the back-off doubles after each failure, up to 5m0s).",
-        go_duration(next.delay_ms)
-    ));
     // The sync failed, so the pod worker tries again after its back-off (`10 s × U[1, 1.5)`),
     // unless the new sandbox's lifecycle event is waiting: then it looks again shortly, which is
     // why a first failure shows ImagePullBackOff within a second or two and later ones only
     // after the worker's back-off.
-    if woken {
+    let (look, why) = if woken {
         let pod = k.work_name();
         let jitter = k.rng.jitter_ms(1000, 0.5);
         k.after(jitter, Work::KubeletSyncPod(pod));
+        (
+            jitter,
+            "the new sandbox's lifecycle event is waiting for it",
+        )
     } else {
-        retry_later(k);
-    }
+        (retry_later(k), "its back-off after a failed sync")
+    };
+    k.out.stage = Some(Stage::Retry);
+    k.out.say(format!(
+        "Pulling {image} failed ({err}). STATUS shows ErrImagePull and the kubelet will not pull it again for {} (the back-off doubles after each failure, up to 5m0s); the pod worker looks again in {} ({why}).",
+        go_duration(next.delay_ms),
+        go_duration(look)
+    ));
 }
 
-/// A failed sync is retried by the pod worker after `10 s × U[1, 1.5)`.
-fn retry_later(k: &mut KubeletContext<'_>) {
+/// A failed sync is retried by the pod worker after `10 s × U[1, 1.5)`. Returns the delay.
+fn retry_later(k: &mut KubeletContext<'_>) -> u64 {
     let delay = k.rng.jitter_ms(POD_WORKER_BACKOFF_MS, 0.5);
     let pod = k.work_name();
     k.after(delay, Work::KubeletSyncPod(pod));
+    delay
 }
 
 impl KubeletContext<'_> {
