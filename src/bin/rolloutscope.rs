@@ -25,7 +25,7 @@ usage: rolloutscope run FILE [--json]
     --json       print the diagnosis as one JSON object
   kubectl FILE   print what kubectl would print, for these KUBECTL-ARGS:
                    get deploy,rs,pods [-o wide]     (any of deploy, rs, pods, events, nodes)
-                   get events [--field-selector type=Warning] [--sort-by=.lastTimestamp]
+                   get events [--field-selector type=Warning] [--sort-by=.lastTimestamp] [-o wide]
                    rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N]
                                      (watches as kubectl does: a line for every change
                                       of the Deployment until the rollout is done, past
@@ -311,13 +311,13 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
                             .to_string(),
                     );
                 }
-                return Ok(kubectl::get_warning_events(m, sort_by));
+                return Ok(kubectl::get_warning_events(m, sort_by, wide));
             }
             if sort_by.is_some() {
                 if resources != [Resource::Events] {
                     return Err("error: --sort-by is supported for events only".to_string());
                 }
-                return Ok(kubectl::get_events_sorted(m, sort_by));
+                return Ok(kubectl::get_events_sorted(m, sort_by, wide));
             }
             Ok(kubectl::get(m, &resources, wide))
         }

@@ -354,7 +354,7 @@ pub fn get(m: &Moment<'_>, kinds: &[Resource], wide: bool) -> String {
             Resource::Deployments => get_deployments(m, prefix, wide),
             Resource::ReplicaSets => get_replica_sets(m, prefix, wide),
             Resource::Pods => get_pods(m, prefix, wide),
-            Resource::Events => get_events(m),
+            Resource::Events => get_events_sorted(m, None, wide),
             Resource::Nodes => get_nodes(m, prefix, wide),
         };
         tables.push(table);
@@ -852,6 +852,8 @@ pub fn get_pods(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EventRecord {
     pub event: Event,
+    /// When the API server received the event first, to the millisecond (its name's time).
+    pub created: Time,
     pub first_timestamp: Time,
     pub last_timestamp: Time,
     pub count: u32,
@@ -905,7 +907,10 @@ struct FoldedEvent {
 #[derive(Clone, Debug)]
 struct Occurrence {
     step: usize,
+    /// The step's time, truncated to whole seconds as on the wire.
     time: Time,
+    /// The step's time to the millisecond.
+    exact: Time,
     sent: bool,
     wording: Option<String>,
 }
@@ -937,6 +942,7 @@ impl EventFold {
                 let occurrence = Occurrence {
                     step: i,
                     time,
+                    exact: step.time,
                     sent: !e.dropped,
                     wording: e
                         .message
@@ -990,8 +996,13 @@ impl EventFold {
                     event.message.clone_from(latest);
                 }
                 event.dropped = false;
+                let created = occ[..n]
+                    .iter()
+                    .find(|o| o.sent)
+                    .map_or(occ[0].exact, |o| o.exact);
                 Some(EventRecord {
                     event,
+                    created,
                     first_timestamp: occ[0].time,
                     last_timestamp: occ[last].time,
                     count: u32::try_from(last + 1).unwrap_or(u32::MAX),
@@ -1007,7 +1018,7 @@ impl EventFold {
 /// within an object. Events without a field-path prefix: `kubectl get events` shows the bare
 /// message (only `describe` adds `spec.containers{web}: `).
 pub fn get_events(m: &Moment<'_>) -> String {
-    get_events_sorted(m, None)
+    get_events_sorted(m, None, false)
 }
 
 /// A field `kubectl get events --sort-by` sorts on, among those tutorials use.
@@ -1039,9 +1050,11 @@ impl EventSortBy {
     }
 }
 
-/// `kubectl get events [--sort-by=<field>]`: the events in the API server's order (by name),
-/// then, with a field, stably sorted on it, ascending, as kubectl's sorting printer does.
-pub fn get_events_sorted(m: &Moment<'_>, sort_by: Option<EventSortBy>) -> String {
+/// `kubectl get events [--sort-by=<field>] [-o wide]`: the events in the API server's order (by
+/// name), then, with a field, stably sorted on it, ascending, as kubectl's sorting printer does.
+/// Wide adds `printEvent`'s SUBOBJECT (the field path), SOURCE (`component, host`), FIRST SEEN,
+/// COUNT and NAME (`<object>.<creation time in hexadecimal nanoseconds>`) columns.
+pub fn get_events_sorted(m: &Moment<'_>, sort_by: Option<EventSortBy>, wide: bool) -> String {
     let now = m.now;
     let mut records = event_records(m.steps);
     if records.is_empty() {
@@ -1060,24 +1073,59 @@ pub fn get_events_sorted(m: &Moment<'_>, sort_by: Option<EventSortBy>) -> String
         Some(EventSortBy::Count) => order::sort_by_key(&mut records, |r| r.count),
         None => {}
     }
-    let mut t = String::from("LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n");
-    for r in &records {
+    let mut t = String::from(if wide {
+        "LAST SEEN\tTYPE\tREASON\tOBJECT\tSUBOBJECT\tSOURCE\tMESSAGE\tFIRST SEEN\tCOUNT\tNAME\n"
+    } else {
+        "LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n"
+    });
+    let names = event_names(&records);
+    for (r, name) in records.iter().zip(&names) {
         let e = &r.event;
-        t.push_str(&format!(
-            "{}\t{}\t{}\t{}\t{}\n",
-            since(now, r.last_timestamp),
+        let last = since(now, r.last_timestamp);
+        let (kind, reason, object) = (
             e.type_.as_str(),
             e.reason.as_str(),
             e.involved_object.kubectl_object(),
-            e.message
-        ));
+        );
+        let message = e.message.trim();
+        if wide {
+            t.push_str(&format!(
+                "{last}\t{kind}\t{reason}\t{object}\t{}\t{}\t{message}\t{}\t{}\t{name}\n",
+                e.involved_object.field_path.as_deref().unwrap_or(""),
+                e.source,
+                since(now, r.first_timestamp),
+                r.count
+            ));
+        } else {
+            t.push_str(&format!("{last}\t{kind}\t{reason}\t{object}\t{message}\n"));
+        }
     }
     tabwrite(&t, 6, 3)
 }
 
+/// Simulated time 0 (2026-01-01T00:00:00Z) in Unix nanoseconds.
+const EPOCH_UNIX_NANOS: u64 = 1_767_225_600 * 1_000_000_000;
+
+/// Each record's event name, as the recorder names a new event: `<object name>.<%x of the
+/// creation time in Unix nanoseconds>`. The simulated clock has milliseconds, so events of one
+/// object created in the same millisecond are a nanosecond apart, in the order created.
+fn event_names(records: &[EventRecord]) -> Vec<String> {
+    let mut taken: BTreeMap<(&str, Time), u64> = BTreeMap::new();
+    records
+        .iter()
+        .map(|r| {
+            let object = r.event.involved_object.name.as_str();
+            let nth = taken.entry((object, r.created)).or_insert(0);
+            let nanos = EPOCH_UNIX_NANOS + r.created.as_millis() * 1_000_000 + *nth;
+            *nth += 1;
+            format!("{object}.{nanos:x}")
+        })
+        .collect()
+}
+
 /// `kubectl get events --field-selector type=Warning [--sort-by=<field>]`: the same table,
 /// warnings only.
-pub fn get_warning_events(m: &Moment<'_>, sort_by: Option<EventSortBy>) -> String {
+pub fn get_warning_events(m: &Moment<'_>, sort_by: Option<EventSortBy>, wide: bool) -> String {
     let warnings: Vec<Step> = m
         .steps
         .iter()
@@ -1097,6 +1145,7 @@ pub fn get_warning_events(m: &Moment<'_>, sort_by: Option<EventSortBy>) -> Strin
             ..*m
         },
         sort_by,
+        wide,
     );
     if t.is_empty() {
         "No resources found in default namespace.\n".to_string()

@@ -100,6 +100,59 @@ fn rollout_status_checks_the_revision_asked_for() {
     );
 }
 
+/// `printEvent` with `-o wide`: the field path, the source (`kubelet, <node>` for the kubelet),
+/// the first time and count, and the event's name, `<object>.<hex nanoseconds>`.
+#[test]
+fn get_events_wide_adds_printevents_columns() {
+    let (out, err, code) = kubectl(
+        "scenarios/image-typo.yaml",
+        "60s",
+        &["get", "events", "-o", "wide"],
+    );
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let header: Vec<&str> = out
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(
+        header,
+        [
+            "LAST SEEN",
+            "TYPE",
+            "REASON",
+            "OBJECT",
+            "SUBOBJECT",
+            "SOURCE",
+            "MESSAGE",
+            "FIRST SEEN",
+            "COUNT",
+            "NAME"
+        ]
+    );
+    let pulls: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("Error: ErrImagePull"))
+        .collect();
+    assert!(!pulls.is_empty(), "{out}");
+    for row in pulls {
+        assert!(
+            row.contains("   spec.containers{web}   kubelet, node-"),
+            "{row}"
+        );
+        let name = row.rsplit(' ').next().unwrap_or_default();
+        let (object, hex) = name.rsplit_once('.').unwrap_or_default();
+        assert!(row.contains(&format!("pod/{object} ")), "{row}");
+        assert!(
+            hex.len() == 16 && hex.chars().all(|c| c.is_ascii_hexdigit()),
+            "{row}"
+        );
+    }
+}
+
 /// §17: past the progress deadline the watch prints `error: ...` on stderr after the lines it
 /// printed and exits 1; `--watch=false` looks once and succeeds while the rollout is still
 /// waiting; `--timeout` ends the watch as kubectl does; a missing Deployment is NotFound.
