@@ -242,6 +242,12 @@ impl Store {
             .flat_map(|m| m.iter())
     }
 
+    /// The one shared copy of each node name that ranking facts hold ([`RankFacts::node`]),
+    /// the empty name of unassigned pods included.
+    pub fn interned_node_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.node_names.iter().map(|n| &**n)
+    }
+
     /// Brings the ranking facts of the pod filed under `key` up to date after a change: filed
     /// while the pod is active, dropped when it is not, and rewritten only when they differ (a
     /// write copies the index's path after a snapshot).
