@@ -77,8 +77,11 @@ impl PodCounts {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RankFacts {
     /// The node the pod is bound to, empty when unassigned. Interned: every pod on a node shares
-    /// one string, so looking up the node's co-location count reads memory already cached.
+    /// one string.
     pub node: Arc<str>,
+    /// The interned node's number ([`Store::interned_nodes`]), so that a scale-down finds each
+    /// pod's co-location count in a table rather than by the node's name.
+    pub node_index: usize,
     pub phase: PodPhase,
     /// Whether the Ready condition is True.
     pub ready: bool,
@@ -91,13 +94,15 @@ pub struct RankFacts {
 }
 
 impl RankFacts {
-    /// The facts of `pod`, bound to the interned `node`. `uid` is reused when the caller already
-    /// holds the pod's UID, so that refreshing the facts allocates nothing.
-    pub fn of(pod: &Pod, node: Arc<str>, uid: Option<Arc<str>>) -> RankFacts {
+    /// The facts of `pod`, bound to the interned `node` numbered `node_index`. `uid` is reused
+    /// when the caller already holds the pod's UID, so that refreshing the facts allocates
+    /// nothing.
+    pub fn of(pod: &Pod, node: Arc<str>, node_index: usize, uid: Option<Arc<str>>) -> RankFacts {
         // Looked up once for both the readiness and its time.
         let ready = pod.condition(PodConditionType::Ready);
         RankFacts {
             node,
+            node_index,
             phase: pod.status.phase,
             ready: ready.is_some_and(|c| c.status == ConditionStatus::True),
             ready_time: ready.map(|c| c.last_transition_time),
@@ -183,8 +188,9 @@ pub struct Store {
     on_node: OrdMap<String, OrdMap<String, i32>>,
     /// The ranking facts of each owner's active pods: owner UID, then pod name.
     rank_facts: OrdMap<String, OrdMap<PodName, RankFacts>>,
-    /// One shared copy of each node name that pods are bound to, for [`RankFacts::node`].
-    node_names: OrdSet<Arc<str>>,
+    /// One shared copy of each node name that pods are bound to, for [`RankFacts::node`], with
+    /// its number: the count of names interned before it.
+    node_names: OrdMap<Arc<str>, usize>,
     /// Node-local kubelet state shared by a node's pods.
     pub kubelet_nodes: OrdMap<String, crate::sim::kubelet::NodeRuntime>,
     /// Images the registry refuses to serve (the `fail_registry` fault).
@@ -242,10 +248,11 @@ impl Store {
             .flat_map(|m| m.iter())
     }
 
-    /// The one shared copy of each node name that ranking facts hold ([`RankFacts::node`]),
-    /// the empty name of unassigned pods included.
-    pub fn interned_node_names(&self) -> impl Iterator<Item = &str> + '_ {
-        self.node_names.iter().map(|n| &**n)
+    /// Each node name that ranking facts hold ([`RankFacts::node`]), the empty name of
+    /// unassigned pods included, with its number ([`RankFacts::node_index`]). The numbers run
+    /// from 0 up without a gap.
+    pub fn interned_nodes(&self) -> impl Iterator<Item = (&str, usize)> + '_ {
+        self.node_names.iter().map(|(n, i)| (&**n, *i))
     }
 
     /// Brings the ranking facts of the pod filed under `key` up to date after a change: filed
@@ -267,18 +274,19 @@ impl Store {
             }
             return;
         }
-        let node = match current {
-            Some(f) if *f.node == *pod.node_name => Arc::clone(&f.node),
-            _ => match self.node_names.get(pod.node_name.as_str()) {
-                Some(n) => Arc::clone(n),
+        let (node, node_index) = match current {
+            Some(f) if *f.node == *pod.node_name => (Arc::clone(&f.node), f.node_index),
+            _ => match self.node_names.get_key_value(pod.node_name.as_str()) {
+                Some((n, i)) => (Arc::clone(n), *i),
                 None => {
                     let n: Arc<str> = Arc::from(pod.node_name.as_str());
-                    self.node_names.insert(Arc::clone(&n));
-                    n
+                    let i = self.node_names.len();
+                    self.node_names.insert(Arc::clone(&n), i);
+                    (n, i)
                 }
             },
         };
-        let facts = RankFacts::of(pod, node, current.map(|f| Arc::clone(&f.uid)));
+        let facts = RankFacts::of(pod, node, node_index, current.map(|f| Arc::clone(&f.uid)));
         if current == Some(&facts) {
             return;
         }

@@ -307,6 +307,8 @@ fn colliding_facts() -> impl Strategy<Value = Vec<rolloutscope::sim::store::Rank
         .prop_map(
             move |(node, phase, ready, ready_time, cost, restarts, creation, uid)| RankFacts {
                 node: Arc::clone(&nodes[node]),
+                // Not read: `rank_pods_to_delete` is given the counts by node name.
+                node_index: usize::MAX,
                 phase: phases[phase],
                 ready,
                 ready_time: times.get(ready_time).map(|t| Time(*t)),

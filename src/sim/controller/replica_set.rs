@@ -8,7 +8,6 @@ use crate::sim::api::{
     Pod, PodPhase, ReplicaSet, ReplicaSetCondition, ReplicaSetConditionType, ReplicaSetStatus,
     Time,
 };
-use crate::sim::order;
 use crate::sim::rng::Rng;
 use crate::sim::store::{PodCounts, PodName, RankFacts, Store};
 use crate::sim::trace::{Stage, plural};
@@ -220,25 +219,25 @@ fn manage_replicas(
                 (node, n)
             })
             .collect();
-        // Every pod's facts share one interned copy of their node's name, so the counts are
-        // filed once more under those copies' addresses: finding a pod's node then compares
-        // integers, where the names' map compares strings, for every pod of every scale-down.
-        // A name that is not an interned copy is looked up by its text.
-        let address = |node: &str| (node.as_ptr() as usize, node.len());
-        let mut by_address: Vec<((usize, usize), i64)> = store
-            .interned_node_names()
-            .map(|node| (address(node), per_node.get(node).copied().unwrap_or(0)))
-            .collect();
-        order::sort_by_key(&mut by_address, |(a, _)| *a);
-        let rank_of = |node: &str| -> i64 {
-            match by_address.binary_search_by_key(&address(node), |(a, _)| *a) {
-                Ok(i) => by_address.get(i).map_or(0, |(_, n)| *n),
-                Err(_) => per_node.get(node).copied().unwrap_or(0),
+        // The counts again by the store's numbers for the node names that facts hold, so that
+        // finding a pod's count indexes a table, where the names' map compares strings, for
+        // every pod of every scale-down.
+        let mut by_index: Vec<i64> = Vec::new();
+        for (node, i) in store.interned_nodes() {
+            if by_index.len() <= i {
+                by_index.resize(i + 1, 0);
             }
+            if let Some(slot) = by_index.get_mut(i) {
+                *slot = per_node.get(node).copied().unwrap_or(0);
+            }
+        }
+        let rank_of = |f: &RankFacts| match by_index.get(f.node_index) {
+            Some(n) => *n,
+            None => per_node.get(&*f.node).copied().unwrap_or(0),
         };
         let to_delete: Vec<&str> = rank_keys(
             active.len(),
-            |i| RankKey::of(active[i].1, rank_of(&active[i].1.node)),
+            |i| RankKey::of(active[i].1, rank_of(active[i].1)),
             diff,
             now,
         )
@@ -365,7 +364,7 @@ pub fn get_pods_to_delete<'a>(
     }
     let facts: Vec<RankFacts> = pods
         .iter()
-        .map(|p| RankFacts::of(p, Arc::from(p.node_name.as_str()), None))
+        .map(|p| RankFacts::of(p, Arc::from(p.node_name.as_str()), 0, None))
         .collect();
     let facts: Vec<&RankFacts> = facts.iter().collect();
     rank_pods_to_delete(
@@ -431,7 +430,7 @@ fn rank_keys<'a>(
             _ => false,
         };
         let order = if diff <= 16 {
-            pick_lowest(ranked.len(), want, &less)
+            pick_lowest(ranked.len(), want, less)
         } else {
             let mut order: Vec<usize> = (0..group.len()).collect();
             let position = |j: usize| group.get(j).copied().unwrap_or(0);
@@ -484,7 +483,7 @@ fn groups_by_lead(leads: &[u128]) -> impl Iterator<Item = Vec<usize>> + '_ {
 ///
 /// The scan that follows a pick repeats the previous one up to the picked pod, so it resumes
 /// there from the best pod found so far, which gives the same picks as full scans.
-fn pick_lowest(len: usize, want: usize, less: &dyn Fn(usize, usize) -> bool) -> Vec<usize> {
+fn pick_lowest(len: usize, want: usize, less: impl Fn(usize, usize) -> bool) -> Vec<usize> {
     let mut picked = Vec::with_capacity(want.min(len));
     // `order` holds the indices not yet picked; `best[j]` is where in `order` the scan stands
     // after its first `j + 1` pods.
@@ -803,14 +802,17 @@ pub fn merge_sort_prefix_by_less<T: Copy>(v: &mut [T], k: usize, less: &dyn Fn(&
 /// has nothing to decide, and where one run's members come to an end, both merges take the
 /// other run's members in order. The group's runs are then those of this recursion, whose ranges
 /// are the same.
-fn sort_group_prefix(
+fn sort_group_prefix<P, L>(
     v: &mut [usize],
     span: Range<usize>,
-    position: &dyn Fn(usize) -> usize,
+    position: &P,
     k: usize,
-    less: &dyn Fn(usize, usize) -> bool,
+    less: &L,
     scratch: &mut Vec<usize>,
-) {
+) where
+    P: Fn(usize) -> usize,
+    L: Fn(usize, usize) -> bool,
+{
     // Members have distinct positions in the span, so two of them need a span of two or more;
     // the second test only keeps positions outside the span from recursing forever.
     if v.len() <= 1 || k == 0 || span.len() <= 1 {
