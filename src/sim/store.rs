@@ -450,7 +450,7 @@ impl Store {
                         cur.metadata.labels = d.metadata.labels;
                     }
                     None => {
-                        let mut d = d;
+                        let mut d = *d;
                         d.metadata.generation = 1;
                         d.metadata.creation_timestamp = now.truncate_to_secs();
                         d.status = Default::default();
@@ -467,7 +467,8 @@ impl Store {
                 cur.metadata.annotations = d.metadata.annotations;
                 Some(Touched::Deployment(name))
             }
-            Change::CreatePod(mut pod) => {
+            Change::CreatePod(pod) => {
+                let mut pod = *pod;
                 pod.metadata.creation_timestamp = now.truncate_to_secs();
                 // The pod defaulting of the API server (`SetDefaults_Pod`); the spec shared with
                 // the template is copied only when there is something to default.
@@ -626,7 +627,7 @@ impl Store {
                         || old.status.allocatable_memory != node.status.allocatable_memory
                         || old.status.allocatable_pods != node.status.allocatable_pods
                 });
-                self.nodes.insert(name.clone(), node);
+                self.nodes.insert(name.clone(), *node);
                 if schedulable_changed {
                     Some(Touched::Node(name))
                 } else {

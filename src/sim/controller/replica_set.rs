@@ -154,7 +154,7 @@ fn manage_replicas(
                 EventReason::SuccessfulCreate,
                 format!("Created pod: {}", pod.metadata.name),
             ));
-            out.change(Change::CreatePod(pod));
+            out.change(Change::CreatePod(Box::new(pod)));
         }
         // `RealPodControl.CreatePods` records an event for every create that fails, so a batch
         // of several refused pods shows as many warnings, each naming its own pod (§14.2).
