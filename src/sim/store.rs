@@ -13,6 +13,7 @@ use super::controller::Change;
 use super::kubelet::PodRuntime;
 use imbl::{OrdMap, OrdSet};
 use serde::Serialize;
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::Arc;
@@ -322,11 +323,21 @@ impl Store {
     pub fn nodes_with_usage(&self) -> impl Iterator<Item = (&Node, NodeUsage)> + '_ {
         let mut usage = self.node_usage.iter().peekable();
         self.nodes.iter().map(move |(name, node)| {
-            while usage.next_if(|(n, _)| *n < name).is_some() {}
-            let used = usage
-                .next_if(|(n, _)| *n == name)
-                .map(|(_, u)| *u)
-                .unwrap_or_default();
+            // One comparison of the names per step: the usage before this node is passed over,
+            // the node's own taken, and the usage after it left for the next node.
+            let mut used = NodeUsage::default();
+            while let Some((n, u)) = usage.peek() {
+                match n.as_str().cmp(name.as_str()) {
+                    Ordering::Less => {}
+                    Ordering::Equal => {
+                        used = **u;
+                        usage.next();
+                        break;
+                    }
+                    Ordering::Greater => break,
+                }
+                usage.next();
+            }
             (node, used)
         })
     }
