@@ -245,7 +245,7 @@ fn write_deployment(
             "RolloutScope checks and describes this template's init containers but does not run them: its pods start their app containers at once.",
         );
     }
-    out.change(Change::UpdateDeployment(new));
+    out.change(Change::UpdateDeployment(Box::new(new)));
     Ok(())
 }
 
@@ -500,7 +500,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             }
             let mut node = node.clone();
             node.spec.unschedulable = cordon;
-            out.change(Change::UpdateNode(node));
+            out.change(Change::UpdateNode(Box::new(node)));
             out.say(if cordon {
                 format!("node/{n} cordoned: spec.unschedulable is true, so the scheduler places no new pods there. Pods already on it keep running.")
             } else {
@@ -721,7 +721,7 @@ fn rollout_undo(
         rs.spec.template.spec.images(", "),
         rs.metadata.name
     ));
-    out.change(Change::UpdateDeployment(new));
+    out.change(Change::UpdateDeployment(Box::new(new)));
     Ok(())
 }
 

@@ -13,6 +13,7 @@ use super::controller::Change;
 use super::kubelet::PodRuntime;
 use imbl::{OrdMap, OrdSet};
 use serde::Serialize;
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::Arc;
@@ -77,8 +78,11 @@ impl PodCounts {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RankFacts {
     /// The node the pod is bound to, empty when unassigned. Interned: every pod on a node shares
-    /// one string, so looking up the node's co-location count reads memory already cached.
+    /// one string.
     pub node: Arc<str>,
+    /// The interned node's number ([`Store::interned_nodes`]), so that a scale-down finds each
+    /// pod's co-location count in a table rather than by the node's name.
+    pub node_index: usize,
     pub phase: PodPhase,
     /// Whether the Ready condition is True.
     pub ready: bool,
@@ -91,13 +95,15 @@ pub struct RankFacts {
 }
 
 impl RankFacts {
-    /// The facts of `pod`, bound to the interned `node`. `uid` is reused when the caller already
-    /// holds the pod's UID, so that refreshing the facts allocates nothing.
-    pub fn of(pod: &Pod, node: Arc<str>, uid: Option<Arc<str>>) -> RankFacts {
+    /// The facts of `pod`, bound to the interned `node` numbered `node_index`. `uid` is reused
+    /// when the caller already holds the pod's UID, so that refreshing the facts allocates
+    /// nothing.
+    pub fn of(pod: &Pod, node: Arc<str>, node_index: usize, uid: Option<Arc<str>>) -> RankFacts {
         // Looked up once for both the readiness and its time.
         let ready = pod.condition(PodConditionType::Ready);
         RankFacts {
             node,
+            node_index,
             phase: pod.status.phase,
             ready: ready.is_some_and(|c| c.status == ConditionStatus::True),
             ready_time: ready.map(|c| c.last_transition_time),
@@ -183,8 +189,9 @@ pub struct Store {
     on_node: OrdMap<String, OrdMap<String, i32>>,
     /// The ranking facts of each owner's active pods: owner UID, then pod name.
     rank_facts: OrdMap<String, OrdMap<PodName, RankFacts>>,
-    /// One shared copy of each node name that pods are bound to, for [`RankFacts::node`].
-    node_names: OrdSet<Arc<str>>,
+    /// One shared copy of each node name that pods are bound to, for [`RankFacts::node`], with
+    /// its number: the count of names interned before it.
+    node_names: OrdMap<Arc<str>, usize>,
     /// Node-local kubelet state shared by a node's pods.
     pub kubelet_nodes: OrdMap<String, crate::sim::kubelet::NodeRuntime>,
     /// Images the registry refuses to serve (the `fail_registry` fault).
@@ -242,6 +249,13 @@ impl Store {
             .flat_map(|m| m.iter())
     }
 
+    /// Each node name that ranking facts hold ([`RankFacts::node`]), the empty name of
+    /// unassigned pods included, with its number ([`RankFacts::node_index`]). The numbers run
+    /// from 0 up without a gap.
+    pub fn interned_nodes(&self) -> impl Iterator<Item = (&str, usize)> + '_ {
+        self.node_names.iter().map(|(n, i)| (&**n, *i))
+    }
+
     /// Brings the ranking facts of the pod filed under `key` up to date after a change: filed
     /// while the pod is active, dropped when it is not, and rewritten only when they differ (a
     /// write copies the index's path after a snapshot).
@@ -261,18 +275,19 @@ impl Store {
             }
             return;
         }
-        let node = match current {
-            Some(f) if *f.node == *pod.node_name => Arc::clone(&f.node),
-            _ => match self.node_names.get(pod.node_name.as_str()) {
-                Some(n) => Arc::clone(n),
+        let (node, node_index) = match current {
+            Some(f) if *f.node == *pod.node_name => (Arc::clone(&f.node), f.node_index),
+            _ => match self.node_names.get_key_value(pod.node_name.as_str()) {
+                Some((n, i)) => (Arc::clone(n), *i),
                 None => {
                     let n: Arc<str> = Arc::from(pod.node_name.as_str());
-                    self.node_names.insert(Arc::clone(&n));
-                    n
+                    let i = self.node_names.len();
+                    self.node_names.insert(Arc::clone(&n), i);
+                    (n, i)
                 }
             },
         };
-        let facts = RankFacts::of(pod, node, current.map(|f| Arc::clone(&f.uid)));
+        let facts = RankFacts::of(pod, node, node_index, current.map(|f| Arc::clone(&f.uid)));
         if current == Some(&facts) {
             return;
         }
@@ -308,11 +323,21 @@ impl Store {
     pub fn nodes_with_usage(&self) -> impl Iterator<Item = (&Node, NodeUsage)> + '_ {
         let mut usage = self.node_usage.iter().peekable();
         self.nodes.iter().map(move |(name, node)| {
-            while usage.next_if(|(n, _)| *n < name).is_some() {}
-            let used = usage
-                .next_if(|(n, _)| *n == name)
-                .map(|(_, u)| *u)
-                .unwrap_or_default();
+            // One comparison of the names per step: the usage before this node is passed over,
+            // the node's own taken, and the usage after it left for the next node.
+            let mut used = NodeUsage::default();
+            while let Some((n, u)) = usage.peek() {
+                match n.as_str().cmp(name.as_str()) {
+                    Ordering::Less => {}
+                    Ordering::Equal => {
+                        used = **u;
+                        usage.next();
+                        break;
+                    }
+                    Ordering::Greater => break,
+                }
+                usage.next();
+            }
             (node, used)
         })
     }
@@ -436,7 +461,7 @@ impl Store {
                         cur.metadata.labels = d.metadata.labels;
                     }
                     None => {
-                        let mut d = d;
+                        let mut d = *d;
                         d.metadata.generation = 1;
                         d.metadata.creation_timestamp = now.truncate_to_secs();
                         d.status = Default::default();
@@ -453,7 +478,8 @@ impl Store {
                 cur.metadata.annotations = d.metadata.annotations;
                 Some(Touched::Deployment(name))
             }
-            Change::CreatePod(mut pod) => {
+            Change::CreatePod(pod) => {
+                let mut pod = *pod;
                 pod.metadata.creation_timestamp = now.truncate_to_secs();
                 // The pod defaulting of the API server (`SetDefaults_Pod`); the spec shared with
                 // the template is copied only when there is something to default.
@@ -612,7 +638,7 @@ impl Store {
                         || old.status.allocatable_memory != node.status.allocatable_memory
                         || old.status.allocatable_pods != node.status.allocatable_pods
                 });
-                self.nodes.insert(name.clone(), node);
+                self.nodes.insert(name.clone(), *node);
                 if schedulable_changed {
                     Some(Touched::Node(name))
                 } else {

@@ -172,7 +172,11 @@ fn the_ranking_index_matches_the_pods_at_every_step() {
                     .pods_owned_by(uid)
                     .filter(|p| p.is_active())
                     .map(|p| {
-                        let facts = RankFacts::of(p, Arc::from(p.node_name.as_str()), None);
+                        let index = store
+                            .interned_nodes()
+                            .find(|(n, _)| *n == p.node_name)
+                            .map_or(usize::MAX, |(_, i)| i);
+                        let facts = RankFacts::of(p, Arc::from(p.node_name.as_str()), index, None);
                         (p.metadata.name.clone(), facts)
                     })
                     .collect();

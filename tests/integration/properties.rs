@@ -263,3 +263,120 @@ proptest! {
         prop_assert_eq!(&part[..n], &full[..n]);
     }
 }
+
+/// Ranking facts whose fields collide often: a few nodes (two of them with the same co-location
+/// count, one unassigned), every phase, few deletion costs, Ready times that tie, share an age
+/// bucket or fall just apart (or are missing while Ready), and UIDs that repeat or are prefixes
+/// of one another.
+fn colliding_facts() -> impl Strategy<Value = Vec<rolloutscope::sim::store::RankFacts>> {
+    use rolloutscope::sim::api::{PodPhase, Time};
+    use rolloutscope::sim::store::RankFacts;
+    use std::sync::Arc;
+    let nodes: Vec<Arc<str>> = ["", "a", "b", "c"].into_iter().map(Arc::from).collect();
+    let uids: Vec<Arc<str>> = [
+        "",
+        "u",
+        "u1",
+        "u2",
+        "u10",
+        "0123456789abcdef",
+        "0123456789abcdef0",
+    ]
+    .into_iter()
+    .map(Arc::from)
+    .collect();
+    let phases = [
+        PodPhase::Pending,
+        PodPhase::Running,
+        PodPhase::Unknown,
+        PodPhase::Failed,
+    ];
+    let times = [
+        0, 9_000_000, 9_990_000, 9_995_000, 9_999_000, 9_999_500, 10_000_000, 10_000_100,
+    ];
+    let fact = (
+        0..nodes.len(),
+        0..phases.len(),
+        any::<bool>(),
+        0..times.len() + 1,
+        prop_oneof![Just(0), Just(-5), Just(7)],
+        0i32..3,
+        0..times.len(),
+        0..uids.len(),
+    )
+        .prop_map(
+            move |(node, phase, ready, ready_time, cost, restarts, creation, uid)| RankFacts {
+                node: Arc::clone(&nodes[node]),
+                // Not read: `rank_pods_to_delete` is given the counts by node name.
+                node_index: usize::MAX,
+                phase: phases[phase],
+                ready,
+                ready_time: times.get(ready_time).map(|t| Time(*t)),
+                deletion_cost: cost,
+                max_restarts: restarts,
+                creation: Time(times[creation]),
+                uid: Arc::clone(&uids[uid]),
+            },
+        );
+    proptest::collection::vec(fact, 0..260)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// A scale-down ranks only the lead groups it takes from, yet must pick exactly the pods,
+    /// in exactly the order, that ranking every pod picks: for up to 16 pods, repeated scans of
+    /// every pod left for the lowest with `less` (the earliest on ties); for more, the front of
+    /// the merge sort of every pod with `less`. The ranking is not a total order, so this holds
+    /// only if every decision that matters is the same.
+    #[test]
+    fn ranking_by_lead_groups_agrees_with_ranking_every_pod(
+        facts in colliding_facts(),
+        diff_at in 0usize..1000,
+    ) {
+        use rolloutscope::sim::api::Time;
+        use rolloutscope::sim::controller::replica_set::{
+            RankKey, less, merge_sort_prefix_by_less, rank_pods_to_delete,
+        };
+        let now = Time(10_000_000);
+        // "a" and "b" have the same count, "c" another and the unassigned pods none.
+        let rank_of = |node: &str| match node {
+            "a" | "b" => 3,
+            "c" => 1,
+            _ => 0,
+        };
+        // Small counts, counts around the 16 where the paths meet, and large ones.
+        let n = facts.len();
+        let diff = match diff_at % 4 {
+            0 => diff_at % 20,
+            1 => 14 + diff_at % 6,
+            _ => diff_at % (n + 2),
+        };
+        let refs: Vec<&rolloutscope::sim::store::RankFacts> = facts.iter().collect();
+        let got = rank_pods_to_delete(&refs, &rank_of, diff, now);
+        let keys: Vec<RankKey> = facts.iter().map(|f| RankKey::of(f, rank_of(&f.node))).collect();
+        let less_at = |a: &usize, b: &usize| less(&keys[*a], &keys[*b], Some(now));
+        let want: Vec<usize> = if diff >= n {
+            (0..n).collect()
+        } else if diff <= 16 {
+            let mut left: Vec<usize> = (0..n).collect();
+            let mut picked = Vec::new();
+            for _ in 0..diff {
+                let mut best = 0;
+                for i in 1..left.len() {
+                    if less_at(&left[i], &left[best]) {
+                        best = i;
+                    }
+                }
+                picked.push(left.remove(best));
+            }
+            picked
+        } else {
+            let mut order: Vec<usize> = (0..n).collect();
+            merge_sort_prefix_by_less(&mut order, diff, &less_at);
+            order.truncate(diff);
+            order
+        };
+        prop_assert_eq!(got, want, "n {}, diff {}", n, diff);
+    }
+}

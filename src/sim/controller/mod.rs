@@ -18,6 +18,11 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// One write to the API server. Controllers return these; only the simulator applies them.
+///
+/// The whole objects a write carries (a Deployment, a pod, a node) are boxed: a change is as
+/// large as its largest variant, and the frequent ones are pod status and kubelet writes, so
+/// with those objects inline every change, and every outcome's list of them, was several times
+/// the size it needs, and moving and growing those lists was a noticeable part of each step.
 #[derive(Clone, Debug)]
 pub enum Change {
     CreateReplicaSet(ReplicaSet),
@@ -29,10 +34,10 @@ pub enum Change {
     },
     DeleteReplicaSet(String),
     /// A write of a Deployment's spec, labels and annotations (or its creation).
-    UpdateDeployment(Deployment),
+    UpdateDeployment(Box<Deployment>),
     /// A write through the status subresource: status and annotations.
-    UpdateDeploymentStatus(Deployment),
-    CreatePod(Pod),
+    UpdateDeploymentStatus(Box<Deployment>),
+    CreatePod(Box<Pod>),
     /// Graceful deletion: sets `deletionTimestamp`; the kubelet removes the pod later.
     DeletePod {
         name: String,
@@ -57,7 +62,7 @@ pub enum Change {
         name: PodName,
         runtime: PodRuntime,
     },
-    UpdateNode(Node),
+    UpdateNode(Box<Node>),
     /// A fault: the registry serves an image or not (not an API object).
     SetRegistryDown {
         image: String,

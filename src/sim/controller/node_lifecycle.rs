@@ -32,7 +32,7 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
     }
     let mut updated = n.clone();
     updated.status.ready = false;
-    out.change(Change::UpdateNode(updated));
+    out.change(Change::UpdateNode(Box::new(updated)));
     out.events.push(Event::normal(
         COMPONENT,
         ObjectRef::new("Node", node),

@@ -12,6 +12,7 @@ use crate::sim::rng::Rng;
 use crate::sim::store::{PodCounts, PodName, RankFacts, Store};
 use crate::sim::trace::{Stage, plural};
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::sync::Arc;
 
 /// The component name upstream records on its events.
@@ -153,7 +154,7 @@ fn manage_replicas(
                 EventReason::SuccessfulCreate,
                 format!("Created pod: {}", pod.metadata.name),
             ));
-            out.change(Change::CreatePod(pod));
+            out.change(Change::CreatePod(Box::new(pod)));
         }
         // `RealPodControl.CreatePods` records an event for every create that fails, so a batch
         // of several refused pods shows as many warnings, each naming its own pod (§14.2).
@@ -218,29 +219,31 @@ fn manage_replicas(
                 (node, n)
             })
             .collect();
-        // Every pod's facts share one interned copy of their node's name, so the count is
-        // filed once more under that copy's address: finding a pod's node then compares
-        // integers, where the names' map compares strings, for every pod of every scale-down.
-        // A name that is not an interned copy is looked up by its text.
-        let address = |node: &str| (node.as_ptr() as usize, node.len());
-        let mut by_address: BTreeMap<(usize, usize), i64> = BTreeMap::new();
-        for (_, f) in &active {
-            let node: &str = &f.node;
-            by_address
-                .entry(address(node))
-                .or_insert_with(|| per_node.get(node).copied().unwrap_or(0));
-        }
-        let rank_of = |node: &str| -> i64 {
-            match by_address.get(&address(node)) {
-                Some(n) => *n,
-                None => per_node.get(node).copied().unwrap_or(0),
+        // The counts again by the store's numbers for the node names that facts hold, so that
+        // finding a pod's count indexes a table, where the names' map compares strings, for
+        // every pod of every scale-down.
+        let mut by_index: Vec<i64> = Vec::new();
+        for (node, i) in store.interned_nodes() {
+            if by_index.len() <= i {
+                by_index.resize(i + 1, 0);
             }
+            if let Some(slot) = by_index.get_mut(i) {
+                *slot = per_node.get(node).copied().unwrap_or(0);
+            }
+        }
+        let rank_of = |f: &RankFacts| match by_index.get(f.node_index) {
+            Some(n) => *n,
+            None => per_node.get(&*f.node).copied().unwrap_or(0),
         };
-        let facts: Vec<&RankFacts> = active.iter().map(|(_, f)| *f).collect();
-        let to_delete: Vec<&str> = rank_pods_to_delete(&facts, &rank_of, diff, now)
-            .into_iter()
-            .filter_map(|i| active.get(i).map(|(name, _)| &***name))
-            .collect();
+        let to_delete: Vec<&str> = rank_keys(
+            active.len(),
+            |i| RankKey::of(active[i].1, rank_of(active[i].1)),
+            diff,
+            now,
+        )
+        .into_iter()
+        .filter_map(|i| active.get(i).map(|(name, _)| &***name))
+        .collect();
         for name in &to_delete {
             let grace = store
                 .pods
@@ -361,7 +364,7 @@ pub fn get_pods_to_delete<'a>(
     }
     let facts: Vec<RankFacts> = pods
         .iter()
-        .map(|p| RankFacts::of(p, Arc::from(p.node_name.as_str()), None))
+        .map(|p| RankFacts::of(p, Arc::from(p.node_name.as_str()), 0, None))
         .collect();
     let facts: Vec<&RankFacts> = facts.iter().collect();
     rank_pods_to_delete(
@@ -378,88 +381,129 @@ pub fn get_pods_to_delete<'a>(
 /// The ranking behind [`get_pods_to_delete`], over the pods' ranking facts, with the co-located
 /// pod count of a node given by `rank_of` (the simulator keeps it as an index rather than
 /// recounting every pod). Returns the positions in `pods` of the pods to delete, in order.
+///
+/// Up to 16 pods (the usual rolling step) are picked one by one, each by a scan that keeps the
+/// earliest on ties; more are the first `diff` of a stable merge sort. Neither ranks every pod:
+/// the leading fields of the comparison, packed into one integer (the lead), decide any
+/// comparison where they differ, so the pods are grouped by lead, lowest first, and only the
+/// groups that hold the first `diff` are ranked, each on its own. For the scans that is plain:
+/// a scan's pick always has the lowest lead left, and only pods of that lead can replace the
+/// first of them. For the merge sort, see [`sort_group_prefix`]. Both give the pods the plain
+/// scans or sort of every pod would, comparison for comparison, which matters because the
+/// ranking is not a total order (a property test holds them to it).
 pub fn rank_pods_to_delete(
     pods: &[&RankFacts],
     rank_of: &dyn Fn(&str) -> i64,
     diff: usize,
     now: Time,
 ) -> Vec<usize> {
-    if diff >= pods.len() {
-        return (0..pods.len()).collect();
-    }
-    let keys: Vec<RankKey> = pods
-        .iter()
-        .map(|f| RankKey::of(f, rank_of(&f.node)))
-        .collect();
-    if diff <= 16 {
-        return pick_lowest(&keys, diff, now);
-    }
-    let keys: Vec<Ranked> = keys.into_iter().map(|k| Ranked::new(k, now)).collect();
-    let less_idx = |a: &usize, b: &usize| keys[*a].less(&keys[*b]);
-    let mut order: Vec<usize> = (0..pods.len()).collect();
-    merge_sort_prefix_by_less(&mut order, diff, &less_idx);
-    order.truncate(diff);
-    order
+    rank_keys(
+        pods.len(),
+        |i| RankKey::of(pods[i], rank_of(&pods[i].node)),
+        diff,
+        now,
+    )
 }
 
-/// A few pods out of many (the usual rolling step): the lowest `diff` picked one by one, each
-/// by a scan that keeps the earliest on ties, as a stable sort would put them first; linear
-/// instead of n·log n. Returns their positions in `keys`, in the order picked.
-///
-/// A scan's pick always has the lowest lead of the pods left (the leading fields packed into
-/// one integer, which decide any comparison where they differ): the scan takes the first pod
-/// with that lead, and from there only pods with the same lead can replace it. So each scan
-/// runs over that group alone, and only its pods pay for their age buckets (a logarithm each).
-/// Within a group, the scan that follows a pick repeats the previous one up to the picked pod,
-/// so it resumes there from the best pod found so far. Both give the picks the full scans of
-/// every pod would give, comparison for comparison, which matters because the ranking is not a
-/// total order.
-fn pick_lowest(keys: &[RankKey<'_>], diff: usize, now: Time) -> Vec<usize> {
-    let leads: Vec<u128> = keys.iter().map(lead_of).collect();
-    let mut taken = vec![false; keys.len()];
+/// [`rank_pods_to_delete`] over `len` pods whose keys `key` gives by position.
+fn rank_keys<'a>(
+    len: usize,
+    key: impl Fn(usize) -> RankKey<'a>,
+    diff: usize,
+    now: Time,
+) -> Vec<usize> {
+    if diff >= len {
+        return (0..len).collect();
+    }
+    let leads: Vec<u128> = (0..len).map(|i| lead_of(&key(i))).collect();
     let mut picked = Vec::with_capacity(diff);
-    while picked.len() < diff {
-        let Some(low) = leads
-            .iter()
-            .zip(&taken)
-            .filter(|(_, t)| !**t)
-            .map(|(l, _)| *l)
-            .min()
-        else {
+    let mut scratch = Vec::new();
+    for group in groups_by_lead(&leads) {
+        let want = diff - picked.len();
+        if want == 0 {
+            break;
+        }
+        // Only these pods pay for their age buckets (a logarithm each).
+        let ranked: Vec<Ranked> = group.iter().map(|i| Ranked::new(key(*i), now)).collect();
+        let less = |a: usize, b: usize| match (ranked.get(a), ranked.get(b)) {
+            (Some(a), Some(b)) => a.less(b),
+            _ => false,
+        };
+        let order = if diff <= 16 {
+            pick_lowest(ranked.len(), want, less)
+        } else {
+            let mut order: Vec<usize> = (0..group.len()).collect();
+            let position = |j: usize| group.get(j).copied().unwrap_or(0);
+            sort_group_prefix(&mut order, 0..len, &position, want, &less, &mut scratch);
+            order.truncate(want);
+            order
+        };
+        picked.extend(order.into_iter().filter_map(|j| group.get(j).copied()));
+        if picked.len() >= diff {
+            break;
+        }
+    }
+    picked
+}
+
+/// How many lead groups [`groups_by_lead`] finds by scanning every lead before it files the rest
+/// at once.
+const LEAD_SCANS: usize = 8;
+
+/// The positions of each lead's pods, in their order, the lowest lead first. A scale-down
+/// usually takes a group or two, which two scans of the leads find (the lowest lead left, then
+/// its pods); only past [`LEAD_SCANS`] groups, when the leads are many and their groups small,
+/// are the rest filed by lead in one pass, so that many groups cost no more than a sort.
+fn groups_by_lead(leads: &[u128]) -> impl Iterator<Item = Vec<usize>> + '_ {
+    let mut done: Option<u128> = None;
+    let mut scans = 0;
+    let mut rest: Option<std::collections::btree_map::IntoValues<u128, Vec<usize>>> = None;
+    std::iter::from_fn(move || {
+        let left = |l: &u128| done.is_none_or(|d| *l > d);
+        if scans < LEAD_SCANS {
+            scans += 1;
+            let low = leads.iter().copied().filter(left).min()?;
+            done = Some(low);
+            return Some((0..leads.len()).filter(|i| leads[*i] == low).collect());
+        }
+        rest.get_or_insert_with(|| {
+            let mut by_lead: BTreeMap<u128, Vec<usize>> = BTreeMap::new();
+            for (i, l) in leads.iter().enumerate().filter(|(_, l)| left(l)) {
+                by_lead.entry(*l).or_default().push(i);
+            }
+            by_lead.into_values()
+        })
+        .next()
+    })
+}
+
+/// The lowest `want` of `len` pods (all of one lead), picked one by one, each by a scan that
+/// keeps the earliest on ties, as a stable sort would put them first; linear per pick instead of
+/// n·log n. Returns their indices, in the order picked.
+///
+/// The scan that follows a pick repeats the previous one up to the picked pod, so it resumes
+/// there from the best pod found so far, which gives the same picks as full scans.
+fn pick_lowest(len: usize, want: usize, less: impl Fn(usize, usize) -> bool) -> Vec<usize> {
+    let mut picked = Vec::with_capacity(want.min(len));
+    // `order` holds the indices not yet picked; `best[j]` is where in `order` the scan stands
+    // after its first `j + 1` pods.
+    let mut order: Vec<usize> = (0..len).collect();
+    let mut best: Vec<usize> = Vec::with_capacity(len);
+    let mut from = 0;
+    while picked.len() < want && !order.is_empty() {
+        best.truncate(from);
+        for j in from..order.len() {
+            let b = match best.last() {
+                Some(b) if !less(order[j], order[*b]) => *b,
+                _ => j,
+            };
+            best.push(b);
+        }
+        let Some(&at) = best.last() else {
             break;
         };
-        // The group's pods in their order, and their ranked keys.
-        let mut group: Vec<usize> = Vec::new();
-        for (i, l) in leads.iter().enumerate() {
-            if *l == low && !taken[i] {
-                taken[i] = true;
-                group.push(i);
-            }
-        }
-        let ranked: Vec<Ranked> = group
-            .iter()
-            .map(|i| Ranked::new(keys[*i].clone(), now))
-            .collect();
-        // `order` holds the positions in `group` not yet picked; `best[j]` is where in `order`
-        // the scan stands after its first `j + 1` pods.
-        let mut order: Vec<usize> = (0..group.len()).collect();
-        let mut best: Vec<usize> = Vec::with_capacity(group.len());
-        let mut from = 0;
-        while picked.len() < diff && !order.is_empty() {
-            best.truncate(from);
-            for j in from..order.len() {
-                let b = match best.last() {
-                    Some(b) if !ranked[order[j]].less(&ranked[order[*b]]) => *b,
-                    _ => j,
-                };
-                best.push(b);
-            }
-            let Some(&at) = best.last() else {
-                break;
-            };
-            picked.push(group[order.remove(at)]);
-            from = at;
-        }
+        picked.push(order.remove(at));
+        from = at;
     }
     picked
 }
@@ -730,26 +774,57 @@ pub fn merge_sort_by_less<T: Copy>(v: &mut [T], less: &dyn Fn(&T, &T) -> bool) {
 /// above them stops after `k` outputs. For `k` pods out of `n` that is about `n·log k`
 /// comparisons instead of `n·log n`.
 pub fn merge_sort_prefix_by_less<T: Copy>(v: &mut [T], k: usize, less: &dyn Fn(&T, &T) -> bool) {
-    let mut scratch = Vec::with_capacity(k.min(v.len()));
-    sort_prefix(v, k, less, &mut scratch);
+    let items = v.to_vec();
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    let mut scratch = Vec::with_capacity(k.min(items.len()));
+    let less = |a: usize, b: usize| match (items.get(a), items.get(b)) {
+        (Some(a), Some(b)) => less(a, b),
+        _ => false,
+    };
+    sort_group_prefix(&mut order, 0..items.len(), &|i| i, k, &less, &mut scratch);
+    for (slot, x) in v.iter_mut().zip(order.iter().filter_map(|i| items.get(*i))) {
+        *slot = *x;
+    }
 }
 
-/// The recursion of [`merge_sort_prefix_by_less`], with one scratch buffer for every merge.
-fn sort_prefix<T: Copy>(
-    v: &mut [T],
+/// [`merge_sort_prefix_by_less`] of a group of the elements of `span`: `v` holds the group's
+/// members, each at `position(member)` in `span`, in the order of their positions. The recursion
+/// splits as the sort of the whole span does, each range at its middle position, whichever
+/// members fall on either side, and leaves out the ranges with fewer than two members.
+///
+/// When `less` orders any two elements of different groups by their groups alone (as the
+/// deletion ranking orders pods of different leads), the sort of the whole span puts the groups
+/// one after the other, and each group's members in the order this gives them. By induction,
+/// every run the whole sort merges is ordered by group: a merge takes the front of the lower
+/// group first, and only compares two fronts of one group among themselves. So within a group,
+/// a merge takes the group's members from its two runs exactly as the merge here takes them from
+/// the group's two runs: where the whole merge takes another group's element instead, this merge
+/// has nothing to decide, and where one run's members come to an end, both merges take the
+/// other run's members in order. The group's runs are then those of this recursion, whose ranges
+/// are the same.
+fn sort_group_prefix<P, L>(
+    v: &mut [usize],
+    span: Range<usize>,
+    position: &P,
     k: usize,
-    less: &dyn Fn(&T, &T) -> bool,
-    scratch: &mut Vec<T>,
-) {
-    if v.len() <= 1 || k == 0 {
+    less: &L,
+    scratch: &mut Vec<usize>,
+) where
+    P: Fn(usize) -> usize,
+    L: Fn(usize, usize) -> bool,
+{
+    // Members have distinct positions in the span, so two of them need a span of two or more;
+    // the second test only keeps positions outside the span from recursing forever.
+    if v.len() <= 1 || k == 0 || span.len() <= 1 {
         return;
     }
-    let mid = v.len() / 2;
-    let (left, right) = v.split_at_mut(mid);
-    sort_prefix(left, k, less, scratch);
-    sort_prefix(right, k, less, scratch);
+    let mid = span.start + span.len() / 2;
+    let split = v.partition_point(|m| position(*m) < mid);
+    let (left, right) = v.split_at_mut(split);
+    sort_group_prefix(left, span.start..mid, position, k, less, scratch);
+    sort_group_prefix(right, mid..span.end, position, k, less, scratch);
     let want = k.min(v.len());
-    let (left, right) = v.split_at(mid);
+    let (left, right) = v.split_at(split);
     let (mut left, mut right) = (
         left.iter().take(k).peekable(),
         right.iter().take(k).peekable(),
@@ -759,7 +834,7 @@ fn sort_prefix<T: Copy>(
         // As the full sort: the right front goes first only when it is strictly less; once a
         // half runs out, the other one follows in order.
         let next = match (left.peek(), right.peek()) {
-            (Some(l), Some(r)) if less(r, l) => right.next(),
+            (Some(l), Some(r)) if less(**r, **l) => right.next(),
             (Some(_), _) => left.next(),
             (None, _) => right.next(),
         };
@@ -902,7 +977,34 @@ mod tests {
                     want.push(order.remove(best));
                 }
                 assert_eq!(
-                    pick_lowest(&keys, diff, now),
+                    rank_keys(keys.len(), |i| keys[i].clone(), diff, now),
+                    want,
+                    "seed {seed}, diff {diff}"
+                );
+            }
+        }
+    }
+
+    /// The picks of the many-pods path, one lead group at a time, are the front of the merge
+    /// sort of every pod with [`less`] itself.
+    #[test]
+    fn ranking_by_lead_groups_matches_sorting_every_pod() {
+        let now = Time(10_000_000);
+        for seed in 1..40 {
+            let keys = colliding_keys(now, 60 + 7 * seed as usize, seed);
+            // Every pod going keeps their order without ranking them, so the pods kept are
+            // at least one.
+            for diff in [17, 18, 31, 40, 59, 100, keys.len() - 1] {
+                if diff >= keys.len() {
+                    continue;
+                }
+                let mut want: Vec<usize> = (0..keys.len()).collect();
+                merge_sort_prefix_by_less(&mut want, diff, &|a, b| {
+                    less(&keys[*a], &keys[*b], Some(now))
+                });
+                want.truncate(diff);
+                assert_eq!(
+                    rank_keys(keys.len(), |i| keys[i].clone(), diff, now),
                     want,
                     "seed {seed}, diff {diff}"
                 );

@@ -162,20 +162,28 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
         return out;
     }
     let mut failures = Vec::new();
-    let mut best: Vec<(&Node, i64)> = Vec::new();
+    // The nodes that fit, counted, and those with the top score among them, in name order: a
+    // higher score starts the list again.
+    let mut fits = 0;
+    let mut top = i64::MIN;
+    let mut candidates: Vec<&Node> = Vec::new();
     let requests = pod_requests(pod);
     for (node, used) in store.nodes_with_usage() {
         match filter_node_with(pod, requests, node, used) {
-            Ok(()) => best.push((node, score_node(requests, node, used))),
+            Ok(()) => {
+                fits += 1;
+                let score = score_node(requests, node, used);
+                if score > top {
+                    top = score;
+                    candidates.clear();
+                }
+                if score == top {
+                    candidates.push(node);
+                }
+            }
             Err(f) => failures.push(f),
         }
     }
-    let top = best.iter().map(|(_, s)| *s).max();
-    let candidates: Vec<&Node> = best
-        .iter()
-        .filter(|(_, s)| Some(*s) == top)
-        .map(|(n, _)| *n)
-        .collect();
     if candidates.is_empty() {
         let message = failed_scheduling_message(store.nodes.len(), &failures);
         out.events.push(Event::warning(
@@ -240,7 +248,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
     let used = store.node_usage(&node_name);
     out.say(format!(
         "{name} fits on {} of {} nodes; {node_name} has the most free capacity ({} of {} CPU and {} of {} memory requested before this pod), so the pod is bound there.",
-        best.len(),
+        fits,
         store.nodes.len(),
         format_cpu(used.milli_cpu),
         format_cpu(node.status.allocatable_milli_cpu),

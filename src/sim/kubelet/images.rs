@@ -333,7 +333,7 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
             let mut node = node.clone();
             node.status.images.push(image.clone());
             order::sort(&mut node.status.images);
-            k.out.change(Change::UpdateNode(node));
+            k.out.change(Change::UpdateNode(Box::new(node)));
         }
         k.container_event(
             c,

@@ -57,7 +57,7 @@ impl<'a> SyncContext<'a> {
     pub fn update_status(&mut self, d: &Deployment) {
         self.out
             .changes
-            .push(Change::UpdateDeploymentStatus(d.clone()));
+            .push(Change::UpdateDeploymentStatus(Box::new(d.clone())));
     }
 
     /// Records the error the sync returns (the first, as Go returns at the first), for which

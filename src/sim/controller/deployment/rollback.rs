@@ -95,5 +95,6 @@ pub fn rollback(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[Replic
 /// `updateDeploymentAndClearRollbackTo`.
 fn clear_rollback_to(ctx: &mut SyncContext<'_>, d: &mut Deployment) {
     d.metadata.annotations.remove(DEPRECATED_ROLLBACK_TO);
-    ctx.out.change(Change::UpdateDeployment(d.clone()));
+    ctx.out
+        .change(Change::UpdateDeployment(Box::new(d.clone())));
 }
