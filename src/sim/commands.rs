@@ -283,8 +283,9 @@ fn last_applied_sets(d: &Deployment, pointer: &str) -> bool {
     d.metadata
         .annotations
         .get(LAST_APPLIED_CONFIG_ANNOTATION)
-        .and_then(|text| serde_json::from_str::<serde_json::Value>(text).ok())
-        .is_some_and(|v| v.pointer(pointer).is_some_and(|x| !x.is_null()))
+        // Read with the manifest's own YAML reader (JSON is YAML), so the app carries one parser.
+        .and_then(|text| super::yaml::parse(text, &super::yaml::Limits::default()).ok())
+        .is_some_and(|doc| doc.value.pointer(pointer).is_some_and(|x| !x.is_null()))
 }
 
 /// The spec differences a learner cares about, in words.
