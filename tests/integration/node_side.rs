@@ -153,6 +153,46 @@ fn image_pull_back_off_doubles_from_ten_seconds() {
     }
 }
 
+/// `ErrImageNeverPull` fails the pod's sync like a failed pull: the sync the new sandbox's
+/// lifecycle event asked for looks again at once, and later looks come on the pod worker's
+/// back-off, `10 s × U[1, 1.5)`.
+#[test]
+fn a_never_pulled_image_is_looked_at_again_like_a_failed_pull() {
+    let yaml = r#"
+name: never
+seed: 5
+cluster: {nodes: [{name: node-1}]}
+deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 1
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers:
+          - {name: web, image: "web:1.0", imagePullPolicy: Never}
+run_until: 60s
+"#;
+    let (_, steps) = run_yaml(yaml, 60);
+    let pod = first_pod_with_prefix(&steps, "web-");
+    let at = event_times(
+        &steps,
+        &pod,
+        EventReason::ErrImageNeverPull,
+        "Container image \"web:1.0\" is not present with pull policy of Never",
+    );
+    let gaps: Vec<u64> = at.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(gaps.len() >= 3, "{at:?}");
+    assert!((1_000..=1_500).contains(&gaps[0]), "{gaps:?}");
+    assert!(
+        gaps[1..].iter().all(|g| (10_000..=15_000).contains(g)),
+        "{gaps:?}"
+    );
+}
+
 /// `SyncPod` starts a pod's containers one after another, and each image pull blocks it: the
 /// second container's pull begins when the first container has started.
 #[test]

@@ -169,11 +169,12 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
             },
         );
         k.out.stage = Some(Stage::Retry);
+        let (look, why) = look_again_after_failure(k);
         k.out.say(format!(
-            "imagePullPolicy is Never and {image} is not on {}, so container {name} cannot start.",
-            k.pod.node_name
+            "imagePullPolicy is Never and {image} is not on {}, so container {name} cannot start; the pod worker looks again in {} ({why}).",
+            k.pod.node_name,
+            go_duration(look)
         ));
-        retry_later(k);
         return;
     }
 
@@ -315,9 +316,6 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
     let behavior = super::effective_behavior(k.world, k.store, &image, None);
     let started = k.runtime.containers[c].pull_started.unwrap_or(k.now);
     k.runtime.containers[c].pull_started = None;
-    // The pull blocked the pod worker; the sandbox's lifecycle event, if still unreported, has
-    // a sync waiting for the worker to be free.
-    let woken = k.runtime.sandbox_event_pending;
     let mut node_rt = k.store_node_runtime();
     if behavior.pull_ok {
         let total = k.now.millis_since(started);
@@ -379,10 +377,23 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
         },
     );
     // The sync failed, so the pod worker tries again after its back-off (`10 s × U[1, 1.5)`),
-    // unless the new sandbox's lifecycle event is waiting: then it looks again shortly, which is
-    // why a first failure shows ImagePullBackOff within a second or two and later ones only
-    // after the worker's back-off.
-    let (look, why) = if woken {
+    // unless the new sandbox's lifecycle event is waiting (the pull blocked the worker while it
+    // came): then it looks again shortly, which is why a first failure shows ImagePullBackOff
+    // within a second or two and later ones only after the worker's back-off.
+    let (look, why) = look_again_after_failure(k);
+    k.out.stage = Some(Stage::Retry);
+    k.out.say(format!(
+        "Pulling {image} failed ({err}). STATUS shows ErrImagePull and the kubelet will not pull it again for {} (the back-off doubles after each failure, up to 5m0s); the pod worker looks again in {} ({why}).",
+        go_duration(next.delay_ms),
+        go_duration(look)
+    ));
+}
+
+/// When the pod worker looks again after a failed sync, and why: at once (in the model, after
+/// `1 s × U[1, 1.5)`, the relist period) while the new sandbox's lifecycle event is waiting for
+/// the worker, otherwise after its back-off.
+fn look_again_after_failure(k: &mut KubeletContext<'_>) -> (u64, &'static str) {
+    if k.runtime.sandbox_event_pending {
         let pod = k.work_name();
         let jitter = k.rng.jitter_ms(1000, 0.5);
         k.after(jitter, Work::KubeletSyncPod(pod));
@@ -392,13 +403,7 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
         )
     } else {
         (retry_later(k), "its back-off after a failed sync")
-    };
-    k.out.stage = Some(Stage::Retry);
-    k.out.say(format!(
-        "Pulling {image} failed ({err}). STATUS shows ErrImagePull and the kubelet will not pull it again for {} (the back-off doubles after each failure, up to 5m0s); the pod worker looks again in {} ({why}).",
-        go_duration(next.delay_ms),
-        go_duration(look)
-    ));
+    }
 }
 
 /// A failed sync is retried by the pod worker after `10 s × U[1, 1.5)`. Returns the delay.
