@@ -213,15 +213,7 @@ fn write_deployment(
         Some(o) => {
             let changes = describe_spec_change(o, &new);
             if changes.is_empty() {
-                // `kubectl scale` writes the scale subresource and reports it whatever it held.
-                out.say(if verb == "scaled" {
-                    format!(
-                        "deployment.apps/{name} scaled: spec.replicas already was {}, so nothing changes.",
-                        new.replicas()
-                    )
-                } else {
-                    format!("deployment.apps/{name} unchanged.")
-                });
+                out.say(format!("deployment.apps/{name} unchanged."));
                 return Ok(());
             }
             let what = if o.spec == new.spec {
@@ -340,16 +332,13 @@ pub fn describe_spec_change(old: &Deployment, new: &Deployment) -> Vec<String> {
         }
     }
     if out.is_empty() && old.metadata.annotations != new.metadata.annotations {
-        let others_equal = old
-            .metadata
-            .annotations
-            .iter()
-            .filter(|(k, _)| k.as_str() != LAST_APPLIED_CONFIG_ANNOTATION)
-            .eq(new
-                .metadata
+        fn others(d: &Deployment) -> impl Iterator<Item = (&String, &String)> {
+            d.metadata
                 .annotations
                 .iter()
-                .filter(|(k, _)| k.as_str() != LAST_APPLIED_CONFIG_ANNOTATION));
+                .filter(|(k, _)| k.as_str() != LAST_APPLIED_CONFIG_ANNOTATION)
+        }
+        let others_equal = others(old).eq(others(new));
         out.push(if others_equal {
             // Rewriting a manifest without changing what it means (`cpu: 0.5` as `500m`) still
             // changes the manifest kubectl records, and so the object.
@@ -417,6 +406,13 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             replicas,
         } => {
             let old = get_deployment(store, deployment)?;
+            // `kubectl scale` writes the scale subresource and reports it whatever it held.
+            if old.spec.replicas == Some(*replicas) {
+                out.say(format!(
+                    "deployment.apps/{deployment} scaled: spec.replicas already was {replicas}, so nothing changes."
+                ));
+                return Ok(out);
+            }
             let mut new = old.clone();
             new.spec.replicas = Some(*replicas);
             write_deployment(Some(old), new, &mut out, "scaled")?;

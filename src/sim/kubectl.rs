@@ -182,7 +182,6 @@ pub fn human_duration(ms: u64) -> String {
     format!("{}d", hours / 24)
 }
 
-/// `translateTimestampSince`: the age of `t` at `now`.
 /// `translateTimestampSince`: [`human_duration`] of the time since `t`. A time in the future (a
 /// pending deletion's timestamp) is "almost now" within two seconds and `<invalid>` beyond, as
 /// `HumanDuration` has it for negative durations.
@@ -1078,8 +1077,13 @@ pub fn get_events_sorted(m: &Moment<'_>, sort_by: Option<EventSortBy>, wide: boo
     } else {
         "LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n"
     });
-    let names = event_names(&records);
-    for (r, name) in records.iter().zip(&names) {
+    // Only the wide table shows the names.
+    let names = if wide {
+        event_names(&records)
+    } else {
+        Vec::new()
+    };
+    for (i, r) in records.iter().enumerate() {
         let e = &r.event;
         let last = since(now, r.last_timestamp);
         let (kind, reason, object) = (
@@ -1090,11 +1094,12 @@ pub fn get_events_sorted(m: &Moment<'_>, sort_by: Option<EventSortBy>, wide: boo
         let message = e.message.trim();
         if wide {
             t.push_str(&format!(
-                "{last}\t{kind}\t{reason}\t{object}\t{}\t{}\t{message}\t{}\t{}\t{name}\n",
+                "{last}\t{kind}\t{reason}\t{object}\t{}\t{}\t{message}\t{}\t{}\t{}\n",
                 e.involved_object.field_path.as_deref().unwrap_or(""),
                 e.source,
                 since(now, r.first_timestamp),
-                r.count
+                r.count,
+                names.get(i).map_or("", String::as_str)
             ));
         } else {
             t.push_str(&format!("{last}\t{kind}\t{reason}\t{object}\t{message}\n"));

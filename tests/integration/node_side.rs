@@ -153,30 +153,42 @@ fn image_pull_back_off_doubles_from_ten_seconds() {
     }
 }
 
+/// A one-replica Deployment `web` on one node, with an `images:` block (empty, or ending in a
+/// newline), the template's container lines and `run_until`.
+fn one_pod_on_one_node(images: &str, containers: &str, run_until: &str) -> String {
+    format!(
+        r#"
+name: one pod
+seed: 3
+cluster: {{nodes: [{{name: node-1}}]}}
+{images}deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {{name: web}}
+  spec:
+    replicas: 1
+    selector: {{matchLabels: {{app: web}}}}
+    template:
+      metadata: {{labels: {{app: web}}}}
+      spec:
+        containers:
+{containers}
+run_until: {run_until}
+"#
+    )
+}
+
 /// `ErrImageNeverPull` fails the pod's sync like a failed pull: the sync the new sandbox's
 /// lifecycle event asked for looks again at once, and later looks come on the pod worker's
 /// back-off, `10 s × U[1, 1.5)`.
 #[test]
 fn a_never_pulled_image_is_looked_at_again_like_a_failed_pull() {
-    let yaml = r#"
-name: never
-seed: 5
-cluster: {nodes: [{name: node-1}]}
-deployment:
-  apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web}
-  spec:
-    replicas: 1
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec:
-        containers:
-          - {name: web, image: "web:1.0", imagePullPolicy: Never}
-run_until: 60s
-"#;
-    let (_, steps) = run_yaml(yaml, 60);
+    let yaml = one_pod_on_one_node(
+        "",
+        r#"          - {name: web, image: "web:1.0", imagePullPolicy: Never}"#,
+        "60s",
+    );
+    let (_, steps) = run_yaml(&yaml, 60);
     let pod = first_pod_with_prefix(&steps, "web-");
     let at = event_times(
         &steps,
@@ -197,29 +209,12 @@ run_until: 60s
 /// second container's pull begins when the first container has started.
 #[test]
 fn a_pods_containers_pull_their_images_in_turn() {
-    let yaml = r#"
-name: two pulls
-seed: 3
-cluster: {nodes: [{name: node-1}]}
-images:
-  a:1.0: {pull_time: 2s}
-  b:1.0: {pull_time: 3s}
-deployment:
-  apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web}
-  spec:
-    replicas: 1
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec:
-        containers:
-          - {name: a, image: "a:1.0"}
-          - {name: b, image: "b:1.0"}
-run_until: 20s
-"#;
-    let (_, steps) = run_yaml(yaml, 20);
+    let yaml = one_pod_on_one_node(
+        "images:\n  a:1.0: {pull_time: 2s}\n  b:1.0: {pull_time: 3s}\n",
+        "          - {name: a, image: \"a:1.0\"}\n          - {name: b, image: \"b:1.0\"}",
+        "20s",
+    );
+    let (_, steps) = run_yaml(&yaml, 20);
     let pod = first_pod_with_prefix(&steps, "web-");
     let at = |reason, prefix| event_times(&steps, &pod, reason, prefix);
     // When the second pull fails, the sync the new sandbox asked for, held back by both pulls,
