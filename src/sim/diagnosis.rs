@@ -328,11 +328,23 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         .filter(|p| !p.is_ready() && super::kubelet::is_running(p))
         .collect();
     if let Some(p) = pulling.first() {
-        let (reason, message) = waiting_reason(p).unwrap_or_default();
+        let (reason, _) = waiting_reason(p).unwrap_or_default();
+        // Describe shows a waiting container's reason only; the pull's error is in its events.
+        let pull_error = records
+            .iter()
+            .rev()
+            .find(|r| {
+                r.event.reason == EventReason::Failed
+                    && r.event.involved_object.name == p.metadata.name
+                    && r.event.message.starts_with("Failed to pull image")
+            })
+            .map_or_else(String::new, |r| {
+                format!("; the pull error is in its Events: {}", r.event.message)
+            });
         app.push(signal(
             format!("kubectl describe pod {}", p.metadata.name),
             format!(
-                "{} pods cannot pull their image; State: Waiting, Reason: {reason}, Message: {message}",
+                "{} pods cannot pull their image; State: Waiting, Reason: {reason}{pull_error}",
                 pulling.len()
             ),
             true,

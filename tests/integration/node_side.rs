@@ -463,6 +463,38 @@ fn each_stall_scenario_gets_its_cause() {
         if cause != Cause::Healthy {
             assert!(!d.verdict.raising_replicas_helps, "{file}");
         }
+        // What the diagnosis says describe pod shows is what it shows: the waiting reason in
+        // the state, the pull error in the events.
+        if cause == Cause::ImagePull {
+            let describe = d
+                .application_signals
+                .iter()
+                .find(|s| s.command.starts_with("kubectl describe pod "))
+                .expect("a describe pod signal");
+            let events =
+                "; the pull error is in its Events: Failed to pull image \"web:2.0-typo\": ";
+            let reason = describe
+                .sees
+                .split_once("State: Waiting, Reason: ")
+                .and_then(|(_, rest)| rest.split_once(events))
+                .map(|(reason, _)| reason)
+                .unwrap_or_else(|| panic!("{}", describe.sees));
+            assert!(
+                ["ErrImagePull", "ImagePullBackOff"].contains(&reason),
+                "{reason}"
+            );
+            let pod = describe.command.trim_start_matches("kubectl describe pod ");
+            let m = Moment::new(&sim, &steps).at(Time::from_secs(at));
+            let text = kubectl::describe_pod(&m, pod).unwrap_or_else(|e| e);
+            assert!(
+                text.contains(&format!("      Reason:       {reason}\n")),
+                "{text}"
+            );
+            assert!(
+                text.contains("Failed to pull image \"web:2.0-typo\": "),
+                "{text}"
+            );
+        }
     }
 }
 
