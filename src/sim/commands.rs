@@ -228,15 +228,6 @@ fn write_deployment(
             ));
         }
     }
-    // Said whenever a template that has them is written, so that a learner is never left to
-    // wonder why its pods skip their `Init:0/1` stage.
-    if new.spec.template.spec.extra.contains_key("initContainers")
-        && old.is_none_or(|o| !equal_ignore_hash(&o.spec.template, &new.spec.template))
-    {
-        out.say(
-            "RolloutScope checks and describes this template's init containers but does not run them: its pods start their app containers at once.",
-        );
-    }
     out.change(Change::UpdateDeployment(Box::new(new)));
     Ok(())
 }
@@ -424,10 +415,16 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
         } => {
             let old = get_deployment(store, deployment)?;
             let mut new = old.clone();
-            let containers = &mut new.spec.template.spec.containers;
+            let spec = &mut *new.spec.template.spec;
+            let containers = &mut spec.containers;
             match container {
                 Some(c) => {
-                    let Some(target) = containers.iter_mut().find(|x| &x.name == c) else {
+                    // kubectl looks among the app containers and the init containers alike.
+                    let Some(target) = containers
+                        .iter_mut()
+                        .chain(&mut spec.init_containers)
+                        .find(|x| &x.name == c)
+                    else {
                         return Err(refuse(format!(
                             "error: unable to find container named {c:?}"
                         )));

@@ -316,12 +316,12 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         .collect();
     let restarts: i32 = scheduled
         .iter()
-        .map(|p| p.max_restarts())
+        .map(|p| p.max_restarts_of_any())
         .max()
         .unwrap_or(0);
     let crash_looping = scheduled
         .iter()
-        .filter(|p| kubectl::is_crash_looping(p) || p.max_restarts() > 0)
+        .filter(|p| kubectl::is_crash_looping(p) || p.max_restarts_of_any() > 0)
         .count();
     let not_ready_running: Vec<&&&Pod> = scheduled
         .iter()
@@ -362,8 +362,8 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
     // The most telling pod: one that restarts, else one that is running but not ready.
     let suspect = scheduled
         .iter()
-        .filter(|p| p.max_restarts() > 0)
-        .max_by_key(|p| p.max_restarts())
+        .filter(|p| p.max_restarts_of_any() > 0)
+        .max_by_key(|p| p.max_restarts_of_any())
         .or_else(|| not_ready_running.first().copied())
         .or_else(|| pulling.first().copied());
     let mut last_kubelet_warning = None;
@@ -397,22 +397,39 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
                 true,
             ));
         }
-        if p.max_restarts() > 0 {
+        if p.max_restarts_of_any() > 0 {
+            // An init container's output is read with `-c`, which `kubectl logs` needs for any
+            // container but the default (the first app container).
             let last_state = p
                 .status
-                .container_statuses
+                .init_container_statuses
                 .iter()
-                .find_map(|c| match &c.last_state {
+                .map(|c| (c, true))
+                .chain(p.status.container_statuses.iter().map(|c| (c, false)))
+                .find_map(|(c, init)| match &c.last_state {
                     Some(ContainerState::Terminated {
                         exit_code, reason, ..
-                    }) => Some(format!(
-                        "container {} last terminated with exit code {exit_code} ({reason})",
-                        c.name
+                    }) => Some((
+                        format!(
+                            "{} {} last terminated with exit code {exit_code} ({reason})",
+                            if init { "init container" } else { "container" },
+                            c.name
+                        ),
+                        if init {
+                            format!(" -c {}", c.name)
+                        } else {
+                            String::new()
+                        },
                     )),
                     _ => None,
                 });
+            let (last_state, container_flag) = last_state.unzip();
             app.push(signal(
-                format!("kubectl logs {} --previous", p.metadata.name),
+                format!(
+                    "kubectl logs {}{} --previous",
+                    p.metadata.name,
+                    container_flag.unwrap_or_default()
+                ),
                 format!(
                     "{} — RolloutScope does not simulate log lines; read the previous container's output there",
                     last_state.unwrap_or_else(|| "no terminated container yet".to_string())

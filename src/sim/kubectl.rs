@@ -771,20 +771,30 @@ pub fn get_replica_sets(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
 }
 
 /// The RESTARTS cell of `printPod`: the restart count summed over containers, with
-/// `(<age> ago)` of the latest `lastState.terminated.finishedAt` once it is above zero.
+/// `(<age> ago)` of the latest `lastState.terminated.finishedAt` once it is above zero. While
+/// the pod initializes the init containers' restarts are what counts; once it has, the
+/// sidecars' and the app containers'.
 ///
 /// Example: three restarts, the last exit 45 s ago → `3 (45s ago)`.
 pub fn restarts_cell(pod: &Pod, now: Time) -> String {
-    let restarts: i32 = pod
+    let initializing = pod.init_status().is_some() && !pod.is_initialized();
+    let inits = pod
         .status
-        .container_statuses
+        .init_container_statuses
         .iter()
-        .map(|c| c.restart_count)
-        .sum();
-    let last = pod
-        .status
-        .container_statuses
-        .iter()
+        .zip(&pod.spec.init_containers)
+        .filter(|(_, c)| initializing || c.is_restartable())
+        .map(|(cs, _)| cs);
+    let counted = || {
+        inits.clone().chain(
+            pod.status
+                .container_statuses
+                .iter()
+                .filter(move |_| !initializing),
+        )
+    };
+    let restarts: i32 = counted().map(|c| c.restart_count).sum();
+    let last = counted()
         .filter_map(|c| match &c.last_state {
             Some(ContainerState::Terminated { finished_at, .. }) => Some(*finished_at),
             _ => None,
@@ -796,15 +806,31 @@ pub fn restarts_cell(pod: &Pod, now: Time) -> String {
     }
 }
 
-/// The READY cell of `printPod`: ready containers over containers.
+/// The READY cell of `printPod`: ready containers over containers, where the sidecars count
+/// beside the app containers (a sidecar once started and ready).
 pub fn ready_cell(pod: &Pod) -> String {
-    let ready = pod
-        .status
-        .container_statuses
+    let sidecars = || {
+        pod.status
+            .init_container_statuses
+            .iter()
+            .zip(&pod.spec.init_containers)
+            .filter(|(_, c)| c.is_restartable())
+    };
+    let ready = sidecars().filter(|(cs, _)| cs.started && cs.ready).count()
+        + pod
+            .status
+            .container_statuses
+            .iter()
+            .filter(|c| c.ready)
+            .count();
+    let total = pod
+        .spec
+        .init_containers
         .iter()
-        .filter(|c| c.ready)
-        .count();
-    format!("{ready}/{}", pod.spec.containers.len())
+        .filter(|c| c.is_restartable())
+        .count()
+        + pod.spec.containers.len();
+    format!("{ready}/{total}")
 }
 
 /// `kubectl get pods`: `NAME READY STATUS RESTARTS AGE`; `-o wide` adds `IP NODE NOMINATED NODE
@@ -1315,38 +1341,27 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
     }
     // The ServiceAccount admission plugin's token volume, mounted into every container.
     let token = service_account_token_volume(pod);
-    o.push_str("Containers:\n");
-    for (i, c) in pod.spec.containers.iter().enumerate() {
-        let cs = pod.status.container_statuses.get(i);
-        o.push_str(&format!("  {}:\n", c.name));
-        let ids = cs.map(|cs| container_ids(pod, cs));
-        if let Some((container_id, _)) = &ids {
-            o.push_str(&format!("    Container ID:\t{container_id}\n"));
-        }
-        o.push_str(&format!("    Image:\t{}\n", c.image));
-        if let Some((_, image_id)) = &ids {
-            o.push_str(&format!("    Image ID:\t{image_id}\n"));
-        }
-        describe_ports(&mut o, "    ", c);
-        describe_seccomp(&mut o, "    ", &c.extra);
-        describe_unmodelled(&mut o, "    ", c, Unmodelled::Command);
-        // A container without a status (no kubelet has synced the pod) has no state lines.
-        if let Some(cs) = cs {
-            describe_state(&mut o, "State", &cs.state, now);
-            if let Some(last) = &cs.last_state {
-                describe_state(&mut o, "Last State", last, now);
-            }
-            o.push_str(&format!(
-                "    Ready:\t{}\n",
-                if cs.ready { "True" } else { "False" }
-            ));
-            o.push_str(&format!("    Restart Count:\t{}\n", cs.restart_count));
-        }
-        describe_resources(&mut o, "    ", c);
-        describe_probes(&mut o, "    ", c);
-        describe_unmodelled(&mut o, "    ", c, Unmodelled::Environment);
-        describe_mounts(&mut o, "    ", c, token.as_deref());
+    if !pod.spec.init_containers.is_empty() {
+        describe_pod_containers(
+            &mut o,
+            "Init Containers",
+            (
+                &pod.spec.init_containers,
+                &pod.status.init_container_statuses,
+            ),
+            pod,
+            now,
+            token.as_deref(),
+        );
     }
+    describe_pod_containers(
+        &mut o,
+        "Containers",
+        (&pod.spec.containers, &pod.status.container_statuses),
+        pod,
+        now,
+        token.as_deref(),
+    );
     if !pod.status.conditions.is_empty() {
         o.push_str("Conditions:\n");
         o.push_str("  Type\tStatus\n");
@@ -1762,13 +1777,50 @@ enum Unmodelled {
     Mounts,
 }
 
-/// A spec's init containers, which RolloutScope keeps as JSON (it describes them but does not
-/// run them), read as containers.
-fn init_containers(spec: &PodSpec) -> Vec<Container> {
-    spec.extra
-        .get("initContainers")
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
-        .unwrap_or_default()
+/// `describeContainers` for a pod: `<title>:` and each container with its status (matched by
+/// position, as the kubelet reports them in the spec's order): IDs, image, ports, command, state,
+/// last state, readiness, restarts, resources, probes, environment and mounts.
+fn describe_pod_containers(
+    o: &mut String,
+    title: &str,
+    (containers, statuses): (&[Container], &[ContainerStatus]),
+    pod: &Pod,
+    now: Time,
+    token: Option<&str>,
+) {
+    o.push_str(title);
+    o.push_str(":\n");
+    for (i, c) in containers.iter().enumerate() {
+        let cs = statuses.get(i);
+        o.push_str(&format!("  {}:\n", c.name));
+        let ids = cs.map(|cs| container_ids(pod, cs));
+        if let Some((container_id, _)) = &ids {
+            o.push_str(&format!("    Container ID:\t{container_id}\n"));
+        }
+        o.push_str(&format!("    Image:\t{}\n", c.image));
+        if let Some((_, image_id)) = &ids {
+            o.push_str(&format!("    Image ID:\t{image_id}\n"));
+        }
+        describe_ports(o, "    ", c);
+        describe_seccomp(o, "    ", &c.extra);
+        describe_unmodelled(o, "    ", c, Unmodelled::Command);
+        // A container without a status (no kubelet has synced the pod) has no state lines.
+        if let Some(cs) = cs {
+            describe_state(o, "State", &cs.state, now);
+            if let Some(last) = &cs.last_state {
+                describe_state(o, "Last State", last, now);
+            }
+            o.push_str(&format!(
+                "    Ready:\t{}\n",
+                if cs.ready { "True" } else { "False" }
+            ));
+            o.push_str(&format!("    Restart Count:\t{}\n", cs.restart_count));
+        }
+        describe_resources(o, "    ", c);
+        describe_probes(o, "    ", c);
+        describe_unmodelled(o, "    ", c, Unmodelled::Environment);
+        describe_mounts(o, "    ", c, token);
+    }
 }
 
 /// `describeContainers` for a pod template (no status): `  <title>:` and each container's
@@ -1807,9 +1859,8 @@ fn describe_pod_template(o: &mut String, template: &PodTemplateSpec) {
     if !sa.is_empty() {
         o.push_str(&format!("  Service Account:\t{sa}\n"));
     }
-    let init = init_containers(spec);
-    if !init.is_empty() {
-        describe_template_containers(o, "Init Containers", &init);
+    if !spec.init_containers.is_empty() {
+        describe_template_containers(o, "Init Containers", &spec.init_containers);
     }
     describe_template_containers(o, "Containers", &spec.containers);
     describe_volumes(o, "  ", &spec.extra, None);
@@ -2036,7 +2087,6 @@ fn qos_class(spec: &PodSpec) -> &'static str {
     let mut requests: BTreeMap<&'static str, i64> = BTreeMap::new();
     let mut limits: BTreeMap<&'static str, i64> = BTreeMap::new();
     let mut guaranteed = true;
-    let inits = init_containers(spec);
     // The positive CPU and memory amounts of one resource list, in milli-units.
     let amounts = |list: &BTreeMap<String, serde_json::Value>| -> Vec<(&'static str, i64)> {
         ["cpu", "memory"]
@@ -2048,7 +2098,7 @@ fn qos_class(spec: &PodSpec) -> &'static str {
             })
             .collect()
     };
-    for c in spec.containers.iter().chain(&inits) {
+    for c in spec.containers.iter().chain(&spec.init_containers) {
         for (name, amount) in amounts(&c.resources.requests) {
             let sum = requests.entry(name).or_insert(0);
             *sum = sum.saturating_add(amount);

@@ -80,6 +80,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "node-failure.yaml",
         include_str!("../../scenarios/node-failure.yaml"),
     ),
+    (
+        "init-containers.yaml",
+        include_str!("../../scenarios/init-containers.yaml"),
+    ),
 ];
 
 /// One problem in a scenario file, with where it is.
@@ -544,6 +548,7 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
                 "listen_after",
                 "ready",
                 "crash_after",
+                "complete_after",
                 "exit_code",
                 "shutdown",
                 "response_time",
@@ -605,6 +610,9 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
         }
         if let Some(v) = m.get("crash_after") {
             ib.crash_after_ms = l.duration(&format!("{path}.crash_after"), v);
+        }
+        if let Some(v) = m.get("complete_after") {
+            ib.complete_after_ms = l.duration(&format!("{path}.complete_after"), v);
         }
         if let Some(v) = m.get("exit_code") {
             match v.as_i64().and_then(|c| i32::try_from(c).ok()) {

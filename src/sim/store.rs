@@ -6,8 +6,8 @@
 //! to new objects, and deletions set `deletionTimestamp`.
 
 use super::api::{
-    ConditionStatus, Deployment, Node, Pod, PodConditionType, PodPhase, PodStatus, ReplicaSet,
-    Shared, Time, quantity,
+    ConditionStatus, Container, Deployment, Node, Pod, PodConditionType, PodPhase, PodSpec,
+    PodStatus, ReplicaSet, Shared, Time, quantity,
 };
 use super::controller::Change;
 use super::kubelet::PodRuntime;
@@ -90,6 +90,9 @@ pub struct RankFacts {
     pub ready_time: Option<Time>,
     pub deletion_cost: i32,
     pub max_restarts: i32,
+    /// The largest restart count among the sidecars, the ranking's tie-break after
+    /// `max_restarts`.
+    pub max_sidecar_restarts: i32,
     pub creation: Time,
     pub uid: Arc<str>,
 }
@@ -114,6 +117,7 @@ impl RankFacts {
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0),
             max_restarts: pod.max_restarts(),
+            max_sidecar_restarts: pod.max_sidecar_restarts(),
             creation: pod.metadata.creation_timestamp,
             uid: uid.unwrap_or_else(|| Arc::from(pod.metadata.uid.as_str())),
         }
@@ -198,19 +202,38 @@ pub struct Store {
     pub registry_down: OrdSet<String>,
 }
 
-/// A pod's CPU and memory requests, summed over its containers.
+/// A pod's CPU and memory requests as the scheduler counts them ([`aggregate_containers`]).
 pub fn pod_requests(pod: &Pod) -> (i64, i64) {
-    let mut cpu = 0i64;
-    let mut mem = 0i64;
-    for c in &pod.spec.containers {
-        if let Some(v) = c.resources.requests.get("cpu") {
-            cpu = cpu.saturating_add(quantity::parse_cpu_milli(v).unwrap_or(0));
-        }
-        if let Some(v) = c.resources.requests.get("memory") {
-            mem = mem.saturating_add(quantity::parse_bytes(v).unwrap_or(0));
-        }
+    let request = |c: &Container, name: &str, parse: fn(&serde_json::Value) -> Option<i64>| {
+        c.resources.requests.get(name).and_then(parse).unwrap_or(0)
+    };
+    (
+        aggregate_containers(&pod.spec, |c| request(c, "cpu", quantity::parse_cpu_milli)),
+        aggregate_containers(&pod.spec, |c| request(c, "memory", quantity::parse_bytes)),
+    )
+}
+
+/// `PodRequests`' aggregation of one amount over a pod's containers: the app containers and
+/// the sidecars together, or, if larger, the peak of an init container's run, which counts the
+/// sidecars started before it. Init containers run one at a time, so their amounts never add
+/// up.
+pub fn aggregate_containers(spec: &PodSpec, amount: impl Fn(&Container) -> i64) -> i64 {
+    let regular = spec
+        .containers
+        .iter()
+        .map(&amount)
+        .fold(0i64, i64::saturating_add);
+    let (mut sidecars, mut init_peak) = (0i64, 0i64);
+    for c in &spec.init_containers {
+        let during = if c.is_restartable() {
+            sidecars = sidecars.saturating_add(amount(c));
+            sidecars
+        } else {
+            amount(c).saturating_add(sidecars)
+        };
+        init_peak = init_peak.max(during);
     }
-    (cpu, mem)
+    regular.saturating_add(sidecars).max(init_peak)
 }
 
 impl Store {
@@ -588,7 +611,11 @@ impl Store {
                 // counts of the status; most status writes (a container's state) leave them be,
                 // and then the index is not even looked at.
                 fn max_restarts(s: &PodStatus) -> Option<i32> {
-                    s.container_statuses.iter().map(|c| c.restart_count).max()
+                    s.container_statuses
+                        .iter()
+                        .chain(&s.init_container_statuses)
+                        .map(|c| c.restart_count)
+                        .max()
                 }
                 let rank_changed = old_status.phase != pod.status.phase
                     || ready(&old_status) != ready(&pod.status)

@@ -438,19 +438,9 @@ fn canonicalize_quantities(d: &mut Deployment) {
         }
     }
     let spec = &mut *d.spec.template.spec;
-    for c in &mut spec.containers {
+    for c in spec.init_containers.iter_mut().chain(&mut spec.containers) {
         let r = &mut c.resources;
         rewrite(r.requests.values_mut().chain(r.limits.values_mut()));
-    }
-    // Init containers are kept as JSON (they are described, not run).
-    if let Some(Value::Array(inits)) = spec.extra.get_mut("initContainers") {
-        for resources in inits.iter_mut().filter_map(|c| c.get_mut("resources")) {
-            for list in ["requests", "limits"] {
-                if let Some(Value::Object(m)) = resources.get_mut(list) {
-                    rewrite(m.values_mut());
-                }
-            }
-        }
     }
 }
 
@@ -1202,7 +1192,7 @@ fn set_defaults_pod_spec(spec: &mut PodSpec) {
     }
     spec.termination_grace_period_seconds.get_or_insert(30);
     default_str(&mut spec.scheduler_name, "default-scheduler");
-    for c in &mut spec.containers {
+    for c in spec.init_containers.iter_mut().chain(&mut spec.containers) {
         set_defaults_container(c);
     }
 }
@@ -1663,6 +1653,12 @@ fn validate_pod_template_spec(template: &PodTemplateSpec, path: &Path, errs: &mu
 /// The parts of `ValidatePodSpec` a simulator needs, in upstream's order.
 fn validate_pod_spec(spec: &PodSpec, path: &Path, errs: &mut Vec<FieldError>) {
     validate_containers(&spec.containers, &path.child("containers"), errs);
+    validate_init_containers(
+        &spec.init_containers,
+        &spec.containers,
+        &path.child("initContainers"),
+        errs,
+    );
     let restart_path = path.child("restartPolicy");
     match spec.restart_policy.as_deref().unwrap_or_default() {
         "Always" | "OnFailure" | "Never" => {}
@@ -1704,7 +1700,8 @@ fn validate_pod_spec(spec: &PodSpec, path: &Path, errs: &mut Vec<FieldError>) {
     }
 }
 
-/// `validateContainers` with the parts of `validateContainerCommon` that apply.
+/// `validateContainers`: each container's common checks, names unique among the regular
+/// containers, then its probes.
 fn validate_containers(containers: &[Container], path: &Path, errs: &mut Vec<FieldError>) {
     if containers.is_empty() {
         errs.push(FieldError::required(path, ""));
@@ -1713,54 +1710,117 @@ fn validate_containers(containers: &[Container], path: &Path, errs: &mut Vec<Fie
     let mut names = BTreeSet::new();
     for (i, c) in containers.iter().enumerate() {
         let p = path.index(i);
-        let name_path = p.child("name");
-        if c.name.is_empty() {
-            errs.push(FieldError::required(&name_path, ""));
-        } else {
-            for msg in is_dns1123_label(&c.name) {
-                errs.push(FieldError::invalid(&name_path, go_quote(&c.name), msg));
-            }
-        }
-        if c.image.is_empty() {
-            errs.push(FieldError::required(&p.child("image"), ""));
-        }
-        validate_container_ports(c, &p.child("ports"), errs);
-        let policy_path = p.child("imagePullPolicy");
-        match &c.image_pull_policy {
-            None => errs.push(FieldError::required(&policy_path, "")),
-            Some(PullPolicy::Other(s)) if s.is_empty() => {
-                errs.push(FieldError::required(&policy_path, ""));
-            }
-            Some(PullPolicy::Other(s)) => errs.push(FieldError::not_supported(
-                &policy_path,
-                go_quote(s),
-                &["Always", "IfNotPresent", "Never"],
-            )),
-            Some(_) => {}
-        }
-        validate_resources(&c.resources, &p.child("resources"), errs);
+        validate_container_common(c, &p, errs);
         if !names.insert(c.name.as_str()) {
+            errs.push(FieldError::duplicate(&p.child("name"), go_quote(&c.name)));
+        }
+        validate_container_probes(c, &p, errs);
+    }
+}
+
+/// `validateInitContainers`: the common checks; a container `restartPolicy` of `Always` only
+/// (a sidecar); names unique among init and regular containers together; and probes only on
+/// sidecars, since an ordinary init container runs to completion before anything would probe
+/// it.
+fn validate_init_containers(
+    inits: &[Container],
+    regular: &[Container],
+    path: &Path,
+    errs: &mut Vec<FieldError>,
+) {
+    let mut names: BTreeSet<&str> = regular.iter().map(|c| c.name.as_str()).collect();
+    for (i, c) in inits.iter().enumerate() {
+        let p = path.index(i);
+        validate_container_common(c, &p, errs);
+        match c.extra.get("restartPolicy") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) if s == "Always" => {}
+            Some(other) => errs.push(FieldError::not_supported(
+                &p.child("restartPolicy"),
+                render_value(other),
+                &["Always"],
+            )),
+        }
+        let name_path = p.child("name");
+        if names.contains(c.name.as_str()) {
             errs.push(FieldError::duplicate(&name_path, go_quote(&c.name)));
+        } else if !c.name.is_empty() {
+            names.insert(c.name.as_str());
         }
-        if let Some(probe) = &c.liveness_probe {
-            validate_probe(probe, &p.child("livenessProbe"), errs);
-            validate_success_threshold_is_one(probe, &p.child("livenessProbe"), errs);
+        if c.is_restartable() {
+            validate_container_probes(c, &p, errs);
+            continue;
         }
-        if let Some(probe) = &c.readiness_probe {
-            let rp = p.child("readinessProbe");
-            validate_probe(probe, &rp, errs);
-            if let Some(t) = probe.termination_grace_period_seconds {
-                errs.push(FieldError::invalid(
-                    &rp.child("terminationGracePeriodSeconds"),
-                    render_int(t),
-                    "must not be set for readinessProbes",
+        for (field, set) in [
+            (
+                "lifecycle",
+                c.extra.get("lifecycle").is_some_and(|v| !v.is_null()),
+            ),
+            ("livenessProbe", c.liveness_probe.is_some()),
+            ("readinessProbe", c.readiness_probe.is_some()),
+            ("startupProbe", c.startup_probe.is_some()),
+        ] {
+            if set {
+                errs.push(FieldError::forbidden(
+                    &p.child(field),
+                    "may not be set for init containers without restartPolicy=Always",
                 ));
             }
         }
-        if let Some(probe) = &c.startup_probe {
-            validate_probe(probe, &p.child("startupProbe"), errs);
-            validate_success_threshold_is_one(probe, &p.child("startupProbe"), errs);
+    }
+}
+
+/// The parts of `validateContainerCommon` that apply: the name, the image, the ports, the pull
+/// policy and the resources.
+fn validate_container_common(c: &Container, p: &Path, errs: &mut Vec<FieldError>) {
+    let name_path = p.child("name");
+    if c.name.is_empty() {
+        errs.push(FieldError::required(&name_path, ""));
+    } else {
+        for msg in is_dns1123_label(&c.name) {
+            errs.push(FieldError::invalid(&name_path, go_quote(&c.name), msg));
         }
+    }
+    if c.image.is_empty() {
+        errs.push(FieldError::required(&p.child("image"), ""));
+    }
+    validate_container_ports(c, &p.child("ports"), errs);
+    let policy_path = p.child("imagePullPolicy");
+    match &c.image_pull_policy {
+        None => errs.push(FieldError::required(&policy_path, "")),
+        Some(PullPolicy::Other(s)) if s.is_empty() => {
+            errs.push(FieldError::required(&policy_path, ""));
+        }
+        Some(PullPolicy::Other(s)) => errs.push(FieldError::not_supported(
+            &policy_path,
+            go_quote(s),
+            &["Always", "IfNotPresent", "Never"],
+        )),
+        Some(_) => {}
+    }
+    validate_resources(&c.resources, &p.child("resources"), errs);
+}
+
+/// The liveness, readiness and startup probe checks, for regular containers and sidecars.
+fn validate_container_probes(c: &Container, p: &Path, errs: &mut Vec<FieldError>) {
+    if let Some(probe) = &c.liveness_probe {
+        validate_probe(probe, &p.child("livenessProbe"), errs);
+        validate_success_threshold_is_one(probe, &p.child("livenessProbe"), errs);
+    }
+    if let Some(probe) = &c.readiness_probe {
+        let rp = p.child("readinessProbe");
+        validate_probe(probe, &rp, errs);
+        if let Some(t) = probe.termination_grace_period_seconds {
+            errs.push(FieldError::invalid(
+                &rp.child("terminationGracePeriodSeconds"),
+                render_int(t),
+                "must not be set for readinessProbes",
+            ));
+        }
+    }
+    if let Some(probe) = &c.startup_probe {
+        validate_probe(probe, &p.child("startupProbe"), errs);
+        validate_success_threshold_is_one(probe, &p.child("startupProbe"), errs);
     }
 }
 
@@ -3045,6 +3105,41 @@ spec:
             }),
             [
                 "spec.template.spec.containers[0].resources.requests: Invalid value: \"1\": must be less than or equal to cpu limit of 500m"
+            ]
+        );
+    }
+
+    /// `validateInitContainers`: the common container checks, names unique across init and
+    /// app containers, a container `restartPolicy` of `Always` only, and probes only on
+    /// sidecars.
+    #[test]
+    fn init_containers() {
+        let init = |name: &str, image: &str| Container {
+            name: name.into(),
+            image: image.into(),
+            image_pull_policy: Some(PullPolicy::IfNotPresent),
+            ..Default::default()
+        };
+        let errs = errors_after(|d| {
+            let probe = d.spec.template.spec.containers[0].readiness_probe.clone();
+            let mut migrate = init("migrate", "migrate:1.0");
+            migrate.readiness_probe = probe.clone();
+            migrate
+                .extra
+                .insert("restartPolicy".into(), json!("OnFailure"));
+            let mut proxy = init("proxy", "proxy:1.31");
+            proxy.extra.insert("restartPolicy".into(), json!("Always"));
+            proxy.readiness_probe = probe;
+            let web = init("web", "");
+            d.spec.template.spec.init_containers = vec![migrate, proxy, web];
+        });
+        assert_eq!(
+            errs,
+            [
+                "spec.template.spec.initContainers[0].restartPolicy: Unsupported value: \"OnFailure\": supported values: \"Always\"",
+                "spec.template.spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always",
+                "spec.template.spec.initContainers[2].image: Required value",
+                "spec.template.spec.initContainers[2].name: Duplicate value: \"web\"",
             ]
         );
     }

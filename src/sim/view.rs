@@ -236,9 +236,10 @@ fn replica_set_view(rs: &ReplicaSet, d: Option<&Deployment>) -> ReplicaSetView {
 }
 
 fn pod_view(p: &Pod, rs_name: &str, rt: Option<&PodRuntime>) -> PodView {
-    // Probe glyphs describe the running container; an exited one has no current results.
+    // Probe glyphs describe the first app container (after the init containers, in the
+    // kubelet's numbering) while it runs; an exited one has no current results.
     let first = rt
-        .and_then(|r| r.containers.first())
+        .and_then(|r| r.containers.get(p.spec.init_containers.len()))
         .filter(|c| c.running_since.is_some());
     PodView {
         name: p.metadata.name.clone(),
@@ -247,7 +248,7 @@ fn pod_view(p: &Pod, rs_name: &str, rt: Option<&PodRuntime>) -> PodView {
         node: p.node_name.clone(),
         phase: p.status.phase.as_str().to_string(),
         ready: p.is_ready(),
-        restarts: p.max_restarts(),
+        restarts: p.max_restarts_of_any(),
         status: p.kubectl_status(),
         terminating: p.metadata.deletion_timestamp.is_some(),
         probes: ProbeGlyphs {

@@ -519,13 +519,6 @@ actions:
 ",
         );
     let (sim, steps) = run(&yaml, 5);
-    // Init containers are shown but not run, and the apply says so.
-    assert_narrated(
-        &steps,
-        &[
-            "RolloutScope checks and describes this template's init containers but does not run them",
-        ],
-    );
     let m = Moment::new(&sim, &steps).at(Time::from_secs(5));
     let text = kubectl::describe_deployment(&m, "web").unwrap_or_else(|e| e);
     let expected = "\

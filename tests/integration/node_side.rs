@@ -312,6 +312,22 @@ fn aggressive_liveness_kills_after_three_failures_and_backs_off() {
     check_gaps(&pod, &gaps, &[0, 10, 20, 40], |b| b / 2 + 1);
 }
 
+/// The name of the ReplicaSet whose pod template `matches`, once a bundled scenario has run
+/// to `at_secs`.
+fn replica_set_where(
+    file: &str,
+    at_secs: u64,
+    matches: impl Fn(&rolloutscope::sim::api::PodSpec) -> bool,
+) -> String {
+    let (sim, _) = run_until(file, at_secs);
+    sim.store()
+        .replica_sets
+        .values()
+        .find(|rs| matches(&rs.spec.template.spec))
+        .map(|rs| rs.metadata.name.clone())
+        .unwrap_or_else(|| panic!("no such ReplicaSet in {file} at {at_secs}s"))
+}
+
 /// The STATUS column of one pod after every step, with repeats folded.
 fn status_transitions(file: &str, pod_prefix: &str, limit_secs: u64) -> Vec<String> {
     let mut sim = scenario(file).sim();
@@ -372,15 +388,9 @@ fn kubectl_status_transitions_follow_the_kubelet() {
         ],
         "crash-loop.yaml"
     );
-    let new_hash = {
-        let (sim, _) = run_until("image-typo.yaml", 31);
-        sim.store()
-            .replica_sets
-            .values()
-            .find(|rs| rs.spec.template.spec.containers[0].image == "web:2.0-typo")
-            .map(|rs| rs.metadata.name.clone())
-            .expect("the typo ReplicaSet")
-    };
+    let new_hash = replica_set_where("image-typo.yaml", 31, |spec| {
+        spec.containers[0].image == "web:2.0-typo"
+    });
     let pulls = status_transitions("image-typo.yaml", &new_hash, 190);
     assert_eq!(
         pulls,
@@ -1191,4 +1201,121 @@ fn describe_pod_shows_container_and_image_ids() {
         "a restarted container is a new container"
     );
     assert_eq!(running[1], later[1], "the same image");
+}
+
+/// Init containers run one at a time before the app container: `migrate` to completion, then
+/// the `proxy` sidecar until its startup probe passes; meanwhile STATUS walks `Init:0/2`,
+/// `Init:1/2` and `PodInitializing` (the default waiting reason of a pod with init containers)
+/// before `Running`, and READY counts the sidecar beside the app container.
+#[test]
+fn init_containers_run_in_turn_before_the_app_containers() {
+    let statuses = status_transitions("init-containers.yaml", "web-", 30);
+    assert_eq!(
+        statuses,
+        [
+            "Pending",
+            "Init:0/2",
+            "Init:1/2",
+            "PodInitializing",
+            "Running"
+        ],
+    );
+    let (sim, steps) = run_until("init-containers.yaml", 30);
+    let pod = first_pod_with_prefix(&steps, "web-");
+    let started = |name: &str| {
+        let field = format!("spec.initContainers{{{name}}}");
+        steps
+            .iter()
+            .flat_map(|s| s.events.iter().map(move |e| (s.time, e)))
+            .find(|(_, e)| {
+                e.involved_object.name == pod
+                    && e.reason == EventReason::Started
+                    && e.involved_object.field_path.as_deref() == Some(field.as_str())
+            })
+            .map(|(t, _)| t.as_millis())
+            .unwrap_or_else(|| panic!("no Started event for {name} in {pod}"))
+    };
+    let app_started = event_times(&steps, &pod, EventReason::Started, "")
+        .into_iter()
+        .max()
+        .expect("the app container started");
+    // migrate pulls for 2 s and runs for 4 s; only then is proxy pulled (3 s) and started, and
+    // web is pulled only once proxy's startup probe has passed.
+    assert_eq!(started("migrate"), 2_000);
+    assert_eq!(started("proxy"), 9_000);
+    assert!(app_started > 11_000, "web started at {app_started} ms");
+    let p = &sim.store().pods[pod.as_str()];
+    assert_eq!(kubectl::ready_cell(p), "2/2");
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(30));
+    let described = kubectl::describe_pod(&m, &pod).unwrap_or_else(|e| e);
+    for line in [
+        "Init Containers:\n  migrate:",
+        "    State:          Terminated\n      Reason:       Completed\n      Exit Code:    0",
+        "spec.initContainers{migrate}: Pulling image \"migrate:1.0\"",
+    ] {
+        assert!(described.contains(line), "{line:?} not in:\n{described}");
+    }
+}
+
+/// A failing init container holds its pod in `Init:Error` and then `Init:CrashLoopBackOff`,
+/// with the crash-loop back-off of any container, the Initialized condition False, and
+/// RESTARTS counting the init container while the pod initializes.
+#[test]
+fn a_failing_init_container_crash_loops_and_the_pod_never_initializes() {
+    let new_hash = replica_set_where("init-containers.yaml", 61, |spec| {
+        spec.init_containers[0].image == "migrate:2.0"
+    });
+    let statuses = status_transitions("init-containers.yaml", &new_hash, 200);
+    assert_eq!(
+        statuses,
+        [
+            "Pending",
+            "Init:0/2",
+            "Init:Error",
+            "Init:0/2",
+            "Init:Error",
+            "Init:CrashLoopBackOff",
+            "Init:0/2",
+            "Init:Error",
+            "Init:CrashLoopBackOff",
+            "Init:0/2",
+            "Init:Error",
+            "Init:CrashLoopBackOff",
+            "Init:0/2",
+            "Init:Error",
+            "Init:CrashLoopBackOff",
+        ],
+    );
+    let (sim, steps) = run_until("init-containers.yaml", 100);
+    let pod = first_pod_with_prefix(&steps, &new_hash);
+    let restarts = event_times(&steps, &pod, EventReason::Started, "");
+    let gaps: Vec<u64> = restarts.windows(2).map(|w| w[1] - w[0]).collect();
+    // Each run lasts 3 s before its exit; the back-off then counts from the exit.
+    let waits: Vec<u64> = gaps.iter().map(|g| g - 3_000).collect();
+    check_gaps(&pod, &waits, &[0, 10], |b| b / 2 + 1);
+    let p = &sim.store().pods[pod.as_str()];
+    assert_eq!(p.status.phase, PodPhase::Pending);
+    let initialized = p
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == rolloutscope::sim::api::PodConditionType::Initialized)
+        .expect("an Initialized condition");
+    assert_eq!(
+        initialized.reason.as_deref(),
+        Some("ContainersNotInitialized")
+    );
+    assert_eq!(
+        initialized.message.as_deref(),
+        Some("containers with incomplete status: [migrate proxy]")
+    );
+    assert!(
+        kubectl::restarts_cell(p, Time::from_secs(100)).starts_with("2 ("),
+        "{}",
+        kubectl::restarts_cell(p, Time::from_secs(100))
+    );
+    // The rollout stalls at maxSurge: the old pods keep serving.
+    let d = sim.deployment("web").expect("the Deployment");
+    assert_eq!(d.status.available_replicas, 3);
+    assert_eq!(d.status.updated_replicas, 1);
 }

@@ -303,19 +303,23 @@ fn colliding_facts() -> impl Strategy<Value = Vec<rolloutscope::sim::store::Rank
         0i32..3,
         0..times.len(),
         0..uids.len(),
+        0i32..2,
     )
         .prop_map(
-            move |(node, phase, ready, ready_time, cost, restarts, creation, uid)| RankFacts {
-                node: Arc::clone(&nodes[node]),
-                // Not read: `rank_pods_to_delete` is given the counts by node name.
-                node_index: usize::MAX,
-                phase: phases[phase],
-                ready,
-                ready_time: times.get(ready_time).map(|t| Time(*t)),
-                deletion_cost: cost,
-                max_restarts: restarts,
-                creation: Time(times[creation]),
-                uid: Arc::clone(&uids[uid]),
+            move |(node, phase, ready, ready_time, cost, restarts, creation, uid, sidecar)| {
+                RankFacts {
+                    node: Arc::clone(&nodes[node]),
+                    // Not read: `rank_pods_to_delete` is given the counts by node name.
+                    node_index: usize::MAX,
+                    phase: phases[phase],
+                    ready,
+                    ready_time: times.get(ready_time).map(|t| Time(*t)),
+                    deletion_cost: cost,
+                    max_restarts: restarts,
+                    max_sidecar_restarts: sidecar,
+                    creation: Time(times[creation]),
+                    uid: Arc::clone(&uids[uid]),
+                }
             },
         );
     proptest::collection::vec(fact, 0..260)

@@ -115,6 +115,15 @@ impl ObjectRef {
         }
     }
 
+    /// An init container of a pod, as its field path names it: `spec.initContainers{migrate}`.
+    pub fn init_container(pod: &str, container: &str) -> ObjectRef {
+        ObjectRef {
+            kind: "Pod".to_string(),
+            name: pod.to_string(),
+            field_path: Some(["spec.initContainers{", container, "}"].concat()),
+        }
+    }
+
     /// `kind/name` in lower case, as `kubectl get events` prints the OBJECT column.
     pub fn kubectl_object(&self) -> String {
         format!("{}/{}", self.kind.to_lowercase(), self.name)

@@ -24,6 +24,10 @@ pub struct PodTemplateSpec {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct PodSpec {
+    /// Run one after another before the app containers; one with `restartPolicy: Always` is a
+    /// sidecar, which starts in its turn and keeps running beside them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub init_containers: Vec<Container>,
     pub containers: Vec<Container>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<String>,
@@ -49,17 +53,14 @@ impl PodSpec {
     /// Whether [`PodSpec::default_requests_to_limits`] would change anything: some container
     /// (init containers included) has a limit without a request for the same resource.
     pub fn has_limits_without_requests(&self) -> bool {
-        let typed = self.containers.iter().any(|c| {
-            c.resources
-                .limits
-                .keys()
-                .any(|k| !c.resources.requests.contains_key(k))
-        });
-        typed
-            || init_container_resources(&self.extra).any(|(limits, requests)| {
-                limits
+        self.init_containers
+            .iter()
+            .chain(&self.containers)
+            .any(|c| {
+                c.resources
+                    .limits
                     .keys()
-                    .any(|k| !requests.is_some_and(|r| r.contains_key(k)))
+                    .any(|k| !c.resources.requests.contains_key(k))
             })
     }
 
@@ -68,31 +69,26 @@ impl PodSpec {
     /// templates, so a Deployment's template keeps its limits alone while each pod created from
     /// it requests them, and the scheduler counts them.
     pub fn default_requests_to_limits(&mut self) {
-        for c in &mut self.containers {
+        for c in self.init_containers.iter_mut().chain(&mut self.containers) {
             let r = &mut c.resources;
             for (k, v) in &r.limits {
                 r.requests.entry(k.clone()).or_insert_with(|| v.clone());
             }
         }
-        if let Some(Value::Array(inits)) = self.extra.get_mut("initContainers") {
-            for c in inits.iter_mut().filter_map(Value::as_object_mut) {
-                let Some(Value::Object(limits)) = c.get("resources").and_then(|r| r.get("limits"))
-                else {
-                    continue;
-                };
-                let limits = limits.clone();
-                let Some(Value::Object(resources)) = c.get_mut("resources") else {
-                    continue;
-                };
-                let requests = resources
-                    .entry("requests")
-                    .or_insert_with(|| Value::Object(Default::default()));
-                if let Value::Object(requests) = requests {
-                    for (k, v) in limits {
-                        requests.entry(k).or_insert(v);
-                    }
-                }
-            }
+    }
+
+    /// How many containers the kubelet runs for a pod of this spec: its init containers and its
+    /// app containers.
+    pub fn kubelet_container_count(&self) -> usize {
+        self.init_containers.len() + self.containers.len()
+    }
+
+    /// Container `c` as the kubelet numbers them: the init containers first, in order, then the
+    /// app containers. A pod without init containers numbers its app containers from 0.
+    pub fn kubelet_container(&self, c: usize) -> Option<&Container> {
+        match c.checked_sub(self.init_containers.len()) {
+            None => self.init_containers.get(c),
+            Some(app) => self.containers.get(app),
         }
     }
 
@@ -104,27 +100,6 @@ impl PodSpec {
             .collect::<Vec<_>>()
             .join(sep)
     }
-}
-
-/// The `limits` and `requests` maps of each init container, which are kept as JSON.
-fn init_container_resources(
-    extra: &BTreeMap<String, Value>,
-) -> impl Iterator<
-    Item = (
-        &serde_json::Map<String, Value>,
-        Option<&serde_json::Map<String, Value>>,
-    ),
-> {
-    extra
-        .get("initContainers")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|c| {
-            let r = c.get("resources")?;
-            let limits = r.get("limits")?.as_object()?;
-            Some((limits, r.get("requests").and_then(Value::as_object)))
-        })
 }
 
 /// `Container`.
@@ -148,6 +123,13 @@ pub struct Container {
     /// Every other field (env, command, args, volumeMounts, …), kept verbatim.
     #[serde(flatten)]
     pub extra: BTreeMap<String, Value>,
+}
+
+impl Container {
+    /// `IsRestartableInitContainer`: an init container with `restartPolicy: Always`, a sidecar.
+    pub fn is_restartable(&self) -> bool {
+        self.extra.get("restartPolicy").and_then(Value::as_str) == Some("Always")
+    }
 }
 
 /// `imagePullPolicy`. Unknown words are kept for validation to reject.
@@ -357,6 +339,9 @@ impl PodPhase {
 pub struct PodStatus {
     pub phase: PodPhase,
     pub conditions: Vec<PodCondition>,
+    /// The init containers' statuses, in the spec's order (`SortInitContainerStatuses`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub init_container_statuses: Vec<ContainerStatus>,
     pub container_statuses: Vec<ContainerStatus>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -366,6 +351,29 @@ pub struct PodStatus {
     pub pod_ip: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start_time: Option<Time>,
+}
+
+impl PodStatus {
+    /// The status of container `c` in the kubelet's numbering ([`PodSpec::kubelet_container`]),
+    /// for a spec with `inits` init containers.
+    pub fn kubelet_container(&self, inits: usize, c: usize) -> Option<&ContainerStatus> {
+        match c.checked_sub(inits) {
+            None => self.init_container_statuses.get(c),
+            Some(app) => self.container_statuses.get(app),
+        }
+    }
+
+    /// [`PodStatus::kubelet_container`], to change.
+    pub fn kubelet_container_mut(
+        &mut self,
+        inits: usize,
+        c: usize,
+    ) -> Option<&mut ContainerStatus> {
+        match c.checked_sub(inits) {
+            None => self.init_container_statuses.get_mut(c),
+            Some(app) => self.container_statuses.get_mut(app),
+        }
+    }
 }
 
 /// The pod condition types, in the order `kubectl describe` lists them.
@@ -481,6 +489,28 @@ impl Pod {
             && self.metadata.deletion_timestamp.is_none()
     }
 
+    /// The largest restart count among all the pod's containers, init containers included.
+    pub fn max_restarts_of_any(&self) -> i32 {
+        self.status
+            .init_container_statuses
+            .iter()
+            .map(|c| c.restart_count)
+            .fold(self.max_restarts(), i32::max)
+    }
+
+    /// The largest restart count among the pod's sidecars (init containers with
+    /// `restartPolicy: Always`).
+    pub fn max_sidecar_restarts(&self) -> i32 {
+        self.status
+            .init_container_statuses
+            .iter()
+            .zip(&self.spec.init_containers)
+            .filter(|(_, c)| c.is_restartable())
+            .map(|(cs, _)| cs.restart_count)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Whether the pod has reached Succeeded or Failed.
     pub fn is_terminal(&self) -> bool {
         matches!(self.status.phase, PodPhase::Succeeded | PodPhase::Failed)
@@ -500,8 +530,9 @@ impl Pod {
     /// order: `status.reason` or the phase; `SchedulingGated`; the containers from last to first,
     /// where each waiting or terminated one overwrites the result with its reason; `Completed`
     /// with a container still running becomes `Running` or `NotReady`; and a pod being deleted
-    /// shows `Unknown` (node lost) or, while its phase is not terminal, `Terminating`. The
-    /// simulated pods run no init containers, so the `Init:` forms never arise.
+    /// shows `Unknown` (node lost) or, while its phase is not terminal, `Terminating`. While
+    /// the pod initializes, the first init container that has not completed (a sidecar: not
+    /// started) decides STATUS instead ([`Pod::init_status`]).
     pub fn kubectl_status(&self) -> String {
         let mut reason = match self.status.reason.as_deref() {
             Some(r) if !r.is_empty() => r.to_string(),
@@ -512,6 +543,14 @@ impl Pod {
                 && c.reason.as_deref() == Some("SchedulingGated")
         }) {
             reason = "SchedulingGated".to_string();
+        }
+        let init = self.init_status();
+        let initializing = init.is_some();
+        if let Some(init) = init {
+            reason = init;
+        }
+        if initializing && !self.is_initialized() {
+            return self.deleting_status().unwrap_or(reason);
         }
         // Upstream walks the container statuses from the last to the first, so the first one in
         // status order that is waiting or terminated has the final word; the kubelet reports them
@@ -554,15 +593,59 @@ impl Pod {
             }
             .to_string();
         }
-        if self.metadata.deletion_timestamp.is_some() {
-            if self.status.reason.as_deref() == Some("NodeLost") {
-                return "Unknown".to_string();
-            }
-            if !self.is_terminal() {
-                return "Terminating".to_string();
-            }
+        self.deleting_status().unwrap_or(reason)
+    }
+
+    /// STATUS of a pod being deleted: `Unknown` when its node was lost, `Terminating` while its
+    /// phase is not terminal.
+    fn deleting_status(&self) -> Option<String> {
+        self.metadata.deletion_timestamp?;
+        if self.status.reason.as_deref() == Some("NodeLost") {
+            return Some("Unknown".to_string());
         }
-        reason
+        (!self.is_terminal()).then(|| "Terminating".to_string())
+    }
+
+    /// The `Init:` STATUS of `printPod` while the pod initializes: the init containers are
+    /// walked in order, past those that completed and the sidecars that started, and the first
+    /// other one gives `Init:<reason>` when it failed (`Init:Error`, `Init:ExitCode:<n>`) or
+    /// waits for a reason (`Init:CrashLoopBackOff`, `Init:ImagePullBackOff`), else
+    /// `Init:<done>/<all>`. `None` once every one is past.
+    pub fn init_status(&self) -> Option<String> {
+        let all = self.spec.init_containers.len();
+        for (i, cs) in self.status.init_container_statuses.iter().enumerate() {
+            let sidecar = self
+                .spec
+                .init_containers
+                .get(i)
+                .is_some_and(Container::is_restartable);
+            return Some(match &cs.state {
+                ContainerState::Terminated { exit_code: 0, .. } => continue,
+                _ if sidecar && cs.started => continue,
+                ContainerState::Terminated {
+                    reason, exit_code, ..
+                } => {
+                    if reason.is_empty() {
+                        format!("Init:ExitCode:{exit_code}")
+                    } else {
+                        ["Init:", reason].concat()
+                    }
+                }
+                ContainerState::Waiting { reason, .. }
+                    if !reason.is_empty() && reason != "PodInitializing" =>
+                {
+                    ["Init:", reason].concat()
+                }
+                _ => format!("Init:{i}/{all}"),
+            });
+        }
+        None
+    }
+
+    /// Whether the Initialized condition is True.
+    pub fn is_initialized(&self) -> bool {
+        self.condition(PodConditionType::Initialized)
+            .is_some_and(|c| c.status == ConditionStatus::True)
     }
 }
 
@@ -607,6 +690,97 @@ mod tests {
             message: None,
         }];
         p
+    }
+
+    /// `printPod`'s init-container cases: completed ones and started sidecars are passed
+    /// over, a failed one gives `Init:<reason>` (`Init:ExitCode:<n>` without a reason), a
+    /// waiting one its reason unless that is `PodInitializing`, and any other `Init:<i>/<n>`.
+    #[test]
+    fn init_containers_decide_status_while_the_pod_initializes() {
+        let waiting = |reason: &str| ContainerState::Waiting {
+            reason: reason.to_string(),
+            message: String::new(),
+        };
+        let failed = |reason: &str, exit_code| ContainerState::Terminated {
+            exit_code,
+            reason: reason.to_string(),
+            started_at: Time::ZERO,
+            finished_at: Time::ZERO,
+        };
+        let sidecar = || {
+            let mut c = Container {
+                name: "proxy".into(),
+                ..Default::default()
+            };
+            c.extra
+                .insert("restartPolicy".into(), Value::from("Always"));
+            c
+        };
+        let plain = |name: &str| Container {
+            name: name.into(),
+            ..Default::default()
+        };
+        let cases: Vec<(Vec<(ContainerState, bool)>, &str)> = vec![
+            (
+                vec![
+                    (waiting("PodInitializing"), false),
+                    (waiting("PodInitializing"), false),
+                ],
+                "Init:0/2",
+            ),
+            (vec![(completed(), false), (running(), false)], "Init:1/2"),
+            (
+                vec![(completed(), false), (running(), true)],
+                "PodInitializing",
+            ),
+            (
+                vec![
+                    (failed("Error", 1), false),
+                    (waiting("PodInitializing"), false),
+                ],
+                "Init:Error",
+            ),
+            (
+                vec![(failed("", 2), false), (waiting("PodInitializing"), false)],
+                "Init:ExitCode:2",
+            ),
+            (
+                vec![
+                    (waiting("CrashLoopBackOff"), false),
+                    (waiting("PodInitializing"), false),
+                ],
+                "Init:CrashLoopBackOff",
+            ),
+            (
+                vec![
+                    (waiting("ImagePullBackOff"), false),
+                    (waiting("PodInitializing"), false),
+                ],
+                "Init:ImagePullBackOff",
+            ),
+        ];
+        for (states, want) in cases {
+            let mut p = Pod {
+                spec: Shared::new(PodSpec {
+                    init_containers: vec![plain("migrate"), sidecar()],
+                    containers: vec![plain("web")],
+                    ..Default::default()
+                }),
+                ..Default::default()
+            };
+            p.status.phase = PodPhase::Pending;
+            p.status.init_container_statuses = states
+                .into_iter()
+                .map(|(state, started)| ContainerStatus {
+                    started,
+                    ready: started,
+                    state,
+                    ..Default::default()
+                })
+                .collect();
+            p.status.container_statuses = vec![status(waiting("PodInitializing"), false)];
+            assert_eq!(p.kubectl_status(), want);
+        }
     }
 
     #[test]

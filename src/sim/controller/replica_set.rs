@@ -534,7 +534,7 @@ impl<'a> RankKey<'a> {
             rank,
             ready_time: f.ready_time,
             max_restarts: f.max_restarts,
-            max_sidecar_restarts: 0,
+            max_sidecar_restarts: f.max_sidecar_restarts,
             creation: Some(f.creation),
             uid: &f.uid,
         }

@@ -2,8 +2,8 @@
 //! `Pulling` / `Pulled` / `Failed` events, and the ErrImagePull → ImagePullBackOff back-off.
 
 use super::{
-    BACKOFF_INITIAL_MS, BACKOFF_MAX_MS, KubeletContext, POD_WORKER_BACKOFF_MS, pull_policy,
-    start_container,
+    BACKOFF_INITIAL_MS, BACKOFF_MAX_MS, KubeletContext, POD_WORKER_BACKOFF_MS, capitalized,
+    pull_policy, start_container,
 };
 use crate::sim::api::{ContainerState, EventReason, Pod, PullPolicy, Time};
 use crate::sim::controller::{Change, Work};
@@ -135,7 +135,9 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     if !k.has_container(c) {
         return;
     }
-    let container = &k.pod.spec.containers[c];
+    let Some(container) = k.spec_of(c) else {
+        return;
+    };
     let image = container.image.clone();
     let policy = pull_policy(container);
     let name = container.name.clone();
@@ -182,13 +184,15 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
         && !b.has_expired(k.now)
         && k.now.millis_since(b.last_update) < b.delay_ms
     {
-        let previous = match &k.status.container_statuses[c].state {
-            ContainerState::Waiting { reason, message } if reason == "ErrImagePull" => {
+        let previous = match k.cs(c).map(|cs| &cs.state) {
+            Some(ContainerState::Waiting { reason, message }) if reason == "ErrImagePull" => {
                 format!("ErrImagePull: {message}")
             }
-            ContainerState::Waiting { reason, message } if reason == "ImagePullBackOff" => message
-                .split_once(": ")
-                .map_or(String::new(), |(_, rest)| rest.to_string()),
+            Some(ContainerState::Waiting { reason, message }) if reason == "ImagePullBackOff" => {
+                message
+                    .split_once(": ")
+                    .map_or(String::new(), |(_, rest)| rest.to_string())
+            }
             _ => String::new(),
         };
         k.container_event(
@@ -254,14 +258,15 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     // left (its `reasonCache`): a retry after a failed pull keeps showing ErrImagePull or
     // ImagePullBackOff while it pulls; only a first pull shows ContainerCreating.
     let retry = matches!(
-        &k.status.container_statuses[c].state,
-        ContainerState::Waiting { reason, .. } if reason == "ErrImagePull" || reason == "ImagePullBackOff"
+        k.cs(c).map(|cs| &cs.state),
+        Some(ContainerState::Waiting { reason, .. }) if reason == "ErrImagePull" || reason == "ImagePullBackOff"
     );
     if !retry {
+        let reason = k.default_waiting_reason().to_string();
         k.set_state(
             c,
             ContainerState::Waiting {
-                reason: "ContainerCreating".to_string(),
+                reason,
                 message: String::new(),
             },
         );
@@ -292,6 +297,24 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
             k.pod.node_name,
             shown.kubectl_status()
         ));
+    } else if k.is_init(c) {
+        let (n, title) = (k.inits(), k.container_title(c));
+        let until = if k.runs_to_completion(c) {
+            "has run to completion"
+        } else {
+            "has started"
+        };
+        k.out.say(format!(
+            "{} comes {} in {}; {why}, so the kubelet pulls it (STATUS shows Init:{c}/{n} until it {until}).",
+            capitalized(&title),
+            if c == 0 { "first" } else { "next" },
+            k.pod.metadata.name
+        ));
+    } else if c == k.inits() && c > 0 {
+        k.out.say(format!(
+            "The init containers of {} are done, so container {name} comes next; {why}, so the kubelet pulls it (STATUS shows PodInitializing until the app containers run).",
+            k.pod.metadata.name
+        ));
     } else if c > 0 {
         // The pod worker reaches a later container only once the ones before it have started
         // or failed to.
@@ -312,7 +335,9 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
     if !k.has_container(c) {
         return;
     }
-    let image = k.pod.spec.containers[c].image.clone();
+    let Some(image) = k.spec_of(c).map(|s| s.image.clone()) else {
+        return;
+    };
     let behavior = super::effective_behavior(k.world, k.store, &image, None);
     let started = k.runtime.containers[c].pull_started.unwrap_or(k.now);
     k.runtime.containers[c].pull_started = None;

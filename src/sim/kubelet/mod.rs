@@ -10,8 +10,8 @@ pub mod probes;
 pub mod status;
 
 use crate::sim::api::{
-    ContainerState, ContainerStatus, Event, EventReason, EventType, ObjectRef, Pod, PodPhase,
-    PodStatus, PullPolicy, Time,
+    Container, ContainerState, ContainerStatus, Event, EventReason, EventType, ObjectRef, Pod,
+    PodPhase, PodStatus, PullPolicy, Time,
 };
 use crate::sim::controller::{Change, ObjectName, Outcome, ProbeKind, Work};
 use crate::sim::rng::Rng;
@@ -59,6 +59,9 @@ pub struct ImageBehavior {
     /// When the process exits on its own, after container start.
     pub crash_after_ms: Option<u64>,
     pub exit_code: i32,
+    /// When the process finishes its work and exits with code 0, after container start.
+    #[serde(default)]
+    pub complete_after_ms: Option<u64>,
     /// How long the process takes to exit after SIGTERM; `None` means it ignores SIGTERM and is
     /// killed when the grace period ends.
     pub shutdown_ms: Option<u64>,
@@ -78,8 +81,30 @@ impl Default for ImageBehavior {
             ready: ReadyBehavior::Always,
             crash_after_ms: None,
             exit_code: 1,
+            complete_after_ms: None,
             shutdown_ms: None,
             response_ms: 0,
+        }
+    }
+}
+
+/// How long an init container runs when its image says nothing of when it exits: a short task
+/// (a migration, a wait that finds its service at once) that finishes in a second.
+pub const INIT_CONTAINER_DEFAULT_RUN_MS: u64 = 1000;
+
+impl ImageBehavior {
+    /// When a container of this image exits on its own after it starts, and with which code:
+    /// at `crash_after` with `exit_code`, or at `complete_after` with 0, whichever comes first.
+    /// A container that `runs_to_completion` (an init container that is not a sidecar) with
+    /// neither finishes after [`INIT_CONTAINER_DEFAULT_RUN_MS`]; any other runs until stopped.
+    pub fn exit_plan(&self, runs_to_completion: bool) -> Option<(u64, i32)> {
+        let crash = self.crash_after_ms.map(|t| (t, self.exit_code));
+        let complete = self.complete_after_ms.map(|t| (t, 0));
+        match (crash, complete) {
+            (Some(a), Some(b)) => Some(if b.0 < a.0 { b } else { a }),
+            (Some(a), None) => Some(a),
+            (None, Some(b)) => Some(b),
+            (None, None) => runs_to_completion.then_some((INIT_CONTAINER_DEFAULT_RUN_MS, 0)),
         }
     }
 }
@@ -274,10 +299,11 @@ impl<'a> KubeletContext<'a> {
         }
         let stored_runtime = store.kubelet.get(name);
         let mut runtime = stored_runtime.cloned().unwrap_or_default();
-        if runtime.containers.len() != pod.spec.containers.len() {
+        let count = pod.spec.kubelet_container_count();
+        if runtime.containers.len() != count {
             runtime
                 .containers
-                .resize(pod.spec.containers.len(), ContainerRuntime::default());
+                .resize(count, ContainerRuntime::default());
         }
         Some(KubeletContext {
             store,
@@ -301,13 +327,12 @@ impl<'a> KubeletContext<'a> {
         reason: EventReason,
         message: String,
     ) {
-        let name = self
-            .pod
-            .spec
-            .containers
-            .get(c)
-            .map_or("", |c| c.name.as_str());
-        let involved_object = ObjectRef::container(&self.pod.metadata.name, name);
+        let name = self.spec_of(c).map_or("", |c| c.name.as_str());
+        let involved_object = if self.is_init(c) {
+            ObjectRef::init_container(&self.pod.metadata.name, name)
+        } else {
+            ObjectRef::container(&self.pod.metadata.name, name)
+        };
         // Built in place rather than through `Event::normal`, which would copy the source text
         // once more: a kubelet event is recorded for every container start.
         self.out.events.push(Event {
@@ -370,23 +395,108 @@ impl<'a> KubeletContext<'a> {
     /// container by its index; each action checks it once on entry, so that a stale index (which
     /// a pod's fixed spec should never produce) ends the action instead of the run.
     pub fn has_container(&self, c: usize) -> bool {
-        c < self.pod.spec.containers.len()
+        c < self.pod.spec.kubelet_container_count()
             && c < self.runtime.containers.len()
-            && c < self.status.container_statuses.len()
+            && self.cs(c).is_some()
+    }
+
+    /// The spec of container `c`, numbered as the kubelet numbers them (init containers first:
+    /// [`crate::sim::api::PodSpec::kubelet_container`]), borrowed from the stored pod.
+    pub fn spec_of(&self, c: usize) -> Option<&'a Container> {
+        let pod: &'a Pod = self.pod;
+        pod.spec.kubelet_container(c)
+    }
+
+    /// How many init containers the pod has: they take the first numbers.
+    pub fn inits(&self) -> usize {
+        self.pod.spec.init_containers.len()
+    }
+
+    /// Whether container `c` is an init container.
+    pub fn is_init(&self, c: usize) -> bool {
+        c < self.inits()
+    }
+
+    /// Whether container `c` is an init container that runs to completion, as opposed to a
+    /// sidecar (`restartPolicy: Always`) or an app container.
+    pub fn runs_to_completion(&self, c: usize) -> bool {
+        self.is_init(c) && self.spec_of(c).is_some_and(|s| !s.is_restartable())
+    }
+
+    /// The working status of container `c`.
+    pub fn cs(&self, c: usize) -> Option<&ContainerStatus> {
+        self.status.kubelet_container(self.inits(), c)
+    }
+
+    /// The working status of container `c`, to change (the pod status is copied on the first
+    /// change).
+    pub fn cs_mut(&mut self, c: usize) -> Option<&mut ContainerStatus> {
+        let inits = self.inits();
+        self.status.to_mut().kubelet_container_mut(inits, c)
+    }
+
+    /// What a learner calls container `c`: `container web`, `init container migrate` or
+    /// `sidecar proxy`.
+    pub fn container_title(&self, c: usize) -> String {
+        let name = self.spec_of(c).map_or("", |s| s.name.as_str());
+        let kind = match self.spec_of(c) {
+            Some(s) if self.is_init(c) && s.is_restartable() => "sidecar",
+            Some(_) if self.is_init(c) => "init container",
+            _ => "container",
+        };
+        [kind, " ", name].concat()
     }
 
     fn container_name(&self, c: usize) -> String {
-        self.pod
-            .spec
-            .containers
-            .get(c)
-            .map(|c| c.name.clone())
-            .unwrap_or_default()
+        self.spec_of(c).map(|c| c.name.clone()).unwrap_or_default()
     }
 
     fn set_state(&mut self, c: usize, state: ContainerState) {
-        if let Some(cs) = self.status.to_mut().container_statuses.get_mut(c) {
+        if let Some(cs) = self.cs_mut(c) {
             cs.state = state;
+        }
+    }
+
+    /// The reason a container that has not run yet waits with: `ContainerCreating`, or
+    /// `PodInitializing` in a pod with init containers (`convertToAPIContainerStatuses`'s
+    /// default waiting state), which is why such a pod's STATUS reads `PodInitializing` while
+    /// its app images are pulled.
+    pub fn default_waiting_reason(&self) -> &'static str {
+        if self.inits() > 0 {
+            "PodInitializing"
+        } else {
+            "ContainerCreating"
+        }
+    }
+
+    /// Whether the pod has been initialized: an app container has started (upstream's
+    /// `HasAnyRegularContainerStarted`), after which init containers never run again, or every
+    /// init container has completed and every sidecar has started.
+    pub fn initialized(&self) -> bool {
+        self.app_started() || (0..self.inits()).all(|c| self.init_done(c))
+    }
+
+    /// Whether an app container has ever started in this pod.
+    pub fn app_started(&self) -> bool {
+        self.runtime
+            .containers
+            .iter()
+            .skip(self.inits())
+            .any(|r| r.instance > 0)
+    }
+
+    /// Whether init container `c` lets the next container start: a sidecar once it is running
+    /// and started, any other init container once it exited with code 0.
+    fn init_done(&self, c: usize) -> bool {
+        if self.runs_to_completion(c) {
+            self.cs(c).is_some_and(|cs| {
+                matches!(cs.state, ContainerState::Terminated { exit_code: 0, .. })
+            })
+        } else {
+            self.runtime
+                .containers
+                .get(c)
+                .is_some_and(|r| r.running_since.is_some() && r.started)
         }
     }
 }
@@ -400,18 +510,28 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
     if k.pod.is_terminal() {
         return k.finish();
     }
-    if k.status.container_statuses.len() != k.pod.spec.containers.len() {
-        k.status.to_mut().container_statuses = k
-            .pod
-            .spec
-            .containers
-            .iter()
-            .map(|c| ContainerStatus {
-                name: c.name.clone(),
-                image: c.image.clone(),
-                ..Default::default()
-            })
-            .collect();
+    if k.status.container_statuses.len() != k.pod.spec.containers.len()
+        || k.status.init_container_statuses.len() != k.inits()
+    {
+        let waiting = k.default_waiting_reason();
+        let statuses = |containers: &[Container]| -> Vec<ContainerStatus> {
+            containers
+                .iter()
+                .map(|c| ContainerStatus {
+                    name: c.name.clone(),
+                    image: c.image.clone(),
+                    state: ContainerState::Waiting {
+                        reason: waiting.to_string(),
+                        message: String::new(),
+                    },
+                    ..Default::default()
+                })
+                .collect()
+        };
+        let pod = k.pod;
+        let status = k.status.to_mut();
+        status.init_container_statuses = statuses(&pod.spec.init_containers);
+        status.container_statuses = statuses(&pod.spec.containers);
         k.status.to_mut().start_time = Some(now.truncate_to_secs());
         k.runtime.sandbox_ready = true;
         k.runtime.sandbox_event_pending = true;
@@ -428,14 +548,23 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
 /// Syncs the containers from `from` on, in the pod's order, as `SyncPod` starts them one after
 /// another: a container whose image is being pulled blocks the pod worker, so the containers
 /// after it wait for that pull to end (pulled or failed) before their turn.
+///
+/// Init containers come first (`computeInitContainerActions`): each runs to completion before
+/// the next starts, and a sidecar must be running and started before the next one; once the pod
+/// is initialized only sidecars are looked after again, and the app containers start.
 fn sync_containers_from(k: &mut KubeletContext<'_>, from: usize) {
-    for c in from..k.pod.spec.containers.len() {
-        sync_container(k, c);
-        if k.runtime
+    let initialized = k.initialized();
+    for c in from..k.pod.spec.kubelet_container_count() {
+        if k.runs_to_completion(c) && (initialized || k.init_done(c)) {
+            continue;
+        }
+        let was_running = k
+            .runtime
             .containers
             .get(c)
-            .is_some_and(|r| r.pull_started.is_some())
-        {
+            .is_some_and(|r| r.running_since.is_some());
+        sync_container(k, c);
+        if !may_go_on(k, c, was_running, initialized) {
             return;
         }
     }
@@ -444,11 +573,37 @@ fn sync_containers_from(k: &mut KubeletContext<'_>, from: usize) {
     k.runtime.sandbox_event_pending = false;
 }
 
+/// Whether the sync goes on to the container after `c`, which has just had its turn: not while
+/// its image is being pulled, which blocks the pod worker; and, before the pod has initialized,
+/// not past an init container that has yet to complete (a sidecar: to start). A sidecar that
+/// started in this sync without a startup probe counts as started at once, but one sync starts
+/// one init container: the next starts in the sync its start prompts.
+fn may_go_on(k: &mut KubeletContext<'_>, c: usize, was_running: bool, initialized: bool) -> bool {
+    if k.runtime
+        .containers
+        .get(c)
+        .is_some_and(|r| r.pull_started.is_some())
+    {
+        return false;
+    }
+    if k.is_init(c) && !initialized && (!k.init_done(c) || !was_running) {
+        if k.init_done(c) {
+            let pod = k.work_name();
+            k.after(0, Work::KubeletSyncPod(pod));
+        }
+        k.runtime.sandbox_event_pending = false;
+        return false;
+    }
+    true
+}
+
 fn sync_container(k: &mut KubeletContext<'_>, c: usize) {
     if !k.has_container(c) {
         return;
     }
-    let (rt, cs) = (&k.runtime.containers[c], &k.status.container_statuses[c]);
+    let (Some(rt), Some(cs)) = (k.runtime.containers.get(c), k.cs(c)) else {
+        return;
+    };
     if rt.running_since.is_some() || rt.pull_started.is_some() {
         return;
     }
@@ -471,8 +626,13 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
     // The pod is borrowed from the store, not from the context, so its spec and names are read
     // in place while the context changes, rather than copied out first.
     let pod = k.pod;
-    let spec = &pod.spec.containers[c];
-    let crash_after_ms = k.world.behavior(&spec.image).crash_after_ms;
+    let Some(spec) = k.spec_of(c) else {
+        return;
+    };
+    let exit = k
+        .world
+        .behavior(&spec.image)
+        .exit_plan(k.runs_to_completion(c));
     let restart = k.runtime.containers[c].instance > 0;
     {
         let rt = &mut k.runtime.containers[c];
@@ -484,7 +644,9 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         rt.readiness.new_container();
         rt.liveness.new_container();
     }
-    let cs = &mut k.status.to_mut().container_statuses[c];
+    let Some(cs) = k.cs_mut(c) else {
+        return;
+    };
     if restart {
         if let ContainerState::Terminated { .. } = cs.state {
             cs.last_state = Some(cs.state.clone());
@@ -510,9 +672,9 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
     );
     let instance = k.runtime.containers[c].instance;
     k.runtime.containers[c].started = spec.startup_probe.is_none();
-    if let Some(crash) = crash_after_ms {
+    if let Some((after, _)) = exit {
         k.after(
-            crash,
+            after,
             Work::ContainerExit {
                 pod: k.work_name(),
                 container: c,
@@ -530,17 +692,24 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
     let mut said = String::with_capacity(192);
     let _ = write!(
         said,
-        "The kubelet on {} created and started container {} of {}",
-        pod.node_name, spec.name, pod.metadata.name
+        "The kubelet on {} created and started {} of {}",
+        pod.node_name,
+        k.container_title(c),
+        pod.metadata.name
     );
     if restart {
         let _ = write!(
             said,
             " (restart {} of this container)",
-            k.status.container_statuses[c].restart_count
+            k.cs(c).map_or(0, |cs| cs.restart_count)
         );
     }
     said.push('.');
+    if k.is_init(c) {
+        say_init_container_started(k, c, &mut said, exit);
+        k.out.say(said);
+        return;
+    }
     match (&spec.startup_probe, &spec.readiness_probe) {
         (Some(_), _) => said.push_str(" Only the startup probe runs until it passes."),
         (None, Some(p)) => {
@@ -558,6 +727,43 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
     k.out.say(said);
 }
 
+/// The rest of the narration of an init container's start: what the pod waits for.
+fn say_init_container_started(
+    k: &KubeletContext<'_>,
+    c: usize,
+    said: &mut String,
+    exit: Option<(u64, i32)>,
+) {
+    let n = k.inits();
+    let _ = write!(said, " It is init container {} of {n}", c + 1);
+    if !k.runs_to_completion(c) {
+        said.push_str(
+            " and a sidecar (restartPolicy: Always): it keeps running beside the app containers and restarts if it stops, and the next container starts once it counts as started",
+        );
+        if k.spec_of(c).is_some_and(|s| s.startup_probe.is_some()) {
+            said.push_str(" (when its startup probe passes)");
+        }
+        said.push('.');
+        return;
+    }
+    said.push_str("; the next container starts only after it exits with code 0");
+    match exit {
+        Some((after, 0)) => {
+            let _ = write!(said, ", which it does after {}.", go_duration(after));
+        }
+        Some((after, code)) => {
+            let _ = write!(
+                said,
+                ", but it will exit with code {code} after {}.",
+                go_duration(after)
+            );
+        }
+        None => said.push('.'),
+    }
+    said.push_str(" Meanwhile STATUS shows Init:");
+    let _ = write!(said, "{c}/{n}.");
+}
+
 /// A terminating pod: `Killing` each running container, then wait for the process to exit or
 /// the grace period to end.
 fn begin_termination(k: &mut KubeletContext<'_>) {
@@ -569,7 +775,12 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
         .unwrap_or(0)
         * 1000;
     let mut wait = 0;
-    for c in 0..k.pod.spec.containers.len() {
+    for c in 0..k
+        .pod
+        .spec
+        .kubelet_container_count()
+        .min(k.runtime.containers.len())
+    {
         let rt = &mut k.runtime.containers[c];
         rt.pull_started = None;
         if rt.running_since.is_none() {
@@ -582,7 +793,7 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
             EventReason::Killing,
             format!("Stopping container {name}"),
         );
-        let behavior = k.world.image(&k.pod.spec.containers[c].image);
+        let behavior = k.world.image(k.spec_of(c).map_or("", |s| s.image.as_str()));
         wait = wait.max(behavior.shutdown_ms.unwrap_or(grace_ms).min(grace_ms));
     }
     k.after(wait, Work::TerminationComplete(k.work_name()));
@@ -634,9 +845,12 @@ pub fn pull_complete(
     {
         return Outcome::default();
     }
+    let initialized = k.initialized();
     images::finish_pull(&mut k, c);
     // The worker was blocked on this pull; the same sync goes on to the containers after it.
-    sync_containers_from(&mut k, c + 1);
+    if may_go_on(&mut k, c, false, initialized) {
+        sync_containers_from(&mut k, c + 1);
+    }
     k.finish()
 }
 
@@ -682,7 +896,7 @@ pub fn quiet_probe_tick(
         return None;
     }
     let since = crt.running_since?;
-    let spec = pod.spec.containers.get(target.container)?;
+    let spec = pod.spec.kubelet_container(target.container)?;
     let p = probes::probe_spec(spec, target.kind)?;
     let w = match target.kind {
         ProbeKind::Startup => &crt.startup,
@@ -717,8 +931,11 @@ pub fn quiet_probe_tick(
     // probe starts the other probes, so it always takes the full run.
     if target.kind == ProbeKind::Startup
         || pod.node_name.is_empty()
-        || rt.containers.len() != pod.spec.containers.len()
-        || target.container >= pod.status.container_statuses.len()
+        || rt.containers.len() != pod.spec.kubelet_container_count()
+        || pod
+            .status
+            .kubelet_container(pod.spec.init_containers.len(), target.container)
+            .is_none()
     {
         return None;
     }
@@ -799,23 +1016,69 @@ pub fn container_exit(
     {
         return Outcome::default();
     }
-    let behavior = k.world.image(&k.pod.spec.containers[c].image);
-    let code = behavior.exit_code;
+    let Some(spec) = k.spec_of(c) else {
+        return Outcome::default();
+    };
+    let completes = k.runs_to_completion(c);
+    let code = k
+        .world
+        .behavior(&spec.image)
+        .exit_plan(completes)
+        .map_or(0, |(_, code)| code);
     probes::container_stopped(
         &mut k,
         c,
         code,
         if code == 0 { "Completed" } else { "Error" },
     );
-    let name_c = k.container_name(c);
-    k.out.stage = Some(Stage::Retry);
-    k.out.say(format!(
-        "Container {name_c} of {} exited with code {code}. restartPolicy is Always, so the kubelet will restart it, waiting longer after each crash (CrashLoopBackOff).",
-        k.pod.metadata.name
-    ));
+    let pod = &k.pod.metadata.name;
+    let said = match (completes, code) {
+        (true, 0) => {
+            k.out.stage = Some(Stage::Schedule);
+            let next = match k.spec_of(c + 1) {
+                Some(n) if k.is_init(c + 1) => format!(
+                    "the kubelet starts the next one, init container {} ({} of {})",
+                    n.name,
+                    c + 2,
+                    k.inits()
+                ),
+                _ => "every init container has done its work: the pod is Initialized and the kubelet starts its app containers".to_string(),
+            };
+            format!(
+                "Init container {} of {pod} completed (exit code 0), so {next}.",
+                spec.name
+            )
+        }
+        (true, _) => {
+            k.out.stage = Some(Stage::Retry);
+            format!(
+                "Init container {} of {pod} exited with code {code}. An init container must succeed before the next one or the app containers start; restartPolicy is Always, so the kubelet runs it again, waiting longer after each failure (STATUS Init:Error, then Init:CrashLoopBackOff).",
+                spec.name
+            )
+        }
+        (false, _) => {
+            k.out.stage = Some(Stage::Retry);
+            format!(
+                "{} of {pod} exited with code {code}. restartPolicy is Always, so the kubelet will restart it, waiting longer after each crash (CrashLoopBackOff).",
+                capitalized(&k.container_title(c))
+            )
+        }
+    };
+    k.out.say(said);
     let pod_name = k.work_name();
     k.after(0, Work::KubeletSyncPod(pod_name));
     k.finish()
+}
+
+/// `text` with its first letter in upper case, to open a sentence.
+pub fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        let mut out = String::with_capacity(text.len());
+        out.push(first.to_ascii_uppercase());
+        out.push_str(chars.as_str());
+        out
+    })
 }
 
 /// The pull policy after defaulting (`Always` for `:latest` or untagged images).

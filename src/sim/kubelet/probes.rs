@@ -16,8 +16,7 @@ pub const CRASH_BACKOFF_EXPIRY_MS: u64 = 600_000;
 /// A container's probe of one type, borrowed from the stored pod rather than from the context,
 /// so that it is read in place while the context changes.
 fn probe_of<'a>(k: &KubeletContext<'a>, c: usize, kind: ProbeKind) -> Option<&'a Probe> {
-    let pod: &'a crate::sim::api::Pod = k.pod;
-    probe_spec(pod.spec.containers.get(c)?, kind)
+    probe_spec(k.spec_of(c)?, kind)
 }
 
 /// A container's probe of one type, if it has one.
@@ -64,7 +63,12 @@ pub const KUBELET_STARTED_AT: Time = Time::ZERO;
 /// waits its random time first, which holds back that triggered run when the container starts
 /// during the wait; that is not modelled.
 pub fn add_pod(k: &mut KubeletContext<'_>) {
-    for c in 0..k.pod.spec.containers.len().min(k.runtime.containers.len()) {
+    for c in 0..k
+        .pod
+        .spec
+        .kubelet_container_count()
+        .min(k.runtime.containers.len())
+    {
         for kind in [ProbeKind::Startup, ProbeKind::Liveness] {
             let Some(p) = probe_of(k, c, kind) else {
                 continue;
@@ -150,7 +154,7 @@ pub fn schedule_initial_probes(k: &mut KubeletContext<'_>, c: usize, instance: u
         return;
     }
     let started_at = k.now;
-    if k.pod.spec.containers[c].startup_probe.is_some() {
+    if k.spec_of(c).is_some_and(|s| s.startup_probe.is_some()) {
         schedule_on_grid(k, c, ProbeKind::Startup, started_at, instance);
     } else {
         schedule_readiness(k, c, instance);
@@ -182,15 +186,17 @@ pub fn passes(
 /// What the probe would see right now, and the failure output when it fails.
 fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (bool, String) {
     let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
-    let image = &k.pod.spec.containers[c].image;
-    let b = super::effective_behavior(k.world, k.store, image, Some(&k.runtime));
+    let Some(spec) = k.spec_of(c) else {
+        return (false, String::new());
+    };
+    let b = super::effective_behavior(k.world, k.store, &spec.image, Some(&k.runtime));
     if passes(&b, since, kind, p, k.now) {
         return (true, String::new());
     }
     let elapsed = k.now.millis_since(since);
     let listening = elapsed >= b.listen_after_ms;
     let ip = k.pod.status.pod_ip.as_deref().unwrap_or("10.244.0.2");
-    let port_of = |port| port_text(&k.pod.spec.containers[c], port);
+    let port_of = |port| port_text(spec, port);
     let ready_ok = match b.ready {
         ReadyBehavior::Always => true,
         ReadyBehavior::Never => false,
@@ -304,7 +310,10 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     }
     let instance = k.runtime.containers[c].instance;
     let (ok, output) = observe(k, c, kind, p);
-    let name = &k.pod.spec.containers[c].name;
+    let Some(spec) = k.spec_of(c) else {
+        return;
+    };
+    let name = &spec.name;
     if !ok {
         let message = [kind.as_str(), " probe failed: ", &output].concat();
         k.container_event(c, true, EventReason::Unhealthy, message);
@@ -373,7 +382,6 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             k.runtime.containers[c].started = true;
             put_on_hold(k, c, kind);
             k.out.stage = Some(Stage::Readiness);
-            let spec = &k.pod.spec.containers[c];
             let next = match (
                 spec.readiness_probe.is_some(),
                 spec.liveness_probe.is_some(),
@@ -391,6 +399,11 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             schedule_readiness(k, c, instance);
             let now = k.now;
             schedule_on_grid(k, c, ProbeKind::Liveness, now, instance);
+            // A sidecar that has started lets the next init container start: the probe result
+            // prompts a sync of the pod (`handleProbeSync`).
+            if k.is_init(c) && !k.app_started() {
+                k.after(0, Work::KubeletSyncPod(pod));
+            }
             return;
         }
         (ProbeKind::Liveness | ProbeKind::Startup, true, false) => {
@@ -466,7 +479,7 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
     if !k.has_container(c) {
         return false;
     }
-    let Some(cs) = k.status.container_statuses.get(c) else {
+    let Some(cs) = k.cs(c) else {
         return false;
     };
     let finished = match (&cs.state, &cs.last_state) {
@@ -481,7 +494,7 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         && finished.millis_since(b.last_update) <= CRASH_BACKOFF_EXPIRY_MS
         && k.now.millis_since(finished) < b.delay_ms
     {
-        let name = k.pod.spec.containers[c].name.clone();
+        let name = k.container_name(c);
         let pod_fmt = format_pod(k.pod);
         k.container_event(
             c,
@@ -489,26 +502,35 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
             EventReason::BackOff,
             format!("Back-off restarting failed container {name} in pod {pod_fmt}"),
         );
-        let cs = &mut k.status.to_mut().container_statuses[c];
+        let message = format!(
+            "back-off {} restarting failed container={name} pod={pod_fmt}",
+            go_duration(b.delay_ms)
+        );
+        let Some(cs) = k.cs_mut(c) else {
+            return false;
+        };
         if matches!(cs.state, ContainerState::Terminated { .. }) {
             cs.last_state = Some(cs.state.clone());
         }
         cs.state = ContainerState::Waiting {
             reason: "CrashLoopBackOff".to_string(),
-            message: format!(
-                "back-off {} restarting failed container={name} pod={pod_fmt}",
-                go_duration(b.delay_ms)
-            ),
+            message,
         };
+        let restarts = cs.restart_count;
         let remaining = b.delay_ms - k.now.millis_since(finished);
         let wait = k.rng.jitter_ms(remaining.min(POD_WORKER_RESYNC_MS), 0.5);
         let pod = k.work_name();
         k.after(wait, Work::KubeletSyncPod(pod));
         k.out.stage = Some(Stage::Retry);
+        let status = if k.is_init(c) && !k.initialized() {
+            "Init:CrashLoopBackOff"
+        } else {
+            "CrashLoopBackOff"
+        };
         k.out.say(format!(
-            "Container {name} has stopped {} time{} (exited or killed); the restart back-off is now {}, so STATUS shows CrashLoopBackOff and the kubelet waits {} more before restarting it.",
-            k.status.container_statuses[c].restart_count + 1,
-            if k.status.container_statuses[c].restart_count == 0 { "" } else { "s" },
+            "Container {name} has stopped {} time{} (exited or killed); the restart back-off is now {}, so STATUS shows {status} and the kubelet waits {} more before restarting it.",
+            restarts + 1,
+            if restarts == 0 { "" } else { "s" },
             go_duration(b.delay_ms),
             go_duration(remaining)
         ));

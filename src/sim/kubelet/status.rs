@@ -26,57 +26,118 @@ pub(super) fn generate_into(
     now: Time,
 ) {
     let t = now.truncate_to_secs();
-    for i in 0..status.container_statuses.len() {
-        let Some(c) = rt.containers.get(i) else {
+    let inits = spec.init_containers.len();
+    for i in 0..spec.kubelet_container_count() {
+        let (Some(c), Some(cs), Some(container)) = (
+            rt.containers.get(i),
+            status.kubelet_container(inits, i),
+            spec.kubelet_container(i),
+        ) else {
             continue;
         };
-        let cs = &status.container_statuses[i];
         let running =
             matches!(cs.state, ContainerState::Running { .. }) && c.running_since.is_some();
-        let has_readiness = spec
-            .containers
-            .get(i)
-            .is_some_and(|s| s.readiness_probe.is_some());
         let started = running && c.started;
-        let ready = started && (!has_readiness || c.readiness.result == Some(true));
-        if cs.started != started || cs.ready != ready {
-            let cs = &mut status.to_mut().container_statuses[i];
+        // An init container that runs to completion is ready once it has exited with code 0
+        // (the prober manager's `UpdatePodStatus`); the others once started and, with a
+        // readiness probe, when it passes.
+        let ready = if i < inits && !container.is_restartable() {
+            matches!(cs.state, ContainerState::Terminated { exit_code: 0, .. })
+        } else {
+            started && (container.readiness_probe.is_none() || c.readiness.result == Some(true))
+        };
+        if (cs.started != started || cs.ready != ready)
+            && let Some(cs) = status.to_mut().kubelet_container_mut(inits, i)
+        {
             cs.started = started;
             cs.ready = ready;
         }
     }
-    let phase = get_phase(status);
+    let initialized = has_any_regular_container_started(status)
+        || status
+            .conditions
+            .iter()
+            .any(|c| c.type_ == PodConditionType::Initialized && c.status == ConditionStatus::True);
+    let phase = get_phase(spec, status, initialized);
     if status.phase != phase {
         status.to_mut().phase = phase;
     }
-    let all_ready =
-        !status.container_statuses.is_empty() && status.container_statuses.iter().all(|c| c.ready);
-    // The reason and message of the unready conditions; none when all are ready (the common case
-    // once a pod runs), so nothing is written out then.
-    // Written straight into one string, sized once for the names it lists.
-    let unready = (!all_ready).then(|| {
-        const PREFIX: &str = "containers with unready status: [";
-        let unready = || status.container_statuses.iter().filter(|c| !c.ready);
-        let mut message = String::with_capacity(
-            PREFIX.len() + unready().map(|c| c.name.len() + 1).sum::<usize>(),
-        );
-        message.push_str(PREFIX);
-        for (i, c) in unready().enumerate() {
-            if i > 0 {
-                message.push(' ');
-            }
-            message.push_str(&c.name);
-        }
-        message.push(']');
-        message
-    });
+    // The sidecars (in the spec's order) and then the app containers that are not ready, named
+    // in the unready conditions' message; none when all are ready (the common case once a pod
+    // runs), so nothing is written out then.
+    let sidecars = status
+        .init_container_statuses
+        .iter()
+        .zip(&spec.init_containers)
+        .filter(|(_, c)| c.is_restartable())
+        .map(|(cs, _)| cs);
+    let unready_names = || {
+        sidecars
+            .clone()
+            .chain(&status.container_statuses)
+            .filter(|c| !c.ready)
+            .map(|c| c.name.as_str())
+    };
+    let all_ready = !status.container_statuses.is_empty() && unready_names().next().is_none();
+    let unready =
+        (!all_ready).then(|| bracketed("containers with unready status: [", unready_names()));
     let unready = unready.as_deref().map(|m| ("ContainersNotReady", m));
+    // `GeneratePodInitializedCondition`: the init containers that have not completed (a sidecar:
+    // not started), unless an app container has already started.
+    let incomplete = (inits > 0 && !has_any_regular_container_started(status)).then(|| {
+        status
+            .init_container_statuses
+            .iter()
+            .zip(&spec.init_containers)
+            .filter(|(cs, c)| {
+                if c.is_restartable() {
+                    !cs.started
+                } else {
+                    !matches!(cs.state, ContainerState::Terminated { exit_code: 0, .. })
+                }
+            })
+            .map(|(cs, _)| cs.name.as_str())
+            .collect::<Vec<_>>()
+    });
+    let incomplete = incomplete
+        .filter(|names| !names.is_empty())
+        .map(|names| bracketed("containers with incomplete status: [", names.into_iter()));
+    let incomplete = incomplete
+        .as_deref()
+        .map(|m| ("ContainersNotInitialized", m));
     if rt.sandbox_ready {
         set_condition(status, PodConditionType::PodReadyToStartContainers, None, t);
     }
-    set_condition(status, PodConditionType::Initialized, None, t);
+    set_condition(status, PodConditionType::Initialized, incomplete, t);
     set_condition(status, PodConditionType::ContainersReady, unready, t);
     set_condition(status, PodConditionType::Ready, unready, t);
+}
+
+/// `prefix`, the names separated by spaces, and `]`, as Go prints a list of names: written
+/// straight into one string, sized once for the names.
+fn bracketed<'n>(prefix: &str, names: impl Iterator<Item = &'n str> + Clone) -> String {
+    let mut message =
+        String::with_capacity(prefix.len() + names.clone().map(|n| n.len() + 1).sum::<usize>());
+    message.push_str(prefix);
+    for (i, name) in names.enumerate() {
+        if i > 0 {
+            message.push(' ');
+        }
+        message.push_str(name);
+    }
+    message.push(']');
+    message
+}
+
+/// `HasAnyRegularContainerStarted`: an app container is running or has run, after which the
+/// pod counts as initialized whatever its sidecars do.
+fn has_any_regular_container_started(status: &PodStatus) -> bool {
+    status.container_statuses.iter().any(|cs| {
+        matches!(
+            cs.state,
+            ContainerState::Running { .. } | ContainerState::Terminated { .. }
+        ) || cs.last_state.is_some()
+    })
 }
 
 /// [`set_pod_condition`] with the condition given by its parts: True when `unready` is `None`,
@@ -118,10 +179,45 @@ fn set_condition(
     );
 }
 
-/// `getPhase` for `restartPolicy: Always`: Pending while any container waits without having
-/// run; Running once one runs, and still Running while containers crash and restart.
-pub fn get_phase(status: &PodStatus) -> PodPhase {
+/// `getPhase` for `restartPolicy: Always`: Pending while an init container that runs to
+/// completion has not (or, before the pod has initialized, a sidecar has not started), or while
+/// any app container waits without having run; Running once one runs (sidecars count), and still
+/// Running while containers crash and restart.
+pub fn get_phase(spec: &PodSpec, status: &PodStatus, initialized: bool) -> PodPhase {
+    let (mut pending_inits, mut pending_sidecars) = (0, 0);
     let (mut running, mut waiting, mut stopped) = (0, 0, 0);
+    for (i, c) in spec.init_containers.iter().enumerate() {
+        let Some(cs) = status.init_container_statuses.get(i) else {
+            pending_inits += 1;
+            continue;
+        };
+        let restarted = matches!(cs.last_state, Some(ContainerState::Terminated { .. }));
+        if c.is_restartable() {
+            match &cs.state {
+                ContainerState::Running { .. } => {
+                    if !cs.started {
+                        pending_sidecars += 1;
+                    }
+                    running += 1;
+                }
+                ContainerState::Terminated { .. } => {}
+                ContainerState::Waiting { .. } if !restarted => pending_sidecars += 1,
+                ContainerState::Waiting { .. } => {}
+            }
+            continue;
+        }
+        // A failed init container counts as failed initialization, which makes the pod Failed
+        // only under `restartPolicy: Never`; under Always it is run again.
+        match &cs.state {
+            ContainerState::Running { .. } => pending_inits += 1,
+            ContainerState::Terminated { .. } => {}
+            ContainerState::Waiting { .. } if !restarted => pending_inits += 1,
+            ContainerState::Waiting { .. } => {}
+        }
+    }
+    if pending_inits > 0 || (pending_sidecars > 0 && !initialized) {
+        return PodPhase::Pending;
+    }
     for cs in &status.container_statuses {
         match &cs.state {
             ContainerState::Running { .. } => running += 1,
