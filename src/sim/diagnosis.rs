@@ -9,7 +9,8 @@
 //! simulator and the trace's steps (events live in the steps) and changes nothing.
 
 use super::api::{
-    ConditionStatus, ContainerState, Deployment, EventReason, Pod, PodConditionType, Time,
+    ConditionStatus, ContainerState, ContainerStatus, Deployment, EventReason, Pod,
+    PodConditionType, Time,
 };
 use super::controller::scheduler::{format_cpu, format_mem};
 use super::engine::Sim;
@@ -100,15 +101,33 @@ fn deployment_pods<'a>(sim: &'a Sim, d: &Deployment) -> Vec<&'a Pod> {
     pods
 }
 
+/// The first waiting container's reason and message: an init container's when one waits for a
+/// reason of its own (not `PodInitializing`, which only says that its turn has not come), else
+/// an app container's.
 fn waiting_reason(pod: &Pod) -> Option<(&str, &str)> {
+    waiting_container(pod).map(|(cs, _)| match &cs.state {
+        ContainerState::Waiting { reason, message } => (reason.as_str(), message.as_str()),
+        _ => ("", ""),
+    })
+}
+
+/// The container [`waiting_reason`] reads, and whether it is an init container.
+fn waiting_container(pod: &Pod) -> Option<(&ContainerStatus, bool)> {
+    let waiting = |c: &&ContainerStatus| matches!(&c.state, ContainerState::Waiting { .. });
     pod.status
-        .container_statuses
+        .init_container_statuses
         .iter()
-        .find_map(|c| match &c.state {
-            ContainerState::Waiting { reason, message } => {
-                Some((reason.as_str(), message.as_str()))
-            }
-            _ => None,
+        .filter(|c| {
+            !matches!(&c.state, ContainerState::Waiting { reason, .. } if reason == "PodInitializing")
+        })
+        .find(waiting)
+        .map(|c| (c, true))
+        .or_else(|| {
+            pod.status
+                .container_statuses
+                .iter()
+                .find(waiting)
+                .map(|c| (c, false))
         })
 }
 
@@ -495,12 +514,20 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         }
     } else if let Some(p) = pulling.first() {
         let (reason, message) = waiting_reason(p).unwrap_or_default();
+        // The image of the container that waits; an init container's shows in STATUS as
+        // `Init:<reason>`.
+        let (image, status) = match waiting_container(p) {
+            Some((cs, true)) => (cs.image.as_str(), format!("Init:{reason}")),
+            _ => (
+                p.spec.containers.first().map_or("", |c| c.image.as_str()),
+                reason.to_string(),
+            ),
+        };
         Verdict {
             cause: Cause::ImagePull,
             summary: format!(
-                "{} new pods cannot pull image {}: STATUS {reason} ({message}). The old ReplicaSet keeps serving; READY is {ready}/{desired}.",
+                "{} new pods cannot pull image {image}: STATUS {status} ({message}). The old ReplicaSet keeps serving; READY is {ready}/{desired}.",
                 pulling.len(),
-                p.spec.containers.first().map_or("", |c| c.image.as_str())
             ),
             raising_replicas_helps: false,
             advice: format!(

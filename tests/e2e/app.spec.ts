@@ -175,6 +175,25 @@ test('the image-typo scenario shows ImagePullBackOff and ProgressDeadlineExceede
   expect(app.consoleErrors).toEqual([]);
 });
 
+test('the init-containers scenario walks Init:0/2 to Running, then shows Init:CrashLoopBackOff', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('init-containers.yaml');
+  for (const status of ['Init:0/2', 'Init:1/2', 'PodInitializing']) {
+    const chip = page.locator(`[data-testid="pod"][data-status="${status}"]`);
+    while ((await chip.count()) === 0) await app.forward();
+    await expect(chip.first()).toContainText(status);
+    await expect(chip.first()).toHaveAttribute('aria-label', /not ready/);
+  }
+  await app.screenshot('init-containers-initializing');
+  const looping = page.locator('[data-testid="pod"][data-status="Init:CrashLoopBackOff"]');
+  while ((await looping.count()) === 0) await app.forward();
+  await expect(looping.first()).toContainText('Init:CrashLoopBackOff');
+  await expect(app.eventLog).toContainText('Back-off restarting failed container migrate');
+  await app.screenshot('init-containers-crash-loop');
+  expect(app.consoleErrors).toEqual([]);
+});
+
 test('the six-want-four-ready scenario shows the diagnosis', async ({ page }) => {
   const app = new AppPage(page);
   await app.goto();

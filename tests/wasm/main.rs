@@ -55,6 +55,10 @@ const GOLDEN: &[(&str, &str)] = &[
         include_str!("../golden/node-failure.txt"),
     ),
     ("crash-loop.yaml", include_str!("../golden/crash-loop.txt")),
+    (
+        "init-containers.yaml",
+        include_str!("../golden/init-containers.txt"),
+    ),
 ];
 
 /// Same seed and same inputs give the same trace on wasm as natively: every bundled scenario's
