@@ -538,7 +538,8 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         // A liveness (or startup) probe kill tells a slow starter from a crashing process.
         let probe_kill = records.iter().find(|r| {
             r.event.reason == EventReason::Killing
-                && r.event.message.contains("probe, will be restarted")
+                && r.event.message.contains(" failed ")
+                && r.event.message.contains(" probe")
                 && pods
                     .iter()
                     .any(|p| p.metadata.name == r.event.involved_object.name)

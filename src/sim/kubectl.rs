@@ -27,6 +27,7 @@ use super::engine::Sim;
 use super::fingerprint;
 use super::recorder;
 use super::rng::SAFE_ALPHANUMS;
+use super::store::aggregate_containers;
 use super::trace::Step;
 use crate::sim::order;
 use std::collections::BTreeMap;
@@ -471,18 +472,36 @@ pub fn get_nodes(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
     tabwrite(&t, 6, 3)
 }
 
-/// The sum of one resource over a list of containers' quantities, as `Quantity.Add` leaves it
-/// and `String` prints it: in the format of the first quantity added (`128Mi` + `128Mi` is
-/// `256Mi`, `100M` + `100M` is `200M`), `0` when there is none.
-fn sum_quantity<'a>(quantities: impl Iterator<Item = &'a serde_json::Value>) -> (i64, String) {
+/// The sum of one resource over pods, each counted as the scheduler counts it (its app
+/// containers and sidecars, or an init container's peak if larger: `PodRequestsAndLimits`), as
+/// `Quantity.Add` leaves it and `String` prints it: in the format of the first quantity added
+/// (`128Mi` + `128Mi` is `256Mi`, `100M` + `100M` is `200M`), `0` when there is none.
+fn pods_quantity(
+    pods: &[&Pod],
+    list: fn(&Container) -> &BTreeMap<String, serde_json::Value>,
+    name: &str,
+) -> (i64, String) {
+    let text = |c: &Container| {
+        list(c)
+            .get(name)
+            .and_then(quantity::quantity_text)
+            .map(|t| t.into_owned())
+    };
     let mut milli: i64 = 0;
     let mut binary = None;
-    for q in quantities {
-        let Some(text) = quantity::quantity_text(q) else {
-            continue;
-        };
-        binary.get_or_insert(text.ends_with('i'));
-        milli = milli.saturating_add(quantity::parse_milli(&text).unwrap_or(0));
+    for p in pods {
+        if let Some(first) = p
+            .spec
+            .containers
+            .iter()
+            .chain(&p.spec.init_containers)
+            .find_map(text)
+        {
+            binary.get_or_insert(first.ends_with('i'));
+        }
+        milli = milli.saturating_add(aggregate_containers(&p.spec, |c| {
+            text(c).and_then(|t| quantity::parse_milli(&t)).unwrap_or(0)
+        }));
     }
     let text = match binary {
         None => "0".to_string(),
@@ -684,15 +703,7 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
     o.push_str(
         "  ---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n",
     );
-    let of = |pods: &[&Pod],
-              list: fn(&Container) -> &BTreeMap<String, serde_json::Value>,
-              name: &str| {
-        sum_quantity(
-            pods.iter()
-                .flat_map(|p| p.spec.containers.iter())
-                .filter_map(move |c| list(c).get(name)),
-        )
-    };
+    let of = pods_quantity;
     fn requests(c: &Container) -> &BTreeMap<String, serde_json::Value> {
         &c.resources.requests
     }
@@ -777,29 +788,18 @@ pub fn get_replica_sets(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
 ///
 /// Example: three restarts, the last exit 45 s ago → `3 (45s ago)`.
 pub fn restarts_cell(pod: &Pod, now: Time) -> String {
-    let initializing = pod.init_status().is_some() && !pod.is_initialized();
-    let inits = pod
-        .status
-        .init_container_statuses
-        .iter()
-        .zip(&pod.spec.init_containers)
-        .filter(|(_, c)| initializing || c.is_restartable())
-        .map(|(cs, _)| cs);
-    let counted = || {
-        inits.clone().chain(
-            pod.status
-                .container_statuses
-                .iter()
-                .filter(move |_| !initializing),
-        )
-    };
-    let restarts: i32 = counted().map(|c| c.restart_count).sum();
-    let last = counted()
-        .filter_map(|c| match &c.last_state {
-            Some(ContainerState::Terminated { finished_at, .. }) => Some(*finished_at),
-            _ => None,
-        })
-        .max();
+    let walk = pod.init_walk();
+    let (mut restarts, mut last) = (walk.restarts, walk.last_restart);
+    if walk.status.is_none() || pod.is_initialized() {
+        restarts = walk.sidecar_restarts;
+        last = walk.last_sidecar_restart;
+        for c in &pod.status.container_statuses {
+            restarts += c.restart_count;
+            if let Some(ContainerState::Terminated { finished_at, .. }) = &c.last_state {
+                last = last.max(Some(*finished_at));
+            }
+        }
+    }
     match last {
         Some(t) if restarts > 0 => format!("{restarts} ({} ago)", since(now, t)),
         _ => restarts.to_string(),
@@ -807,16 +807,9 @@ pub fn restarts_cell(pod: &Pod, now: Time) -> String {
 }
 
 /// The READY cell of `printPod`: ready containers over containers, where the sidecars count
-/// beside the app containers (a sidecar once started and ready).
+/// beside the app containers (a sidecar once started and ready, among those `printPod` walks).
 pub fn ready_cell(pod: &Pod) -> String {
-    let sidecars = || {
-        pod.status
-            .init_container_statuses
-            .iter()
-            .zip(&pod.spec.init_containers)
-            .filter(|(_, c)| c.is_restartable())
-    };
-    let ready = sidecars().filter(|(cs, _)| cs.started && cs.ready).count()
+    let ready = pod.init_walk().ready_sidecars
         + pod
             .status
             .container_statuses

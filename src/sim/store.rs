@@ -780,6 +780,52 @@ mod tests {
     use crate::sim::api::PodCondition;
     use PodConditionType::*;
 
+    /// `PodRequests` with init containers: app containers and sidecars add up; a plain init
+    /// container counts alone with the sidecars started before it, and the larger total wins.
+    #[test]
+    fn init_containers_count_at_their_peak() {
+        let container = |name: &str, cpu: &str, sidecar: bool| {
+            let mut c = Container {
+                name: name.into(),
+                ..Default::default()
+            };
+            c.resources.requests.insert("cpu".into(), cpu.into());
+            if sidecar {
+                c.extra.insert("restartPolicy".into(), "Always".into());
+            }
+            c
+        };
+        let pod = |inits: Vec<Container>, apps: Vec<Container>| Pod {
+            spec: Shared::new(PodSpec {
+                init_containers: inits,
+                containers: apps,
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let web = || container("web", "250m", false);
+        // No init containers: the app containers' sum.
+        assert_eq!(pod_requests(&pod(vec![], vec![web(), web()])).0, 500);
+        // A migration asking for more than the app: its peak.
+        let migrate = container("migrate", "1", false);
+        assert_eq!(
+            pod_requests(&pod(vec![migrate.clone()], vec![web()])).0,
+            1000
+        );
+        // A sidecar runs beside everything after it: 100m + 250m, or 100m + 1 during migrate.
+        let proxy = container("proxy", "100m", true);
+        assert_eq!(pod_requests(&pod(vec![proxy.clone()], vec![web()])).0, 350);
+        assert_eq!(
+            pod_requests(&pod(vec![proxy.clone(), migrate.clone()], vec![web()])).0,
+            1100
+        );
+        // A sidecar started after the migration does not count during it.
+        assert_eq!(
+            pod_requests(&pod(vec![migrate, proxy], vec![web()])).0,
+            1000
+        );
+    }
+
     /// A new condition type goes to its place in type order, wherever it arrives, and setting
     /// a type again replaces it in place.
     #[test]

@@ -46,6 +46,10 @@ pub struct ReplicaSetView {
     pub uid: String,
     pub revision: String,
     pub image: String,
+    /// The init containers' images, joined with `,` (empty without init containers): a rollout
+    /// may change only these, and the lanes must still tell the revisions apart.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub init_images: String,
     pub replicas: i32,
     pub status_replicas: i32,
     pub ready_replicas: i32,
@@ -222,6 +226,15 @@ fn replica_set_view(rs: &ReplicaSet, d: Option<&Deployment>) -> ReplicaSetView {
         uid: rs.metadata.uid.clone(),
         revision: rs.annotation(REVISION_ANNOTATION).unwrap_or("").to_string(),
         image: rs.spec.template.spec.images(","),
+        init_images: rs
+            .spec
+            .template
+            .spec
+            .init_containers
+            .iter()
+            .map(|c| c.image.as_str())
+            .collect::<Vec<_>>()
+            .join(","),
         replicas: rs.spec.replicas,
         status_replicas: rs.status.replicas,
         ready_replicas: rs.status.ready_replicas,

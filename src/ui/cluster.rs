@@ -186,7 +186,13 @@ fn ReplicaSetLane(
                     <span class=format!("badge {role}")>{if rs.current { "★ current" } else { "old" }}</span>
                     " "
                     <span class="rs-name">{rs.name.clone()}</span>
-                    <span class="rs-meta">{format!(" revision {} · {}", rs.revision, rs.image)}</span>
+                    <span class="rs-meta">{
+                        if rs.init_images.is_empty() {
+                            format!(" revision {} · {}", rs.revision, rs.image)
+                        } else {
+                            format!(" revision {} · init {} · {}", rs.revision, rs.init_images, rs.image)
+                        }
+                    }</span>
                     {
                         let image = rs.image.clone();
                         session.map(|session| view! {

@@ -11,12 +11,16 @@ use rolloutscope::sim::scenario::{BUNDLED, Scenario};
 use rolloutscope::sim::trace::Step;
 
 fn scenario(file: &str) -> Scenario {
-    let yaml = BUNDLED
+    Scenario::parse(scenario_text(file)).unwrap_or_else(|e| panic!("{file}: {e:?}"))
+}
+
+/// The text of a bundled scenario.
+fn scenario_text(file: &str) -> &'static str {
+    BUNDLED
         .iter()
         .find(|(f, _)| *f == file)
         .map(|(_, y)| *y)
-        .unwrap_or_else(|| panic!("{file} is not bundled"));
-    Scenario::parse(yaml).unwrap_or_else(|e| panic!("{file}: {e:?}"))
+        .unwrap_or_else(|| panic!("{file} is not bundled"))
 }
 
 /// Runs a bundled scenario until `at` (simulated seconds).
@@ -1318,4 +1322,76 @@ fn a_failing_init_container_crash_loops_and_the_pod_never_initializes() {
     let d = sim.deployment("web").expect("the Deployment");
     assert_eq!(d.status.available_replicas, 3);
     assert_eq!(d.status.updated_replicas, 1);
+}
+
+/// A deleted pod's sidecars get SIGTERM only after its app containers have exited, with what is
+/// left of the grace period: web exits 4 s after SIGTERM, and proxy, which ignores SIGTERM, is
+/// killed when the remaining 26 s run out; both Killing events come at once.
+#[test]
+fn sidecars_stop_after_the_app_containers() {
+    let yaml = scenario_text("init-containers.yaml")
+        .replace(
+            "web:1.0: {pull_time: 2s, listen_after: 3s}",
+            "web:1.0: {pull_time: 2s, listen_after: 3s, shutdown: 4s}",
+        )
+        .replace("actions:\n", "actions:\n  - {at: 30s, delete_pod: web-}\n");
+    let (_, steps) = run_yaml(&yaml, 70);
+    let pod = steps
+        .iter()
+        .flat_map(|s| &s.events)
+        .find(|e| e.reason == EventReason::Killing)
+        .map(|e| e.involved_object.name.clone())
+        .expect("a Killing event");
+    let killing = event_times(&steps, &pod, EventReason::Killing, "Stopping container");
+    assert_eq!(killing, [30_000, 30_000]);
+    let gone = steps
+        .iter()
+        .find(|s| {
+            s.narration
+                .starts_with(&format!("{pod}'s containers have stopped"))
+        })
+        .map(|s| s.time.as_millis())
+        .expect("the pod is removed");
+    assert_eq!(gone, 60_000);
+}
+
+/// A sidecar's readiness counts for the pod: with the proxy's readiness endpoint failing, the
+/// app container's passing probe leaves the pod not Ready (READY 1/2), and the narration says
+/// what it waits for. A sidecar killed for a failed startup probe is reported in the init
+/// container's own words.
+#[test]
+fn a_sidecar_counts_for_readiness_and_is_killed_in_its_own_words() {
+    let unready = scenario_text("init-containers.yaml")
+        .replace(
+            "proxy:1.31: {pull_time: 3s, listen_after: 2s}",
+            "proxy:1.31: {pull_time: 3s, listen_after: 2s, ready: never}",
+        )
+        .replace(
+            "              periodSeconds: 2\n",
+            "              periodSeconds: 2\n            readinessProbe:\n              httpGet: {path: /ready, port: 15000}\n",
+        );
+    let (sim, steps) = run_yaml(&unready, 40);
+    assert!(
+        steps.iter().any(|s| s.narration.contains(
+            "so the container is ready but the pod stays not Ready until proxy is ready too"
+        )),
+        "no step says the pod waits for proxy"
+    );
+    for p in sim.store().pods.values() {
+        assert_eq!(kubectl::ready_cell(p), "1/2", "{}", p.metadata.name);
+        assert!(!p.is_ready());
+    }
+    let never_listens = scenario_text("init-containers.yaml").replace(
+        "proxy:1.31: {pull_time: 3s, listen_after: 2s}",
+        "proxy:1.31: {pull_time: 3s, listen_after: 10m}",
+    );
+    let (_, steps) = run_yaml(&never_listens, 40);
+    assert!(
+        steps
+            .iter()
+            .flat_map(|s| &s.events)
+            .any(|e| e.reason == EventReason::Killing
+                && e.message == "Init container proxy failed startup probe"),
+        "no Killing event for the sidecar's failed startup probe"
+    );
 }

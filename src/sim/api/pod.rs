@@ -376,6 +376,25 @@ impl PodStatus {
     }
 }
 
+/// What `printPod` reads from a pod's init containers ([`Pod::init_walk`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InitWalk {
+    /// The `Init:` STATUS while the pod initializes; `None` once every init container is past.
+    pub status: Option<String>,
+    /// The started and ready sidecars before the walk stopped, which READY counts.
+    pub ready_sidecars: usize,
+    /// The restarts of the init containers walked, which RESTARTS shows while the pod
+    /// initializes.
+    pub restarts: i32,
+    /// The restarts of the sidecars walked, which RESTARTS adds to the app containers' once the
+    /// pod has initialized.
+    pub sidecar_restarts: i32,
+    /// The latest `lastState.terminated.finishedAt` of the init containers walked.
+    pub last_restart: Option<Time>,
+    /// The same, of the sidecars walked.
+    pub last_sidecar_restart: Option<Time>,
+}
+
 /// The pod condition types, in the order `kubectl describe` lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum PodConditionType {
@@ -606,22 +625,41 @@ impl Pod {
         (!self.is_terminal()).then(|| "Terminating".to_string())
     }
 
-    /// The `Init:` STATUS of `printPod` while the pod initializes: the init containers are
-    /// walked in order, past those that completed and the sidecars that started, and the first
-    /// other one gives `Init:<reason>` when it failed (`Init:Error`, `Init:ExitCode:<n>`) or
-    /// waits for a reason (`Init:CrashLoopBackOff`, `Init:ImagePullBackOff`), else
-    /// `Init:<done>/<all>`. `None` once every one is past.
+    /// The `Init:` STATUS of `printPod` while the pod initializes ([`InitWalk::status`]).
     pub fn init_status(&self) -> Option<String> {
+        self.init_walk().status
+    }
+
+    /// `printPod`'s walk over the init containers, in order: past those that completed and
+    /// the sidecars that started (counting the ready ones), and stopping at the first other
+    /// one, which gives `Init:<reason>` when it failed (`Init:Error`, `Init:ExitCode:<n>`) or
+    /// waits for a reason (`Init:CrashLoopBackOff`, `Init:ImagePullBackOff`), else
+    /// `Init:<done>/<all>`. Restarts are counted up to and including that one.
+    pub fn init_walk(&self) -> InitWalk {
         let all = self.spec.init_containers.len();
+        let mut walk = InitWalk::default();
         for (i, cs) in self.status.init_container_statuses.iter().enumerate() {
             let sidecar = self
                 .spec
                 .init_containers
                 .get(i)
                 .is_some_and(Container::is_restartable);
-            return Some(match &cs.state {
+            let finished = match &cs.last_state {
+                Some(ContainerState::Terminated { finished_at, .. }) => Some(*finished_at),
+                _ => None,
+            };
+            walk.restarts += cs.restart_count;
+            walk.last_restart = walk.last_restart.max(finished);
+            if sidecar {
+                walk.sidecar_restarts += cs.restart_count;
+                walk.last_sidecar_restart = walk.last_sidecar_restart.max(finished);
+            }
+            walk.status = Some(match &cs.state {
                 ContainerState::Terminated { exit_code: 0, .. } => continue,
-                _ if sidecar && cs.started => continue,
+                _ if sidecar && cs.started => {
+                    walk.ready_sidecars += usize::from(cs.ready);
+                    continue;
+                }
                 ContainerState::Terminated {
                     reason, exit_code, ..
                 } => {
@@ -638,8 +676,9 @@ impl Pod {
                 }
                 _ => format!("Init:{i}/{all}"),
             });
+            break;
         }
-        None
+        walk
     }
 
     /// Whether the Initialized condition is True.

@@ -222,9 +222,10 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
         let remaining = b.delay_ms - k.now.millis_since(b.last_update);
         k.out.stage = Some(Stage::Retry);
         k.out.say(format!(
-            "The last pull of {image} failed, so the kubelet backs off for {} before pulling again ({} left); STATUS shows ImagePullBackOff.",
+            "The last pull of {image} failed, so the kubelet backs off for {} before pulling again ({} left); STATUS shows {}.",
             go_duration(b.delay_ms),
-            go_duration(remaining)
+            go_duration(remaining),
+            k.status_word(c, "ImagePullBackOff")
         ));
         retry_later(k);
         return;
@@ -408,7 +409,8 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
     let (look, why) = look_again_after_failure(k);
     k.out.stage = Some(Stage::Retry);
     k.out.say(format!(
-        "Pulling {image} failed ({err}). STATUS shows ErrImagePull and the kubelet will not pull it again for {} (the back-off doubles after each failure, up to 5m0s); the pod worker looks again in {} ({why}).",
+        "Pulling {image} failed ({err}). STATUS shows {} and the kubelet will not pull it again for {} (the back-off doubles after each failure, up to 5m0s); the pod worker looks again in {} ({why}).",
+        k.status_word(c, "ErrImagePull"),
         go_duration(next.delay_ms),
         go_duration(look)
     ));

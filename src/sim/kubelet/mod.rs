@@ -447,6 +447,16 @@ impl<'a> KubeletContext<'a> {
         [kind, " ", name].concat()
     }
 
+    /// The STATUS word kubectl shows for a waiting or failed container `c` with this reason:
+    /// `Init:<reason>` for an init container while the pod initializes (`printPod`).
+    pub fn status_word(&self, c: usize, reason: &str) -> String {
+        if self.is_init(c) && !self.initialized() {
+            ["Init:", reason].concat()
+        } else {
+            reason.to_string()
+        }
+    }
+
     fn container_name(&self, c: usize) -> String {
         self.spec_of(c).map(|c| c.name.clone()).unwrap_or_default()
     }
@@ -775,6 +785,8 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
         .unwrap_or(0)
         * 1000;
     let mut wait = 0;
+    // The sidecars' shutdown times, in their order.
+    let mut sidecars = Vec::new();
     for c in 0..k
         .pod
         .spec
@@ -794,17 +806,38 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
             format!("Stopping container {name}"),
         );
         let behavior = k.world.image(k.spec_of(c).map_or("", |s| s.image.as_str()));
-        wait = wait.max(behavior.shutdown_ms.unwrap_or(grace_ms).min(grace_ms));
+        if k.is_init(c) && !k.runs_to_completion(c) {
+            sidecars.push(behavior.shutdown_ms);
+        } else {
+            wait = wait.max(behavior.shutdown_ms.unwrap_or(grace_ms).min(grace_ms));
+        }
+    }
+    // `killContainer` records every Killing event at once, but with sidecars the termination
+    // ordering holds each sidecar's SIGTERM until the app containers, and the sidecars after it,
+    // have exited. A sidecar then has what is left of the grace period in whole seconds
+    // (truncated), and never less than the 2 s minimum.
+    let app_wait = wait;
+    for shutdown in sidecars.iter().rev() {
+        let left = (grace_ms / 1000).saturating_sub(wait / 1000).max(2) * 1000;
+        wait += shutdown.unwrap_or(left).min(left);
     }
     k.after(wait, Work::TerminationComplete(k.work_name()));
     k.out.stage = Some(Stage::Reconcile);
-    k.out.say(format!(
+    let mut said = format!(
         "{} was deleted, so the kubelet on {} sends SIGTERM to its containers; it shows Terminating until they exit ({}, grace period {}s).",
         k.pod.metadata.name,
         k.pod.node_name,
         go_duration(wait),
         grace_ms / 1000
-    ));
+    );
+    if !sidecars.is_empty() {
+        let _ = write!(
+            said,
+            " Its sidecars get SIGTERM only once the app containers have exited ({}), last one first.",
+            go_duration(app_wait)
+        );
+    }
+    k.out.say(said);
 }
 
 /// The containers of a terminating pod have exited: the pod object is removed.

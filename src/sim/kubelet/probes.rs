@@ -352,8 +352,23 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     match (kind, publish, ok) {
         (ProbeKind::Readiness, true, true) if previous != Some(true) => {
             k.out.stage = Some(Stage::Readiness);
+            // The pod turns Ready only if every other app container and sidecar is ready too.
+            let waiting_for: Vec<&str> = (0..k.pod.spec.kubelet_container_count())
+                .filter(|&o| o != c && !k.runs_to_completion(o))
+                .filter(|&o| k.cs(o).is_some_and(|cs| !cs.ready))
+                .filter_map(|o| k.spec_of(o).map(|s| s.name.as_str()))
+                .collect();
+            let pod_turns = if waiting_for.is_empty() {
+                "and the pod turns Ready".to_string()
+            } else {
+                format!(
+                    "but the pod stays not Ready until {} {} ready too",
+                    waiting_for.join(" and "),
+                    if waiting_for.len() == 1 { "is" } else { "are" }
+                )
+            };
             k.out.say(format!(
-                "The readiness probe of {name} in {pod} passed {passes} time{} in a row (successThreshold {success_threshold}), so the container is ready and the pod turns Ready.",
+                "The readiness probe of {name} in {pod} passed {passes} time{} in a row (successThreshold {success_threshold}), so the container is ready {pod_turns}.",
                 if passes == 1 { "" } else { "s" }
             ));
         }
@@ -413,7 +428,12 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
                 c,
                 false,
                 EventReason::Killing,
-                format!("Container {name} failed {kind_lower} probe, will be restarted"),
+                // `computeInitContainerActions` words a sidecar's kill its own way.
+                if k.is_init(c) {
+                    format!("Init container {name} failed {kind_lower} probe")
+                } else {
+                    format!("Container {name} failed {kind_lower} probe, will be restarted")
+                },
             );
             container_stopped(k, c, 137, "Error");
             k.out.stage = Some(Stage::Retry);
