@@ -3,7 +3,7 @@
 //! Expectations come from the spec (§15.3 image pull back-off, §15.5 CrashLoopBackOff, §15.8
 //! columns) and are written as data.
 
-use rolloutscope::sim::api::{EventReason, PodPhase, Time};
+use rolloutscope::sim::api::{ContainerState, EventReason, PodPhase, Time};
 use rolloutscope::sim::diagnosis::{Cause, diagnose};
 use rolloutscope::sim::engine::Sim;
 use rolloutscope::sim::kubectl::{self, Moment, Resource};
@@ -880,6 +880,15 @@ fn a_crashed_container_is_restarted() {
     let pod = fault.object.trim_start_matches("pod/").to_string();
     let p = sim.store().pods.get(pod.as_str()).expect("the pod stays");
     assert_eq!(p.status.container_statuses[0].restart_count, 1);
+    // The crash exits with the image's exit code (1 by default), not with an exit it planned.
+    assert!(
+        matches!(
+            &p.status.container_statuses[0].last_state,
+            Some(ContainerState::Terminated { exit_code: 1, reason, .. }) if reason == "Error"
+        ),
+        "{:?}",
+        p.status.container_statuses[0].last_state
+    );
     assert!(steps.iter().any(|s| {
         s.time.as_millis() >= 30_000
             && s.events

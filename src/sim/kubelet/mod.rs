@@ -1053,11 +1053,16 @@ pub fn container_exit(
         return Outcome::default();
     };
     let completes = k.runs_to_completion(c);
-    let code = k
-        .world
-        .behavior(&spec.image)
-        .exit_plan(completes)
-        .map_or(0, |(_, code)| code);
+    // The exit the image plans comes exactly that long after the start; any other (the
+    // `crash_pod` fault) exits with the image's `exit_code`.
+    let behavior = k.world.behavior(&spec.image);
+    let ran = k.runtime.containers[c]
+        .running_since
+        .map(|since| k.now.millis_since(since));
+    let code = match behavior.exit_plan(completes) {
+        Some((after, code)) if Some(after) == ran => code,
+        _ => behavior.exit_code,
+    };
     probes::container_stopped(
         &mut k,
         c,
