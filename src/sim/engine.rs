@@ -2,7 +2,7 @@
 //! and the cluster state. [`Sim::step`] takes the next piece of work that changes something,
 //! runs exactly one actor on it, applies the changes, and returns the [`Step`] it took.
 
-use super::api::{Deployment, Node, NodeSpec, NodeStatus, ObjectMeta, Time};
+use super::api::{Deployment, Node, NodeSpec, NodeStatus, ObjectMeta, StringMap, Time};
 use super::chunked::ChunkedMap;
 use super::commands::{self, Command, CommandError};
 use super::controller::replica_set::{self, PodQuota};
@@ -257,11 +257,12 @@ impl Sim {
         // The labels the kubelet gives the node it registers (`initialNode`, the deprecated beta
         // ones included), and the annotations its attach/detach setting and the TTL controller
         // add to every node of a small cluster.
-        let owned = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+        let owned = |pairs: &[(&str, &str)]| -> StringMap {
             pairs
                 .iter()
                 .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
-                .collect()
+                .collect::<BTreeMap<_, _>>()
+                .into()
         };
         Node {
             metadata: ObjectMeta {

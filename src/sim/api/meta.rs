@@ -1,6 +1,7 @@
 //! Object metadata: names, UIDs, generations, labels, annotations, owner references and the
 //! logical timestamps every object carries.
 
+use super::Shared;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -86,12 +87,23 @@ pub struct ObjectMeta {
     pub deletion_timestamp: Option<Time>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deletion_grace_period_seconds: Option<i64>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub labels: BTreeMap<String, String>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub annotations: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "is_empty_map")]
+    pub labels: StringMap,
+    #[serde(skip_serializing_if = "is_empty_map")]
+    pub annotations: StringMap,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub owner_references: Vec<OwnerReference>,
+}
+
+/// Labels, annotations and selector labels: shared and copied only when written, because they
+/// are copied far more often than written. Every pod of a ReplicaSet gets the template's labels,
+/// and every sync copies the Deployment (its annotations hold the whole last-applied manifest)
+/// and its ReplicaSets; as plain maps each copy allocated every key and value again.
+pub type StringMap = Shared<BTreeMap<String, String>>;
+
+/// Whether a label or annotation map is empty (serialization leaves such maps out).
+pub fn is_empty_map(m: &StringMap) -> bool {
+    m.is_empty()
 }
 
 fn is_zero_i64(v: &i64) -> bool {
