@@ -3,6 +3,7 @@
 
 use super::Shared;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -131,8 +132,10 @@ impl ObjectMeta {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct OwnerReference {
-    pub api_version: String,
-    pub kind: String,
+    /// The owner's API version and kind: fixed texts, borrowed rather than allocated for every
+    /// pod and ReplicaSet (and every copy of one).
+    pub api_version: Cow<'static, str>,
+    pub kind: Cow<'static, str>,
     pub name: String,
     pub uid: String,
     pub controller: bool,

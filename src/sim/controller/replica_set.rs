@@ -290,8 +290,8 @@ fn new_pod(store: &Store, rs: &ReplicaSet, names: &mut Rng) -> Pod {
             labels: rs.spec.template.metadata.labels.clone(),
             annotations: rs.spec.template.metadata.annotations.clone(),
             owner_references: vec![OwnerReference {
-                api_version: "apps/v1".to_string(),
-                kind: "ReplicaSet".to_string(),
+                api_version: "apps/v1".into(),
+                kind: "ReplicaSet".into(),
                 name: rs.metadata.name.clone(),
                 uid: rs.metadata.uid.clone(),
                 controller: true,
