@@ -277,10 +277,17 @@ fn manage_replicas(
 
 /// A new pod from the ReplicaSet's template, named by `generateName` (`<rs>-<5 random>`).
 fn new_pod(store: &Store, rs: &ReplicaSet, names: &mut Rng) -> Pod {
-    let prefix = format!("{}-", rs.metadata.name);
-    let mut name = format!("{prefix}{}", names.safe_string(5));
+    let prefix = [rs.metadata.name.as_str(), "-"].concat();
+    // Each candidate is written into one string of its final length: every pod is named here.
+    let generate = |names: &mut Rng| {
+        let mut name = String::with_capacity(prefix.len() + 5);
+        name.push_str(&prefix);
+        names.push_safe_string(&mut name, 5);
+        name
+    };
+    let mut name = generate(names);
     while store.pods.contains_key(name.as_str()) {
-        name = format!("{prefix}{}", names.safe_string(5));
+        name = generate(names);
     }
     Pod {
         metadata: ObjectMeta {
