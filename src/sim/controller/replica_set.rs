@@ -147,12 +147,16 @@ fn manage_replicas(
             created.push(pod);
             Ok(())
         });
+        // One event and one change per pod: room for all of them at once, rather than growing
+        // (and moving) both vectors a doubling at a time through a large batch.
+        out.events.reserve_exact(created.len() + errs.len());
+        out.changes.reserve_exact(created.len());
         for pod in created {
             out.events.push(Event::normal(
                 COMPONENT,
                 rs_ref.clone(),
                 EventReason::SuccessfulCreate,
-                format!("Created pod: {}", pod.metadata.name),
+                ["Created pod: ", pod.metadata.name.as_str()].concat(),
             ));
             out.change(Change::CreatePod(Box::new(pod)));
         }
@@ -244,6 +248,8 @@ fn manage_replicas(
         .into_iter()
         .filter_map(|i| active.get(i).map(|(name, _)| &***name))
         .collect();
+        out.events.reserve_exact(to_delete.len());
+        out.changes.reserve_exact(to_delete.len());
         for name in &to_delete {
             let grace = store
                 .pods
@@ -258,7 +264,7 @@ fn manage_replicas(
                 COMPONENT,
                 rs_ref.clone(),
                 EventReason::SuccessfulDelete,
-                format!("Deleted pod: {name}"),
+                ["Deleted pod: ", name].concat(),
             ));
         }
         out.stage_at_least(Stage::Reconcile);

@@ -239,10 +239,15 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
         COMPONENT,
         ObjectRef::new("Pod", name),
         EventReason::Scheduled,
-        format!(
-            "Successfully assigned {}/{name} to {node_name}",
-            crate::sim::api::DEFAULT_NAMESPACE
-        ),
+        [
+            "Successfully assigned ",
+            crate::sim::api::DEFAULT_NAMESPACE,
+            "/",
+            name,
+            " to ",
+            &node_name,
+        ]
+        .concat(),
     ));
     out.stage = Some(Stage::Schedule);
     let used = store.node_usage(&node_name);
