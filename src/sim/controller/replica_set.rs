@@ -310,7 +310,13 @@ fn new_pod(store: &Store, rs: &ReplicaSet, names: &mut Rng) -> Pod {
                 controller: true,
                 block_owner_deletion: true,
             }],
-            ..Default::default()
+            // Every field is named rather than filled by `..Default::default()`, which would
+            // build (and drop) a default metadata whose empty shared maps each allocate.
+            uid: String::new(),
+            generation: 0,
+            creation_timestamp: Time::ZERO,
+            deletion_timestamp: None,
+            deletion_grace_period_seconds: None,
         },
         spec: rs.spec.template.spec.clone(),
         node_name: String::new(),
