@@ -199,8 +199,8 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
                 type_: PodConditionType::PodScheduled,
                 status: ConditionStatus::False,
                 last_transition_time: now.truncate_to_secs(),
-                reason: Some("Unschedulable".to_string()),
-                message: Some(message.clone()),
+                reason: Some("Unschedulable".into()),
+                message: Some(message.as_str().into()),
             },
         );
         if status != pod.status {

@@ -8,6 +8,7 @@ use crate::sim::api::{
 };
 use crate::sim::store::set_pod_condition;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// The status the kubelet reports for a pod given its node-local state.
 pub fn generate_pod_status(pod: &Pod, rt: &PodRuntime, now: Time) -> PodStatus {
@@ -71,23 +72,34 @@ pub(super) fn generate_into(
         message
     });
     let unready = unready.as_deref().map(|m| ("ContainersNotReady", m));
+    // The message as the conditions hold it, made on the first write and shared by the second.
+    let mut shared = None;
     if rt.sandbox_ready {
-        set_condition(status, PodConditionType::PodReadyToStartContainers, None, t);
+        let ready_to_start = PodConditionType::PodReadyToStartContainers;
+        set_condition(status, ready_to_start, None, &mut shared, t);
     }
-    set_condition(status, PodConditionType::Initialized, None, t);
-    set_condition(status, PodConditionType::ContainersReady, unready, t);
-    set_condition(status, PodConditionType::Ready, unready, t);
+    set_condition(status, PodConditionType::Initialized, None, &mut shared, t);
+    set_condition(
+        status,
+        PodConditionType::ContainersReady,
+        unready,
+        &mut shared,
+        t,
+    );
+    set_condition(status, PodConditionType::Ready, unready, &mut shared, t);
 }
 
 /// [`set_pod_condition`] with the condition given by its parts: True when `unready` is `None`,
 /// else False with that reason and message. A condition already reading so is left as it is,
 /// which is what setting it again would leave (same status, so same transition time), without
 /// building the condition's texts or copying the working status; the kubelet regenerates four
-/// conditions on every action and they rarely change.
+/// conditions on every action and they rarely change. `shared` keeps the message once a condition
+/// is written with it, so that the two conditions carrying it share one copy.
 fn set_condition(
     pod_status: &mut Cow<'_, PodStatus>,
     type_: PodConditionType,
-    unready: Option<(&str, &str)>,
+    unready: Option<(&'static str, &str)>,
+    shared: &mut Option<Arc<str>>,
     t: Time,
 ) {
     let status = if unready.is_none() {
@@ -112,8 +124,8 @@ fn set_condition(
             type_,
             status,
             last_transition_time: t,
-            reason: reason.map(str::to_string),
-            message: message.map(str::to_string),
+            reason: reason.map(Cow::Borrowed),
+            message: message.map(|m| Arc::clone(shared.get_or_insert_with(|| Arc::from(m)))),
         },
     );
 }
