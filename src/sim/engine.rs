@@ -469,7 +469,7 @@ impl Sim {
                             actor: "kubectl".to_string(),
                             object,
                             stage: cmd.stage(),
-                            narration: o.narration.join(" "),
+                            narration: o.narration.into_text().unwrap_or_default(),
                             events: Vec::new(),
                         });
                     }
@@ -593,13 +593,10 @@ impl Sim {
         for e in &mut events {
             self.recorder.record(e, now);
         }
-        // A lone sentence (most steps say one) is the narration as it is, not a joined copy.
-        let mut said = outcome.narration;
-        let narration = match said.as_mut_slice() {
-            [] => default_narration(&actor, &events),
-            [only] => std::mem::take(only),
-            all => all.join(" "),
-        };
+        let narration = outcome
+            .narration
+            .into_text()
+            .unwrap_or_else(|| default_narration(&actor, &events));
         Some(Step {
             index: self.steps,
             time: now,
