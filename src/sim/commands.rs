@@ -251,7 +251,7 @@ pub fn applied(live: &Deployment, manifest: &Deployment) -> Deployment {
     }
     new.metadata.labels = manifest.metadata.labels.clone();
     let mut annotations = manifest.metadata.annotations.clone();
-    for (k, v) in &live.metadata.annotations {
+    for (k, v) in live.metadata.annotations.iter() {
         if k.starts_with("deployment.kubernetes.io/") {
             annotations.entry(k.clone()).or_insert_with(|| v.clone());
         }
@@ -693,17 +693,17 @@ fn rollout_undo(
         .remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
     new.spec.template = template;
     let mut annotations = std::collections::BTreeMap::new();
-    for (k, v) in &d.metadata.annotations {
+    for (k, v) in d.metadata.annotations.iter() {
         if skip_copy_annotation(k) {
             annotations.insert(k.clone(), v.clone());
         }
     }
-    for (k, v) in &rs.metadata.annotations {
+    for (k, v) in rs.metadata.annotations.iter() {
         if !skip_copy_annotation(k) {
             annotations.insert(k.clone(), v.clone());
         }
     }
-    new.metadata.annotations = annotations;
+    new.metadata.annotations = annotations.into();
     let current = d
         .metadata
         .annotations

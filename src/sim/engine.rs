@@ -2,7 +2,7 @@
 //! and the cluster state. [`Sim::step`] takes the next piece of work that changes something,
 //! runs exactly one actor on it, applies the changes, and returns the [`Step`] it took.
 
-use super::api::{Deployment, Node, NodeSpec, NodeStatus, ObjectMeta, Time};
+use super::api::{Deployment, Node, NodeSpec, NodeStatus, ObjectMeta, StringMap, Time};
 use super::chunked::ChunkedMap;
 use super::commands::{self, Command, CommandError};
 use super::controller::replica_set::{self, PodQuota};
@@ -257,11 +257,12 @@ impl Sim {
         // The labels the kubelet gives the node it registers (`initialNode`, the deprecated beta
         // ones included), and the annotations its attach/detach setting and the TTL controller
         // add to every node of a small cluster.
-        let owned = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+        let owned = |pairs: &[(&str, &str)]| -> StringMap {
             pairs
                 .iter()
                 .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
-                .collect()
+                .collect::<BTreeMap<_, _>>()
+                .into()
         };
         Node {
             metadata: ObjectMeta {
@@ -468,7 +469,7 @@ impl Sim {
                             actor: "kubectl".to_string(),
                             object,
                             stage: cmd.stage(),
-                            narration: o.narration.join(" "),
+                            narration: o.narration.into_text().unwrap_or_default(),
                             events: Vec::new(),
                         });
                     }
@@ -592,13 +593,10 @@ impl Sim {
         for e in &mut events {
             self.recorder.record(e, now);
         }
-        // A lone sentence (most steps say one) is the narration as it is, not a joined copy.
-        let mut said = outcome.narration;
-        let narration = match said.as_mut_slice() {
-            [] => default_narration(&actor, &events),
-            [only] => std::mem::take(only),
-            all => all.join(" "),
-        };
+        let narration = outcome
+            .narration
+            .into_text()
+            .unwrap_or_else(|| default_narration(&actor, &events));
         Some(Step {
             index: self.steps,
             time: now,

@@ -888,7 +888,14 @@ pub fn event_records(steps: &[Step]) -> Vec<EventRecord> {
 /// The identity under which the event recorder folds repeats: source, object, field path,
 /// type, reason and message. A combined event ([`recorder`]) is one record per source, object,
 /// type and reason whatever its wording, which follows the latest event.
-type EventKey = (String, String, String, &'static str, &'static str, String);
+type EventKey = (
+    std::borrow::Cow<'static, str>,
+    String,
+    String,
+    &'static str,
+    &'static str,
+    String,
+);
 
 fn event_key(e: &Event) -> EventKey {
     let combined = e.message.starts_with(recorder::COMBINED_PREFIX);

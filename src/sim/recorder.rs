@@ -66,8 +66,56 @@ struct ObjectRecords {
 #[derive(Clone, Debug)]
 struct AggregateRecord {
     /// Fingerprints of the messages, sorted.
-    local_keys: Vec<u64>,
+    local_keys: LocalKeys,
     last: Time,
+}
+
+/// A record's set of wordings: sorted fingerprints, kept inline. Every object a component emits
+/// about starts a record for each reason, and a vector would allocate for its first wording
+/// (one allocation per event, in a rollout where most objects are new pods); a record never
+/// holds more than `MAX_EVENTS` of them, since it drops one on reaching that many.
+#[derive(Clone, Debug)]
+struct LocalKeys {
+    keys: [u64; MAX_EVENTS],
+    len: usize,
+}
+
+impl LocalKeys {
+    const EMPTY: LocalKeys = LocalKeys {
+        keys: [0; MAX_EVENTS],
+        len: 0,
+    };
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Adds `key` in its place, unless it is there already (or, which the record's limit rules
+    /// out, the set is full).
+    fn insert(&mut self, key: u64) {
+        let held = self.keys.get(..self.len).unwrap_or(&[]);
+        if let Err(at) = held.binary_search(&key)
+            && self.len < MAX_EVENTS
+        {
+            self.keys.copy_within(at..self.len, at + 1);
+            if let Some(slot) = self.keys.get_mut(at) {
+                *slot = key;
+            }
+            self.len += 1;
+        }
+    }
+
+    /// Drops the least key.
+    fn remove_first(&mut self) {
+        if self.len > 0 {
+            self.keys.copy_within(1..self.len, 0);
+            self.len -= 1;
+        }
+    }
 }
 
 impl EventAggregator {
@@ -104,7 +152,7 @@ fn aggregate(object: &mut ObjectRecords, event: &mut Event, now: Time) {
             object.by_reason.push((
                 reason,
                 AggregateRecord {
-                    local_keys: Vec::new(),
+                    local_keys: LocalKeys::EMPTY,
                     last: now,
                 },
             ));
@@ -118,14 +166,12 @@ fn aggregate(object: &mut ObjectRecords, event: &mut Event, now: Time) {
         record.local_keys.clear();
     }
     let local = fingerprint::of(&event.message);
-    if let Err(at) = record.local_keys.binary_search(&local) {
-        record.local_keys.insert(at, local);
-    }
+    record.local_keys.insert(local);
     record.last = now;
     if record.local_keys.len() < MAX_EVENTS {
         return;
     }
-    record.local_keys.remove(0);
+    record.local_keys.remove_first();
     event.message.insert_str(0, COMBINED_PREFIX);
 }
 

@@ -37,11 +37,13 @@ impl Rng {
         ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
     }
 
-    /// `n` characters from the safe alphabet, as `utilrand.String(n)` makes them.
-    pub fn safe_string(&mut self, n: usize) -> String {
-        (0..n)
-            .map(|_| SAFE_ALPHANUMS[self.below(SAFE_ALPHANUMS.len() as u64) as usize] as char)
-            .collect()
+    /// Appends `n` characters from the safe alphabet to `out`, as `utilrand.String(n)` makes
+    /// them: a generated name is written straight after its prefix rather than made apart and
+    /// copied in.
+    pub fn push_safe_string(&mut self, out: &mut String, n: usize) {
+        for _ in 0..n {
+            out.push(SAFE_ALPHANUMS[self.below(SAFE_ALPHANUMS.len() as u64) as usize] as char);
+        }
     }
 
     /// A UUID-shaped identifier (version 4 layout) for `metadata.uid`: the text

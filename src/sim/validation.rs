@@ -2614,10 +2614,10 @@ spec:
     fn vector_selector_does_not_match_template_labels() {
         let e = first_error_after(|d| {
             d.spec.selector = Some(LabelSelector {
-                match_labels: labels(&[("name", "def")]),
+                match_labels: labels(&[("name", "def")]).into(),
                 ..Default::default()
             });
-            d.spec.template.metadata.labels = labels(&[("name", "abc")]);
+            d.spec.template.metadata.labels = labels(&[("name", "abc")]).into();
         });
         assert_eq!(
             (e.field.as_str(), e.kind),
@@ -2794,7 +2794,7 @@ spec:
     fn unparsable_selector_skips_the_template() {
         let errs = errors_after(|d| {
             d.spec.selector = Some(LabelSelector {
-                match_labels: labels(&[("app", "web")]),
+                match_labels: labels(&[("app", "web")]).into(),
                 match_expressions: vec![crate::sim::api::LabelSelectorRequirement {
                     key: "tier".into(),
                     operator: SelectorOperator::Other("Near".into()),
@@ -2816,7 +2816,7 @@ spec:
     fn selector_expression_rules() {
         let errs = errors_after(|d| {
             d.spec.selector = Some(LabelSelector {
-                match_labels: labels(&[("app", "web")]),
+                match_labels: labels(&[("app", "web")]).into(),
                 match_expressions: vec![
                     crate::sim::api::LabelSelectorRequirement {
                         key: "tier".into(),
@@ -2846,7 +2846,7 @@ spec:
     fn expressions_that_match_the_template_are_accepted() {
         let errs = errors_after(|d| {
             d.spec.selector = Some(LabelSelector {
-                match_labels: BTreeMap::new(),
+                match_labels: BTreeMap::new().into(),
                 match_expressions: vec![crate::sim::api::LabelSelectorRequirement {
                     key: "app".into(),
                     operator: SelectorOperator::In,
@@ -2963,7 +2963,8 @@ spec:
                 ("bad key!", "ok"),
                 ("tier", "-front"),
                 ("example.com/x", "y"),
-            ]);
+            ])
+            .into();
         });
         assert_eq!(
             errs,
@@ -2973,13 +2974,13 @@ spec:
             ]
         );
         assert_eq!(
-            errors_after(|d| d.metadata.labels = labels(&[("a/b/c", "x")])),
+            errors_after(|d| d.metadata.labels = labels(&[("a/b/c", "x")]).into()),
             [
                 "metadata.labels: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
             ]
         );
         assert_eq!(
-            errors_after(|d| d.metadata.labels = labels(&[("/x", "")])),
+            errors_after(|d| d.metadata.labels = labels(&[("/x", "")]).into()),
             ["metadata.labels: Invalid value: \"/x\": prefix part must be non-empty"]
         );
     }
@@ -3419,7 +3420,7 @@ spec:
         let old = valid();
         let mut new = valid();
         new.spec.selector = Some(LabelSelector {
-            match_labels: labels(&[("app", "web"), ("tier", "front")]),
+            match_labels: labels(&[("app", "web"), ("tier", "front")]).into(),
             ..Default::default()
         });
         new.spec
@@ -3775,7 +3776,7 @@ status:
         assert_eq!(d.spec.revision_history_limit, None);
         assert_eq!(
             d.spec.template.metadata.labels,
-            labels(&[("app", "web"), ("empty", "")])
+            labels(&[("app", "web"), ("empty", "")]).into()
         );
         let selector = d
             .spec

@@ -1627,10 +1627,10 @@ fn valid_deployment() -> Deployment {
     d.metadata.name = "abc".to_string();
     d.metadata.uid.clear();
     d.spec.selector = Some(LabelSelector {
-        match_labels: labels.clone(),
+        match_labels: labels.clone().into(),
         ..Default::default()
     });
-    d.spec.template.metadata.labels = labels;
+    d.spec.template.metadata.labels = labels.into();
     let spec = &mut d.spec.template.spec;
     spec.restart_policy = Some("Always".to_string());
     spec.dns_policy = Some("Default".to_string());

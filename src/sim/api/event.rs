@@ -2,6 +2,7 @@
 //! message texts.
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// `EventType`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -90,7 +91,8 @@ impl EventReason {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectRef {
-    pub kind: String,
+    /// One of a few fixed kinds, so borrowed rather than written out for every event.
+    pub kind: Cow<'static, str>,
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field_path: Option<String>,
@@ -98,9 +100,9 @@ pub struct ObjectRef {
 
 impl ObjectRef {
     /// A reference to `kind/name`.
-    pub fn new(kind: &str, name: &str) -> ObjectRef {
+    pub fn new(kind: &'static str, name: &str) -> ObjectRef {
         ObjectRef {
-            kind: kind.to_string(),
+            kind: Cow::Borrowed(kind),
             name: name.to_string(),
             field_path: None,
         }
@@ -109,7 +111,7 @@ impl ObjectRef {
     /// A reference to one container of a pod.
     pub fn container(pod: &str, container: &str) -> ObjectRef {
         ObjectRef {
-            kind: "Pod".to_string(),
+            kind: Cow::Borrowed("Pod"),
             name: pod.to_string(),
             field_path: Some(["spec.containers{", container, "}"].concat()),
         }
@@ -118,7 +120,7 @@ impl ObjectRef {
     /// An init container of a pod, as its field path names it: `spec.initContainers{migrate}`.
     pub fn init_container(pod: &str, container: &str) -> ObjectRef {
         ObjectRef {
-            kind: "Pod".to_string(),
+            kind: Cow::Borrowed("Pod"),
             name: pod.to_string(),
             field_path: Some(["spec.initContainers{", container, "}"].concat()),
         }
@@ -140,8 +142,9 @@ pub struct Event {
     pub involved_object: ObjectRef,
     pub message: String,
     /// The reporting component: `deployment-controller`, `replicaset-controller`,
-    /// `default-scheduler`, or `kubelet`.
-    pub source: String,
+    /// `default-scheduler`, or `kubelet, <node>`. Borrowed where it is a fixed component name,
+    /// which it is for every controller event.
+    pub source: Cow<'static, str>,
     /// The component emitted it, but its event recorder's spam filter kept it from the API
     /// server (see `sim::recorder`): kubectl never shows it, though it counts towards the
     /// count of the next one that gets through.
@@ -151,25 +154,35 @@ pub struct Event {
 
 impl Event {
     /// A Normal event.
-    pub fn normal(source: &str, object: ObjectRef, reason: EventReason, message: String) -> Event {
+    pub fn normal(
+        source: &'static str,
+        object: ObjectRef,
+        reason: EventReason,
+        message: String,
+    ) -> Event {
         Event {
             type_: EventType::Normal,
             reason,
             involved_object: object,
             message,
-            source: source.to_string(),
+            source: Cow::Borrowed(source),
             dropped: false,
         }
     }
 
     /// A Warning event.
-    pub fn warning(source: &str, object: ObjectRef, reason: EventReason, message: String) -> Event {
+    pub fn warning(
+        source: &'static str,
+        object: ObjectRef,
+        reason: EventReason,
+        message: String,
+    ) -> Event {
         Event {
             type_: EventType::Warning,
             reason,
             involved_object: object,
             message,
-            source: source.to_string(),
+            source: Cow::Borrowed(source),
             dropped: false,
         }
     }

@@ -1,7 +1,9 @@
 //! Object metadata: names, UIDs, generations, labels, annotations, owner references and the
 //! logical timestamps every object carries.
 
+use super::Shared;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -86,12 +88,23 @@ pub struct ObjectMeta {
     pub deletion_timestamp: Option<Time>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deletion_grace_period_seconds: Option<i64>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub labels: BTreeMap<String, String>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub annotations: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "is_empty_map")]
+    pub labels: StringMap,
+    #[serde(skip_serializing_if = "is_empty_map")]
+    pub annotations: StringMap,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub owner_references: Vec<OwnerReference>,
+}
+
+/// Labels, annotations and selector labels: shared and copied only when written, because they
+/// are copied far more often than written. Every pod of a ReplicaSet gets the template's labels,
+/// and every sync copies the Deployment (its annotations hold the whole last-applied manifest)
+/// and its ReplicaSets; as plain maps each copy allocated every key and value again.
+pub type StringMap = Shared<BTreeMap<String, String>>;
+
+/// Whether a label or annotation map is empty (serialization leaves such maps out).
+pub fn is_empty_map(m: &StringMap) -> bool {
+    m.is_empty()
 }
 
 fn is_zero_i64(v: &i64) -> bool {
@@ -119,8 +132,10 @@ impl ObjectMeta {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct OwnerReference {
-    pub api_version: String,
-    pub kind: String,
+    /// The owner's API version and kind: fixed texts, borrowed rather than allocated for every
+    /// pod and ReplicaSet (and every copy of one).
+    pub api_version: Cow<'static, str>,
+    pub kind: Cow<'static, str>,
     pub name: String,
     pub uid: String,
     pub controller: bool,

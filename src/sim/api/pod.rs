@@ -7,7 +7,9 @@ use super::meta::{ObjectMeta, Time};
 use super::shared::Shared;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// `PodTemplateSpec`: what a ReplicaSet stamps out. Its equality (ignoring `pod-template-hash`)
 /// decides which ReplicaSet is "new".
@@ -426,10 +428,13 @@ pub struct PodCondition {
     pub type_: PodConditionType,
     pub status: ConditionStatus,
     pub last_transition_time: Time,
+    /// A fixed reason, borrowed rather than copied into every condition and every copy of it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    pub reason: Option<Cow<'static, str>>,
+    /// Shared: the kubelet gives one message to two conditions (ContainersReady and Ready), and
+    /// every copy of the pod's status copies its conditions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
+    pub message: Option<Arc<str>>,
 }
 
 /// `ContainerStatus`.
@@ -901,7 +906,7 @@ mod tests {
             type_: PodConditionType::PodScheduled,
             status: ConditionStatus::False,
             last_transition_time: Time::ZERO,
-            reason: Some("SchedulingGated".to_string()),
+            reason: Some("SchedulingGated".into()),
             message: None,
         });
         assert_eq!(p.kubectl_status(), "SchedulingGated");

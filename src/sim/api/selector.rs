@@ -1,6 +1,7 @@
 //! Label selectors: the `matchLabels` / `matchExpressions` queries that tie a Deployment to its
 //! ReplicaSets and Pods.
 
+use super::meta::{StringMap, is_empty_map};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -8,8 +9,8 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct LabelSelector {
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub match_labels: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "is_empty_map")]
+    pub match_labels: StringMap,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub match_expressions: Vec<LabelSelectorRequirement>,
 }
@@ -144,7 +145,8 @@ mod tests {
             match_labels: BTreeMap::from([
                 ("app".to_string(), "web".to_string()),
                 ("pod-template-hash".to_string(), "5d9f".to_string()),
-            ]),
+            ])
+            .into(),
             match_expressions: vec![
                 LabelSelectorRequirement {
                     key: "tier".into(),

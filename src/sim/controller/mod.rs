@@ -147,7 +147,7 @@ pub struct Outcome {
     /// Work to do later: `(delay in milliseconds, work)`.
     pub requeue: Vec<(u64, Work)>,
     /// Sentences explaining why, with the real numbers.
-    pub narration: Vec<String>,
+    pub narration: Narration,
     /// The stage this action belongs to; `None` lets the simulator infer it.
     pub stage: Option<Stage>,
     /// The error a controller's sync returned (`syncHandler`'s `err`): the simulator requeues
@@ -157,6 +157,47 @@ pub struct Outcome {
     /// step: a kubelet is named after its node (`kubelet/node-1`), which it has at hand, where
     /// the simulator would look the pod up again to find it.
     pub actor: Option<String>,
+}
+
+/// The sentences of an outcome's narration, in the order said. Nearly every step says one, so
+/// the first is kept apart and only a second one starts a vector: a vector for the first would
+/// allocate on every step.
+#[derive(Clone, Debug, Default)]
+pub struct Narration {
+    first: Option<String>,
+    more: Vec<String>,
+}
+
+impl Narration {
+    /// Whether nothing has been said.
+    pub fn is_empty(&self) -> bool {
+        self.first.is_none()
+    }
+
+    /// Adds a sentence. A pass may reach the same decision twice (upstream re-syncs revisions in
+    /// both the scaling-event check and the rollout); it is said once.
+    fn say(&mut self, sentence: String) {
+        match &self.first {
+            None => self.first = Some(sentence),
+            Some(first) => {
+                if *first != sentence && !self.more.contains(&sentence) {
+                    self.more.push(sentence);
+                }
+            }
+        }
+    }
+
+    /// The sentences joined by spaces, or `None` if nothing was said. A lone sentence is
+    /// returned as it is rather than copied.
+    pub fn into_text(self) -> Option<String> {
+        let mut text = self.first?;
+        text.reserve(self.more.iter().map(|s| s.len() + 1).sum());
+        for sentence in &self.more {
+            text.push(' ');
+            text.push_str(sentence);
+        }
+        Some(text)
+    }
 }
 
 impl Outcome {
@@ -185,12 +226,7 @@ impl Outcome {
 
     /// Adds a sentence to the narration.
     pub fn say(&mut self, sentence: impl Into<String>) {
-        let sentence = sentence.into();
-        // A pass may reach the same decision twice (upstream re-syncs revisions in both the
-        // scaling-event check and the rollout); say it once.
-        if !self.narration.contains(&sentence) {
-            self.narration.push(sentence);
-        }
+        self.narration.say(sentence.into());
     }
 
     /// Sets the stage unless one is set already.

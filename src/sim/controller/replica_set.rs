@@ -147,12 +147,16 @@ fn manage_replicas(
             created.push(pod);
             Ok(())
         });
+        // One event and one change per pod: room for all of them at once, rather than growing
+        // (and moving) both vectors a doubling at a time through a large batch.
+        out.events.reserve_exact(created.len() + errs.len());
+        out.changes.reserve_exact(created.len());
         for pod in created {
             out.events.push(Event::normal(
                 COMPONENT,
                 rs_ref.clone(),
                 EventReason::SuccessfulCreate,
-                format!("Created pod: {}", pod.metadata.name),
+                ["Created pod: ", pod.metadata.name.as_str()].concat(),
             ));
             out.change(Change::CreatePod(Box::new(pod)));
         }
@@ -244,6 +248,8 @@ fn manage_replicas(
         .into_iter()
         .filter_map(|i| active.get(i).map(|(name, _)| &***name))
         .collect();
+        out.events.reserve_exact(to_delete.len());
+        out.changes.reserve_exact(to_delete.len());
         for name in &to_delete {
             let grace = store
                 .pods
@@ -258,7 +264,7 @@ fn manage_replicas(
                 COMPONENT,
                 rs_ref.clone(),
                 EventReason::SuccessfulDelete,
-                format!("Deleted pod: {name}"),
+                ["Deleted pod: ", name].concat(),
             ));
         }
         out.stage_at_least(Stage::Reconcile);
@@ -277,10 +283,17 @@ fn manage_replicas(
 
 /// A new pod from the ReplicaSet's template, named by `generateName` (`<rs>-<5 random>`).
 fn new_pod(store: &Store, rs: &ReplicaSet, names: &mut Rng) -> Pod {
-    let prefix = format!("{}-", rs.metadata.name);
-    let mut name = format!("{prefix}{}", names.safe_string(5));
+    let prefix = [rs.metadata.name.as_str(), "-"].concat();
+    // Each candidate is written into one string of its final length: every pod is named here.
+    let generate = |names: &mut Rng| {
+        let mut name = String::with_capacity(prefix.len() + 5);
+        name.push_str(&prefix);
+        names.push_safe_string(&mut name, 5);
+        name
+    };
+    let mut name = generate(names);
     while store.pods.contains_key(name.as_str()) {
-        name = format!("{prefix}{}", names.safe_string(5));
+        name = generate(names);
     }
     Pod {
         metadata: ObjectMeta {
@@ -290,14 +303,20 @@ fn new_pod(store: &Store, rs: &ReplicaSet, names: &mut Rng) -> Pod {
             labels: rs.spec.template.metadata.labels.clone(),
             annotations: rs.spec.template.metadata.annotations.clone(),
             owner_references: vec![OwnerReference {
-                api_version: "apps/v1".to_string(),
-                kind: "ReplicaSet".to_string(),
+                api_version: "apps/v1".into(),
+                kind: "ReplicaSet".into(),
                 name: rs.metadata.name.clone(),
                 uid: rs.metadata.uid.clone(),
                 controller: true,
                 block_owner_deletion: true,
             }],
-            ..Default::default()
+            // Every field is named rather than filled by `..Default::default()`, which would
+            // build (and drop) a default metadata whose empty shared maps each allocate.
+            uid: String::new(),
+            generation: 0,
+            creation_timestamp: Time::ZERO,
+            deletion_timestamp: None,
+            deletion_grace_period_seconds: None,
         },
         spec: rs.spec.template.spec.clone(),
         node_name: String::new(),

@@ -199,8 +199,8 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
                 type_: PodConditionType::PodScheduled,
                 status: ConditionStatus::False,
                 last_transition_time: now.truncate_to_secs(),
-                reason: Some("Unschedulable".to_string()),
-                message: Some(message.clone()),
+                reason: Some("Unschedulable".into()),
+                message: Some(message.as_str().into()),
             },
         );
         if status != pod.status {
@@ -239,10 +239,15 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
         COMPONENT,
         ObjectRef::new("Pod", name),
         EventReason::Scheduled,
-        format!(
-            "Successfully assigned {}/{name} to {node_name}",
-            crate::sim::api::DEFAULT_NAMESPACE
-        ),
+        [
+            "Successfully assigned ",
+            crate::sim::api::DEFAULT_NAMESPACE,
+            "/",
+            name,
+            " to ",
+            &node_name,
+        ]
+        .concat(),
     ));
     out.stage = Some(Stage::Schedule);
     let used = store.node_usage(&node_name);

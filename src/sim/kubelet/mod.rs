@@ -344,7 +344,7 @@ impl<'a> KubeletContext<'a> {
             reason,
             involved_object,
             message,
-            source: [COMPONENT, ", ", &self.pod.node_name].concat(),
+            source: [COMPONENT, ", ", &self.pod.node_name].concat().into(),
             dropped: false,
         });
     }

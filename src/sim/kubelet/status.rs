@@ -8,6 +8,7 @@ use crate::sim::api::{
 };
 use crate::sim::store::set_pod_condition;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// The status the kubelet reports for a pod given its node-local state.
 pub fn generate_pod_status(pod: &Pod, rt: &PodRuntime, now: Time) -> PodStatus {
@@ -105,12 +106,29 @@ pub(super) fn generate_into(
     let incomplete = incomplete
         .as_deref()
         .map(|m| ("ContainersNotInitialized", m));
+    // The unready message as the conditions hold it, made on the first write and shared by the
+    // second.
+    let mut shared = None;
     if rt.sandbox_ready {
-        set_condition(status, PodConditionType::PodReadyToStartContainers, None, t);
+        let ready_to_start = PodConditionType::PodReadyToStartContainers;
+        set_condition(status, ready_to_start, None, &mut shared, t);
     }
-    set_condition(status, PodConditionType::Initialized, incomplete, t);
-    set_condition(status, PodConditionType::ContainersReady, unready, t);
-    set_condition(status, PodConditionType::Ready, unready, t);
+    // Its own message, never the unready one.
+    set_condition(
+        status,
+        PodConditionType::Initialized,
+        incomplete,
+        &mut None,
+        t,
+    );
+    set_condition(
+        status,
+        PodConditionType::ContainersReady,
+        unready,
+        &mut shared,
+        t,
+    );
+    set_condition(status, PodConditionType::Ready, unready, &mut shared, t);
 }
 
 /// `prefix`, the names separated by spaces, and `]`, as Go prints a list of names: written
@@ -144,11 +162,13 @@ fn has_any_regular_container_started(status: &PodStatus) -> bool {
 /// else False with that reason and message. A condition already reading so is left as it is,
 /// which is what setting it again would leave (same status, so same transition time), without
 /// building the condition's texts or copying the working status; the kubelet regenerates four
-/// conditions on every action and they rarely change.
+/// conditions on every action and they rarely change. `shared` keeps the message once a condition
+/// is written with it, so that the two conditions carrying it share one copy.
 fn set_condition(
     pod_status: &mut Cow<'_, PodStatus>,
     type_: PodConditionType,
-    unready: Option<(&str, &str)>,
+    unready: Option<(&'static str, &str)>,
+    shared: &mut Option<Arc<str>>,
     t: Time,
 ) {
     let status = if unready.is_none() {
@@ -173,8 +193,8 @@ fn set_condition(
             type_,
             status,
             last_transition_time: t,
-            reason: reason.map(str::to_string),
-            message: message.map(str::to_string),
+            reason: reason.map(Cow::Borrowed),
+            message: message.map(|m| Arc::clone(shared.get_or_insert_with(|| Arc::from(m)))),
         },
     );
 }

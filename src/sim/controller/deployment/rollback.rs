@@ -63,7 +63,7 @@ pub fn rollback(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[Replic
         d.metadata
             .annotations
             .retain(|k, _| skip_copy_annotation(k));
-        for (k, v) in &rs.metadata.annotations {
+        for (k, v) in rs.metadata.annotations.iter() {
             if !skip_copy_annotation(k) {
                 d.metadata.annotations.insert(k.clone(), v.clone());
             }

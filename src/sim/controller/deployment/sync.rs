@@ -152,8 +152,8 @@ fn get_new_replica_set(
             namespace: d.metadata.namespace.clone(),
             labels: template.metadata.labels.clone(),
             owner_references: vec![OwnerReference {
-                api_version: "apps/v1".to_string(),
-                kind: "Deployment".to_string(),
+                api_version: "apps/v1".into(),
+                kind: "Deployment".into(),
                 name: d.metadata.name.clone(),
                 uid: d.metadata.uid.clone(),
                 controller: true,

@@ -412,7 +412,7 @@ pub fn skip_copy_annotation(key: &str) -> bool {
 /// or different; never removes any.
 pub fn copy_deployment_annotations_to_replica_set(d: &Deployment, rs: &mut ReplicaSet) -> bool {
     let mut changed = false;
-    for (k, v) in &d.metadata.annotations {
+    for (k, v) in d.metadata.annotations.iter() {
         if skip_copy_annotation(k) || rs.metadata.annotations.get(k) == Some(v) {
             continue;
         }
