@@ -3,7 +3,7 @@
 //! panic.
 
 use proptest::prelude::*;
-use rolloutscope::sim::api::IntOrString;
+use rolloutscope::sim::api::{ContainerState, EventReason, IntOrString, PodPhase};
 use rolloutscope::sim::controller::deployment::util::{max_surge, max_unavailable};
 use rolloutscope::sim::scenario::{self, Scenario};
 use rolloutscope::sim::trace_text;
@@ -382,5 +382,102 @@ proptest! {
             order
         };
         prop_assert_eq!(got, want, "n {}, diff {}", n, diff);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    /// For any mix of plain init containers and sidecars, with any run times, failures and
+    /// startup probes: no app container starts before every plain init container has exited
+    /// with code 0 and every sidecar has started; a plain init container starts only after those
+    /// before it are done; the pod stays Pending until it is initialized; and the run never
+    /// panics.
+    #[test]
+    fn init_containers_gate_the_app_containers(
+        inits in proptest::collection::vec((any::<bool>(), 0u64..6, any::<bool>(), any::<bool>()), 1..4),
+        seed in 0u64..(i64::MAX as u64),
+    ) {
+        let mut images = vec!["  app:1: {listen_after: 1s}".to_string()];
+        let mut containers = Vec::new();
+        for (i, (sidecar, secs, fails, probe)) in inits.iter().enumerate() {
+            // A plain init container that fails exits with code 1 on every run, so the pod never
+            // initializes; one that succeeds completes after `secs`. A sidecar listens after
+            // `secs`, which its startup probe, when it has one, waits for.
+            let behaviour = match (sidecar, fails) {
+                (false, true) => format!("{{crash_after: {secs}s, exit_code: 1}}"),
+                (false, false) => format!("{{complete_after: {secs}s}}"),
+                (true, _) => format!("{{listen_after: {secs}s}}"),
+            };
+            images.push(format!("  init{i}:1: {behaviour}"));
+            let mut c = format!("          - name: init{i}\n            image: init{i}:1");
+            if *sidecar {
+                c.push_str("\n            restartPolicy: Always");
+                if *probe {
+                    c.push_str("\n            startupProbe: {tcpSocket: {port: 9000}, periodSeconds: 1, failureThreshold: 30}");
+                }
+            }
+            containers.push(c);
+        }
+        let text = [
+            format!("seed: {seed}\ncluster:\n  nodes:\n    - {{name: a, cpu: \"4\", memory: 8Gi}}"),
+            format!("images:\n{}", images.join("\n")),
+            "deployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:".to_string(),
+            "    replicas: 1\n    selector: {matchLabels: {app: app}}".to_string(),
+            "    template:\n      metadata: {labels: {app: app}}\n      spec:\n        initContainers:".to_string(),
+            containers.join("\n"),
+            "        containers:\n          - name: app\n            image: app:1".to_string(),
+            "run_until: 3m\n".to_string(),
+        ]
+        .join("\n");
+        let sc = Scenario::parse(&text).map_err(|e| TestCaseError::fail(format!("{e:?}\n{text}")))?;
+        let never_initializes = inits.iter().any(|(sidecar, _, fails, _)| !sidecar && *fails);
+        let mut app_started = false;
+        let mut failure = None;
+        scenario::run_with(&sc, |step, sim| {
+            if failure.is_some() {
+                return;
+            }
+            let Some(p) = sim.store().pods.values().next() else { return };
+            let done = |i: usize, cs: &rolloutscope::sim::api::ContainerStatus| {
+                if inits[i].0 {
+                    cs.started
+                } else {
+                    matches!(cs.state, ContainerState::Terminated { exit_code: 0, .. })
+                }
+            };
+            let initialized = p.status.init_container_statuses.len() == inits.len()
+                && p.status.init_container_statuses.iter().enumerate().all(|(i, cs)| done(i, cs));
+            for e in &step.events {
+                let path = e.involved_object.field_path.as_deref().unwrap_or("");
+                if e.reason != EventReason::Started {
+                    continue;
+                }
+                if path == "spec.containers{app}" {
+                    app_started = true;
+                    if !initialized && !p.status.container_statuses.iter().any(|c| c.restart_count > 0) {
+                        failure = Some(format!("app started at {} before the pod initialized", step.time.as_millis()));
+                    }
+                }
+                if let Some(i) = path
+                    .strip_prefix("spec.initContainers{init")
+                    .and_then(|rest| rest.strip_suffix('}'))
+                    .and_then(|n| n.parse::<usize>().ok())
+                {
+                    let before_done = p.status.init_container_statuses[..i]
+                        .iter()
+                        .enumerate()
+                        .all(|(j, cs)| done(j, cs));
+                    if !before_done && !app_started {
+                        failure = Some(format!("init{i} started at {} before those before it were done", step.time.as_millis()));
+                    }
+                }
+            }
+            if !app_started && p.status.phase != PodPhase::Pending && !p.status.init_container_statuses.is_empty() {
+                failure = Some(format!("phase {:?} before the app started", p.status.phase));
+            }
+        });
+        prop_assert!(failure.is_none(), "{}\n{text}", failure.unwrap_or_default());
+        prop_assert_eq!(app_started, !never_initializes, "{}", text);
     }
 }
