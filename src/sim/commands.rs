@@ -2,6 +2,7 @@
 //! `set image`, `rollout undo|pause|resume|restart`, `cordon`, `uncordon`, `delete pod` — each
 //! with kubectl's client-side logic and messages, turned into API writes.
 
+use super::api::meta::StringMap;
 use super::api::{Deployment, Time};
 use super::controller::deployment::util::{
     DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, LAST_APPLIED_CONFIG_ANNOTATION, REVISION_ANNOTATION,
@@ -236,39 +237,59 @@ fn images_of(d: &Deployment) -> String {
     d.spec.template.spec.images(", ")
 }
 
-/// The Deployment `kubectl apply` of `manifest` leaves over the live one: the manifest's spec
-/// and labels, and its annotations merged with those the controller owns
-/// (`deployment.kubernetes.io/…`), which apply's three-way merge never removes because they
-/// were never in an applied manifest.
+/// The Deployment `kubectl apply` of `manifest` leaves over the live one: the manifest's spec,
+/// and its labels and annotations merged as apply's three-way merge merges them. A key the
+/// manifest sets takes its value; a key the manifest applied last set, and this one leaves out,
+/// is removed; any other live key stays: the controller's `deployment.kubernetes.io/…`
+/// annotations, a `kubernetes.io/change-cause` a rollback copied back, a label added by
+/// `kubectl label`.
 pub fn applied(live: &Deployment, manifest: &Deployment) -> Deployment {
     let mut new = live.clone();
     new.spec = manifest.spec.clone();
+    let last = last_applied(live);
+    let last_sets = |pointer: &str| {
+        last.as_ref()
+            .and_then(|v| v.pointer(pointer))
+            .is_some_and(|x| !x.is_null())
+    };
     // Apply's three-way merge for the field people leave out on purpose, so that `kubectl
     // scale` or an autoscaler owns it: a field the manifest omits is deleted (and defaulted)
     // only when the manifest applied last set it; otherwise the live value stays.
-    if manifest.spec.replicas.is_none() && !last_applied_sets(live, "/spec/replicas") {
+    if manifest.spec.replicas.is_none() && !last_sets("/spec/replicas") {
         new.spec.replicas = live.spec.replicas;
     }
-    new.metadata.labels = manifest.metadata.labels.clone();
-    let mut annotations = manifest.metadata.annotations.clone();
-    for (k, v) in live.metadata.annotations.iter() {
-        if k.starts_with("deployment.kubernetes.io/") {
-            annotations.entry(k.clone()).or_insert_with(|| v.clone());
+    let merge = |live_map: &StringMap, manifest_map: &StringMap, pointer: &str| {
+        let mut merged = manifest_map.clone();
+        for (k, v) in live_map.iter() {
+            let escaped = k.replace('~', "~0").replace('/', "~1");
+            if !merged.contains_key(k) && !last_sets(&format!("{pointer}/{escaped}")) {
+                merged.insert(k.clone(), v.clone());
+            }
         }
-    }
-    new.metadata.annotations = annotations;
+        merged
+    };
+    new.metadata.labels = merge(
+        &live.metadata.labels,
+        &manifest.metadata.labels,
+        "/metadata/labels",
+    );
+    new.metadata.annotations = merge(
+        &live.metadata.annotations,
+        &manifest.metadata.annotations,
+        "/metadata/annotations",
+    );
     new
 }
 
-/// Whether the manifest `kubectl apply` recorded last on `d` sets the field at `pointer` (a
-/// JSON pointer). Without a record (an object apply never wrote) nothing was set.
-fn last_applied_sets(d: &Deployment, pointer: &str) -> bool {
+/// The manifest `kubectl apply` recorded last on `d`, parsed; `None` without a record (an object
+/// apply never wrote), where nothing was set by apply.
+fn last_applied(d: &Deployment) -> Option<serde_json::Value> {
     d.metadata
         .annotations
         .get(LAST_APPLIED_CONFIG_ANNOTATION)
         // Read with the manifest's own YAML reader (JSON is YAML), so the app carries one parser.
         .and_then(|text| super::yaml::parse(text, &super::yaml::Limits::default()).ok())
-        .is_some_and(|doc| doc.value.pointer(pointer).is_some_and(|x| !x.is_null()))
+        .map(|doc| doc.value)
 }
 
 /// The spec differences a learner cares about, in words.
@@ -283,12 +304,18 @@ pub fn describe_spec_change(old: &Deployment, new: &Deployment) -> Vec<String> {
     }
     if !equal_ignore_hash(&old.spec.template, &new.spec.template) {
         let (oi, ni) = (images_of(old), images_of(new));
+        // A paused Deployment keeps its template change until it is resumed.
+        let then = if new.spec.paused {
+            "but the Deployment is paused, so no rollout starts until kubectl rollout resume"
+        } else {
+            "so a new rollout starts"
+        };
         if oi != ni {
             out.push(format!(
-                "the pod template changed (image {oi} → {ni}), so a new rollout starts"
+                "the pod template changed (image {oi} → {ni}), {then}"
             ));
         } else {
-            out.push("the pod template changed, so a new rollout starts".to_string());
+            out.push(format!("the pod template changed, {then}"));
         }
     }
     if old.spec.strategy != new.spec.strategy {
@@ -438,6 +465,14 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                     first.image = image.clone();
                 }
             }
+            // `set image` sends no patch when nothing changes, and prints nothing.
+            if new.spec.template == old.spec.template {
+                out.say(format!(
+                    "kubectl set image prints nothing: the container already runs {image}, so there is no change to send and deployment/{deployment} stays at generation {}.",
+                    old.metadata.generation
+                ));
+                return Ok(out);
+            }
             write_deployment(Some(old), new, &mut out, "image updated")?;
         }
         Command::RolloutUndo {
@@ -471,11 +506,23 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
         }
         Command::RolloutRestart { deployment } => {
             let old = get_deployment(store, deployment)?;
+            // `objectrestarter` refuses a paused Deployment, and a restart that changes nothing
+            // (`restartedAt` has whole seconds) leaves an empty patch, which kubectl refuses too.
+            if old.spec.paused {
+                return Err(refuse(format!(
+                    "error: deployments.apps {deployment:?} can't restart paused deployment (run rollout resume first)"
+                )));
+            }
             let mut new = old.clone();
             new.spec.template.metadata.annotations.insert(
                 "kubectl.kubernetes.io/restartedAt".to_string(),
                 rfc3339(now),
             );
+            if new.spec.template == old.spec.template {
+                return Err(refuse(format!(
+                    "error: failed to create patch for {deployment}: if restart has already been triggered within the past second, please wait before attempting to trigger another"
+                )));
+            }
             write_deployment(Some(old), new, &mut out, "restarted")?;
         }
         Command::Cordon(n) | Command::Uncordon(n) => {

@@ -31,6 +31,24 @@ pub struct ManifestError {
 /// # Errors
 /// Every problem found, never only the first.
 pub fn check_document(doc: &Document) -> Result<Deployment, Vec<(String, String)>> {
+    check_document_with(doc, true)
+}
+
+/// [`check_document`] for a manifest applied later in a scenario: decoded (a field the type
+/// lacks, or a value of the wrong type, is refused now, as kubectl refuses it before sending)
+/// but not validated, since the API server judges it when it arrives, against the Deployment
+/// live then; its refusal is a step that changes nothing.
+///
+/// # Errors
+/// Every decoding problem, and a replica count beyond what RolloutScope simulates.
+pub fn decode_document(doc: &Document) -> Result<Deployment, Vec<(String, String)>> {
+    check_document_with(doc, false)
+}
+
+fn check_document_with(
+    doc: &Document,
+    validate: bool,
+) -> Result<Deployment, Vec<(String, String)>> {
     let as_pairs = |errs: Vec<validation::FieldError>| {
         errs.into_iter()
             .map(|e| (e.field.clone(), e.to_string()))
@@ -39,7 +57,11 @@ pub fn check_document(doc: &Document) -> Result<Deployment, Vec<(String, String)
     let d = validation::decode_deployment(doc).map_err(as_pairs)?;
     let mut defaulted = d.clone();
     validation::set_defaults(&mut defaulted);
-    let errs = validation::validate_deployment(&defaulted);
+    let errs = if validate {
+        validation::validate_deployment(&defaulted)
+    } else {
+        Vec::new()
+    };
     if !errs.is_empty() {
         return Err(as_pairs(errs));
     }

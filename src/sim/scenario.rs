@@ -310,7 +310,7 @@ impl Scenario {
                 l.err("deployment", "Required value: a Deployment manifest");
                 None
             }
-            Some(_) => load_deployment(&mut l, "deployment"),
+            Some(_) => load_deployment(&mut l, "deployment", true),
         };
         let dname = deployment
             .as_ref()
@@ -632,9 +632,16 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
 }
 
 /// Decodes, defaults and validates the manifest at `path` of the scenario document.
-fn load_deployment(l: &mut Loader<'_>, path: &str) -> Option<Deployment> {
+/// The Deployment at `path`: validated when it is the scenario's own (`validate`), only decoded
+/// when an `apply` action sends it later ([`manifest::decode_document`]).
+fn load_deployment(l: &mut Loader<'_>, path: &str, validate: bool) -> Option<Deployment> {
     let sub = l.doc.child(path);
-    match manifest::check_document(&sub) {
+    let checked = if validate {
+        manifest::check_document(&sub)
+    } else {
+        manifest::decode_document(&sub)
+    };
+    match checked {
         Ok(d) => Some(d),
         Err(errs) => {
             for (field, message) in errs {
@@ -799,7 +806,7 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                     }),
                 }
             }
-            "apply" => load_deployment(l, &vpath).map(|m| Command::Apply(Box::new(m))),
+            "apply" => load_deployment(l, &vpath, false).map(|m| Command::Apply(Box::new(m))),
             "pause" => Some(Command::Pause { deployment: d }),
             "resume" => Some(Command::Resume { deployment: d }),
             "rollout_restart" => Some(Command::RolloutRestart { deployment: d }),

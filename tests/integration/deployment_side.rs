@@ -303,6 +303,30 @@ fn delete_and_scale_print_what_kubectl_prints() {
     );
 }
 
+/// kubectl's refusals around `rollout restart` (`objectrestarter`, `rollout_restart.go`): a
+/// paused Deployment, and a second restart within the same second, whose patch is empty; and
+/// `set image` to the image already there, which sends nothing and prints nothing.
+#[test]
+fn restart_and_set_image_refuse_or_skip_like_kubectl() {
+    let actions = "  - {at: 5s, rollout_restart: {}}\n  - {at: 5s, rollout_restart: {}}\n  - {at: 8s, set_image: web:1.0}\n  - {at: 10s, pause: {}}\n  - {at: 12s, rollout_restart: {}}\n  - {at: 14s, set_image: web:2.0}";
+    let (sim, steps) = run(&scenario(1, PLAIN, BY_APP, actions), 20);
+    assert_narrated(
+        &steps,
+        &[
+            "error: failed to create patch for web: if restart has already been triggered within the past second, please wait before attempting to trigger another",
+            "kubectl set image prints nothing: the container already runs web:1.0",
+            "error: deployments.apps \"web\" can't restart paused deployment (run rollout resume first)",
+            "but the Deployment is paused, so no rollout starts until kubectl rollout resume",
+        ],
+    );
+    // The first restart, the pause and the paused set image each bump the generation; nothing
+    // else does.
+    assert_eq!(
+        sim.deployment("web").map(|d| d.metadata.generation),
+        Some(4)
+    );
+}
+
 /// Apply compares what the manifest means, key order and layout aside: the same manifest
 /// written in block style and another key order is `unchanged`.
 #[test]
@@ -316,6 +340,34 @@ fn reapplying_the_same_manifest_differently_laid_out_is_unchanged() {
     );
 }
 
+/// Apply's three-way merge of annotations: a key the last applied manifest set and this one
+/// leaves out is removed, any other live key stays. So the change cause a rollback copies back
+/// survives the next apply, whose revision shows it, as on a real cluster.
+#[test]
+fn apply_keeps_annotations_it_never_set() {
+    let actions = format!(
+        "  - at: 10s\n{}\n  - {{at: 30s, rollout_undo: {{}}}}\n  - at: 50s\n{}",
+        applied("", "RollingUpdate", "web:2.0"),
+        applied("", "RollingUpdate", "web:3.0")
+    );
+    let meta = "{name: web, annotations: {kubernetes.io/change-cause: v1}}";
+    let (sim, _) = run(&scenario(10, meta, BY_APP, &actions), 60);
+    let history = kubectl::rollout_history(&sim, "web", None).unwrap_or_else(|e| e);
+    let rows: Vec<&str> = history
+        .lines()
+        .skip(2)
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .collect();
+    // Revision 2 dropped the cause its manifest no longer set; the undo (revision 3) copied it
+    // back; the apply after it never set it, so revision 4 keeps it.
+    assert_eq!(
+        rows,
+        ["2         <none>", "3         v1", "4         v1"],
+        "{history}"
+    );
+}
+
 /// §18.1: kubectl prints a refused apply as `The Deployment "<name>" is invalid: <cause>`.
 #[test]
 fn a_refused_apply_reads_like_kubectl() {
@@ -326,6 +378,20 @@ fn a_refused_apply_reads_like_kubectl() {
         &[
             "The Deployment \"web\" is invalid: spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"web2\"}}: field is immutable",
         ],
+    );
+    // A manifest the API server refuses for its values is judged when it is applied: the
+    // scenario loads, and the apply is a step that shows the refusal and changes nothing.
+    let negative = "  - at: 5s\n    apply:\n      apiVersion: apps/v1\n      kind: Deployment\n      metadata: {name: web}\n      spec:\n        replicas: -1\n        selector: {matchLabels: {app: web}}\n        template:\n          metadata: {labels: {app: web}}\n          spec:\n            containers: [{name: web, image: web:1.0}]";
+    let (sim, steps) = run(&scenario(1, PLAIN, BY_APP, negative), 10);
+    assert_narrated(
+        &steps,
+        &[
+            "The Deployment \"web\" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0",
+        ],
+    );
+    assert_eq!(
+        sim.deployment("web").map(|d| d.metadata.generation),
+        Some(1)
     );
 }
 
