@@ -608,18 +608,14 @@ impl Store {
                     charge_node(&mut self.node_usage, &pod.node_name, pod, -1);
                 }
                 // The ranking facts read only the phase, the Ready condition and the restart
-                // counts of the status; most status writes (a container's state) leave them be,
-                // and then the index is not even looked at.
-                fn max_restarts(s: &PodStatus) -> Option<i32> {
-                    s.container_statuses
-                        .iter()
-                        .chain(&s.init_container_statuses)
-                        .map(|c| c.restart_count)
-                        .max()
-                }
+                // counts of the status (the app containers' and, apart, the sidecars', as
+                // `RankFacts::of` reads them); most status writes (a container's state) leave
+                // them be, and then the index is not even looked at.
+                let restarts =
+                    |s: &PodStatus| (s.max_restarts(), s.max_sidecar_restarts(&pod.spec));
                 let rank_changed = old_status.phase != pod.status.phase
                     || ready(&old_status) != ready(&pod.status)
-                    || max_restarts(&old_status) != max_restarts(&pod.status);
+                    || restarts(&old_status) != restarts(&pod.status);
                 let touched = Touched::pod(Arc::clone(&key), pod, false, false, relevant);
                 if rank_changed {
                     let pod = Shared::clone(pod);

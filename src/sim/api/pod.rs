@@ -356,6 +356,27 @@ pub struct PodStatus {
 }
 
 impl PodStatus {
+    /// The largest restart count among the app containers.
+    pub fn max_restarts(&self) -> i32 {
+        self.container_statuses
+            .iter()
+            .map(|c| c.restart_count)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The largest restart count among the sidecars of `spec` (init containers with
+    /// `restartPolicy: Always`).
+    pub fn max_sidecar_restarts(&self, spec: &PodSpec) -> i32 {
+        self.init_container_statuses
+            .iter()
+            .zip(&spec.init_containers)
+            .filter(|(_, c)| c.is_restartable())
+            .map(|(cs, _)| cs.restart_count)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The status of container `c` in the kubelet's numbering ([`PodSpec::kubelet_container`]),
     /// for a spec with `inits` init containers.
     pub fn kubelet_container(&self, inits: usize, c: usize) -> Option<&ContainerStatus> {
@@ -525,14 +546,7 @@ impl Pod {
     /// The largest restart count among the pod's sidecars (init containers with
     /// `restartPolicy: Always`).
     pub fn max_sidecar_restarts(&self) -> i32 {
-        self.status
-            .init_container_statuses
-            .iter()
-            .zip(&self.spec.init_containers)
-            .filter(|(_, c)| c.is_restartable())
-            .map(|(cs, _)| cs.restart_count)
-            .max()
-            .unwrap_or(0)
+        self.status.max_sidecar_restarts(&self.spec)
     }
 
     /// Whether the pod has reached Succeeded or Failed.
@@ -542,12 +556,7 @@ impl Pod {
 
     /// The largest restart count among the pod's containers.
     pub fn max_restarts(&self) -> i32 {
-        self.status
-            .container_statuses
-            .iter()
-            .map(|c| c.restart_count)
-            .max()
-            .unwrap_or(0)
+        self.status.max_restarts()
     }
 
     /// `kubectl get pods` STATUS column (`printPod`, modern rules of §15.8), in upstream's
