@@ -3,7 +3,7 @@
 //! panic.
 
 use proptest::prelude::*;
-use rolloutscope::sim::api::{ContainerState, EventReason, IntOrString, PodPhase};
+use rolloutscope::sim::api::{EventReason, IntOrString, PodPhase};
 use rolloutscope::sim::controller::deployment::util::{max_surge, max_unavailable};
 use rolloutscope::sim::scenario::{self, Scenario};
 use rolloutscope::sim::trace_text;
@@ -443,7 +443,7 @@ proptest! {
                 if inits[i].0 {
                     cs.started
                 } else {
-                    matches!(cs.state, ContainerState::Terminated { exit_code: 0, .. })
+                    cs.succeeded()
                 }
             };
             let initialized = p.status.init_container_statuses.len() == inits.len()

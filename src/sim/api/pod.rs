@@ -368,13 +368,22 @@ impl PodStatus {
     /// The largest restart count among the sidecars of `spec` (init containers with
     /// `restartPolicy: Always`).
     pub fn max_sidecar_restarts(&self, spec: &PodSpec) -> i32 {
+        self.sidecar_statuses(spec)
+            .map(|cs| cs.restart_count)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The statuses of the sidecars of `spec`, in the spec's order.
+    pub fn sidecar_statuses<'s>(
+        &'s self,
+        spec: &'s PodSpec,
+    ) -> impl Iterator<Item = &'s ContainerStatus> + Clone {
         self.init_container_statuses
             .iter()
             .zip(&spec.init_containers)
             .filter(|(_, c)| c.is_restartable())
-            .map(|(cs, _)| cs.restart_count)
-            .max()
-            .unwrap_or(0)
+            .map(|(cs, _)| cs)
     }
 
     /// The status of container `c` in the kubelet's numbering ([`PodSpec::kubelet_container`]),
@@ -470,6 +479,14 @@ pub struct ContainerStatus {
     pub state: ContainerState,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_state: Option<ContainerState>,
+}
+
+impl ContainerStatus {
+    /// Whether the container exited with code 0 (`Completed`): an init container that has done
+    /// its work.
+    pub fn succeeded(&self) -> bool {
+        matches!(self.state, ContainerState::Terminated { exit_code: 0, .. })
+    }
 }
 
 /// `ContainerState`: exactly one of waiting, running or terminated.

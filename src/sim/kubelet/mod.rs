@@ -438,13 +438,13 @@ impl<'a> KubeletContext<'a> {
     /// What a learner calls container `c`: `container web`, `init container migrate` or
     /// `sidecar proxy`.
     pub fn container_title(&self, c: usize) -> String {
-        let name = self.spec_of(c).map_or("", |s| s.name.as_str());
-        let kind = match self.spec_of(c) {
+        let spec = self.spec_of(c);
+        let kind = match spec {
             Some(s) if self.is_init(c) && s.is_restartable() => "sidecar",
             Some(_) if self.is_init(c) => "init container",
             _ => "container",
         };
-        [kind, " ", name].concat()
+        [kind, " ", spec.map_or("", |s| s.name.as_str())].concat()
     }
 
     /// The STATUS word kubectl shows for a waiting or failed container `c` with this reason:
@@ -499,9 +499,7 @@ impl<'a> KubeletContext<'a> {
     /// and started, any other init container once it exited with code 0.
     fn init_done(&self, c: usize) -> bool {
         if self.runs_to_completion(c) {
-            self.cs(c).is_some_and(|cs| {
-                matches!(cs.state, ContainerState::Terminated { exit_code: 0, .. })
-            })
+            self.cs(c).is_some_and(ContainerStatus::succeeded)
         } else {
             self.runtime
                 .containers

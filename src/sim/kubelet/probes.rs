@@ -542,11 +542,7 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         let pod = k.work_name();
         k.after(wait, Work::KubeletSyncPod(pod));
         k.out.stage = Some(Stage::Retry);
-        let status = if k.is_init(c) && !k.initialized() {
-            "Init:CrashLoopBackOff"
-        } else {
-            "CrashLoopBackOff"
-        };
+        let status = k.status_word(c, "CrashLoopBackOff");
         k.out.say(format!(
             "Container {name} has stopped {} time{} (exited or killed); the restart back-off is now {}, so STATUS shows {status} and the kubelet waits {} more before restarting it.",
             restarts + 1,

@@ -43,7 +43,7 @@ pub(super) fn generate_into(
         // (the prober manager's `UpdatePodStatus`); the others once started and, with a
         // readiness probe, when it passes.
         let ready = if i < inits && !container.is_restartable() {
-            matches!(cs.state, ContainerState::Terminated { exit_code: 0, .. })
+            cs.succeeded()
         } else {
             started && (container.readiness_probe.is_none() || c.readiness.result == Some(true))
         };
@@ -54,11 +54,13 @@ pub(super) fn generate_into(
             cs.ready = ready;
         }
     }
-    let initialized = has_any_regular_container_started(status)
-        || status
-            .conditions
-            .iter()
-            .any(|c| c.type_ == PodConditionType::Initialized && c.status == ConditionStatus::True);
+    // Only a pod with init containers has anything to initialize; the others skip the look.
+    let app_started = inits > 0 && has_any_regular_container_started(status);
+    let initialized = inits > 0
+        && (app_started
+            || status.conditions.iter().any(|c| {
+                c.type_ == PodConditionType::Initialized && c.status == ConditionStatus::True
+            }));
     let phase = get_phase(spec, status, initialized);
     if status.phase != phase {
         status.to_mut().phase = phase;
@@ -66,15 +68,9 @@ pub(super) fn generate_into(
     // The sidecars (in the spec's order) and then the app containers that are not ready, named
     // in the unready conditions' message; none when all are ready (the common case once a pod
     // runs), so nothing is written out then.
-    let sidecars = status
-        .init_container_statuses
-        .iter()
-        .zip(&spec.init_containers)
-        .filter(|(_, c)| c.is_restartable())
-        .map(|(cs, _)| cs);
     let unready_names = || {
-        sidecars
-            .clone()
+        status
+            .sidecar_statuses(spec)
             .chain(&status.container_statuses)
             .filter(|c| !c.ready)
             .map(|c| c.name.as_str())
@@ -85,7 +81,7 @@ pub(super) fn generate_into(
     let unready = unready.as_deref().map(|m| ("ContainersNotReady", m));
     // `GeneratePodInitializedCondition`: the init containers that have not completed (a sidecar:
     // not started), unless an app container has already started.
-    let incomplete = (inits > 0 && !has_any_regular_container_started(status)).then(|| {
+    let incomplete = (inits > 0 && !app_started).then(|| {
         status
             .init_container_statuses
             .iter()
@@ -94,7 +90,7 @@ pub(super) fn generate_into(
                 if c.is_restartable() {
                     !cs.started
                 } else {
-                    !matches!(cs.state, ContainerState::Terminated { exit_code: 0, .. })
+                    !cs.succeeded()
                 }
             })
             .map(|(cs, _)| cs.name.as_str())
