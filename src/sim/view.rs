@@ -226,15 +226,7 @@ fn replica_set_view(rs: &ReplicaSet, d: Option<&Deployment>) -> ReplicaSetView {
         uid: rs.metadata.uid.clone(),
         revision: rs.annotation(REVISION_ANNOTATION).unwrap_or("").to_string(),
         image: rs.spec.template.spec.images(","),
-        init_images: rs
-            .spec
-            .template
-            .spec
-            .init_containers
-            .iter()
-            .map(|c| c.image.as_str())
-            .collect::<Vec<_>>()
-            .join(","),
+        init_images: rs.spec.template.spec.init_images(","),
         replicas: rs.spec.replicas,
         status_replicas: rs.status.replicas,
         ready_replicas: rs.status.ready_replicas,

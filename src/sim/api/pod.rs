@@ -96,12 +96,21 @@ impl PodSpec {
 
     /// The containers' images in order, joined with `sep` (kubectl's IMAGES column uses `,`).
     pub fn images(&self, sep: &str) -> String {
-        self.containers
-            .iter()
-            .map(|c| c.image.as_str())
-            .collect::<Vec<_>>()
-            .join(sep)
+        join_images(&self.containers, sep)
     }
+
+    /// The init containers' images in order, joined with `sep`.
+    pub fn init_images(&self, sep: &str) -> String {
+        join_images(&self.init_containers, sep)
+    }
+}
+
+fn join_images(containers: &[Container], sep: &str) -> String {
+    containers
+        .iter()
+        .map(|c| c.image.as_str())
+        .collect::<Vec<_>>()
+        .join(sep)
 }
 
 /// `Container`.
