@@ -671,6 +671,20 @@ fn rollout_undo(
     out: &mut Outcome,
 ) -> Result<(), CommandError> {
     let name = &d.metadata.name;
+    // kubectl warns on stderr when `kubectl apply` manages the object, before it looks for the
+    // revision: the undo leaves the last applied manifest behind, so the next apply of it undoes
+    // the undo. An undo refused after that still shows the warning first.
+    let warning = d
+        .metadata
+        .annotations
+        .contains_key(LAST_APPLIED_CONFIG_ANNOTATION)
+        .then(|| format!(
+            "Warning: resource deployments/{name} was previously managed with 'kubectl apply'. Rolling back will not update the {LAST_APPLIED_CONFIG_ANNOTATION} annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead."
+        ));
+    let refuse = |message: String| match &warning {
+        Some(w) => refuse(format!("{w}\n{message}")),
+        None => refuse(message),
+    };
     if to_revision < 0 {
         return Err(refuse(format!(
             "error: unable to find specified revision {to_revision} in history"
@@ -711,18 +725,11 @@ fn rollout_undo(
     };
     if d.spec.paused {
         return Err(refuse(
-            "error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
+            "error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again".to_string(),
         ));
     }
-    // kubectl warns on stderr, before its own line, when `kubectl apply` manages the object: the
-    // undo leaves the last applied manifest behind, so the next apply of it undoes the undo.
-    if d.metadata
-        .annotations
-        .contains_key(LAST_APPLIED_CONFIG_ANNOTATION)
-    {
-        out.say(format!(
-            "Warning: resource deployments/{name} was previously managed with 'kubectl apply'. Rolling back will not update the {LAST_APPLIED_CONFIG_ANNOTATION} annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead."
-        ));
+    if let Some(w) = warning.clone() {
+        out.say(w);
     }
     if equal_ignore_hash(&d.spec.template, &rs.spec.template) {
         // kubectl prints the revision it was asked for, not the one it found: a plain

@@ -459,7 +459,11 @@ impl Sim {
                     Ok(o) => o,
                     Err(e) => {
                         let mut o = Outcome::default();
-                        o.say(format!("{} was refused: {e}", cmd.describe()));
+                        // A message of several lines (a warning before the error) starts on
+                        // its own line, as kubectl prints it.
+                        let text = e.to_string();
+                        let sep = if text.contains('\n') { "\n" } else { " " };
+                        o.say(format!("{} was refused:{sep}{text}", cmd.describe()));
                         o.stage = Some(cmd.stage());
                         o.events.clear();
                         self.steps += 1;

@@ -305,6 +305,7 @@ impl Scenario {
         };
         let (nodes, quota) = load_cluster(&mut l, root.get("cluster"));
         let world = load_images(&mut l, root.get("images"));
+        let before_deployment = l.errors.len();
         let deployment = match root.get("deployment") {
             None => {
                 l.err("deployment", "Required value: a Deployment manifest");
@@ -312,6 +313,7 @@ impl Scenario {
             }
             Some(_) => load_deployment(&mut l, "deployment", true),
         };
+        let deployment_errors = before_deployment..l.errors.len();
         let dname = deployment
             .as_ref()
             .map(|d| d.metadata.name.clone())
@@ -330,9 +332,27 @@ impl Scenario {
             Some(v) => RunUntil::At(Time(l.duration("run_until", v).unwrap_or(0))),
         };
         if !l.errors.is_empty() {
-            let mut errors = l.errors;
-            order::sort_by_key(&mut errors, |e| e.line.unwrap_or(0));
-            return Err(errors);
+            // The file's errors go in line order, but the Deployment's stay together in the
+            // order the API server gives them (its first error's line places the group).
+            let group_line = l.errors[deployment_errors.clone()]
+                .iter()
+                .filter_map(|e| e.line)
+                .min();
+            let mut keyed: Vec<(usize, ScenarioError)> = l
+                .errors
+                .into_iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let line = if deployment_errors.contains(&i) {
+                        group_line.or(e.line)
+                    } else {
+                        e.line
+                    };
+                    (line.unwrap_or(0), e)
+                })
+                .collect();
+            order::sort_by_key(&mut keyed, |(line, _)| *line);
+            return Err(keyed.into_iter().map(|(_, e)| e).collect());
         }
         let Some(deployment) = deployment else {
             return Err(vec![ScenarioError {

@@ -1991,42 +1991,91 @@ fn validate_resources(r: &ResourceRequirements, path: &Path, errs: &mut Vec<Fiel
         let p = limits_path.key(name);
         validate_container_resource_name(name, &p, errs);
         validate_quantity(name, quantity, &p, errs);
+        validate_huge_page_value(name, quantity, &p, errs);
     }
     for (name, quantity) in &r.requests {
         let p = requests_path.key(name);
         validate_container_resource_name(name, &p, errs);
         validate_quantity(name, quantity, &p, errs);
-        match r.limits.get(name) {
-            Some(limit) => {
-                let (Some(req_text), Some(lim_text)) =
-                    (quantity_text(quantity), quantity_text(limit))
-                else {
-                    continue;
-                };
-                let (Some(req), Some(lim)) = (parse_milli(&req_text), parse_milli(&lim_text))
-                else {
-                    continue;
-                };
-                if req != lim && !is_overcommit_allowed(name) {
-                    errs.push(FieldError::invalid(
-                        &requests_path,
-                        go_quote(&req_text),
-                        format!("must be equal to {name} limit of {lim_text}"),
-                    ));
-                } else if req > lim {
-                    errs.push(FieldError::invalid(
-                        &requests_path,
-                        go_quote(&req_text),
-                        format!("must be less than or equal to {name} limit of {lim_text}"),
-                    ));
-                }
+        validate_requests_against_limits(r, name, quantity, &requests_path, &limits_path, errs);
+        validate_huge_page_value(name, quantity, &p, errs);
+    }
+    // Huge pages come with cpu or memory, in either list.
+    let names = || r.limits.keys().chain(r.requests.keys());
+    if names().any(|n| n.starts_with("hugepages-")) && !names().any(|n| n == "cpu" || n == "memory")
+    {
+        errs.push(FieldError::forbidden(
+            path,
+            "HugePages require cpu or memory",
+        ));
+    }
+}
+
+/// `validateResourceQuantityHugePageValue`: a huge-page quantity is a whole number of pages of
+/// the size its name gives (`hugepages-2Mi`: a multiple of 2Mi).
+fn validate_huge_page_value(name: &str, quantity: &Value, path: &Path, errs: &mut Vec<FieldError>) {
+    let Some(size) = name.strip_prefix("hugepages-") else {
+        return;
+    };
+    let Some(text) = quantity_text(quantity) else {
+        return;
+    };
+    let Some(milli) = parse_milli(&text) else {
+        return;
+    };
+    // `IsHugePageResourceValueDivisible`: the value rounds up to a whole number first.
+    let value = milli.div_euclid(1000) + i64::from(milli.rem_euclid(1000) != 0);
+    let divisible = match parse_milli(size) {
+        Some(page) if page > 0 && page % 1000 == 0 => value % (page / 1000) == 0,
+        _ => false,
+    };
+    if !divisible {
+        errs.push(FieldError::invalid(
+            path,
+            go_quote(&text),
+            format!("{text} is not positive integer multiple of {name}"),
+        ));
+    }
+}
+
+/// The requests-against-limits part of `ValidateResourceRequirements`: a request at most its
+/// limit, and equal to it for resources that cannot be overcommitted, which must have one.
+fn validate_requests_against_limits(
+    r: &ResourceRequirements,
+    name: &str,
+    quantity: &Value,
+    requests_path: &Path,
+    limits_path: &Path,
+    errs: &mut Vec<FieldError>,
+) {
+    match r.limits.get(name) {
+        Some(limit) => {
+            let (Some(req_text), Some(lim_text)) = (quantity_text(quantity), quantity_text(limit))
+            else {
+                return;
+            };
+            let (Some(req), Some(lim)) = (parse_milli(&req_text), parse_milli(&lim_text)) else {
+                return;
+            };
+            if req != lim && !is_overcommit_allowed(name) {
+                errs.push(FieldError::invalid(
+                    requests_path,
+                    go_quote(&req_text),
+                    format!("must be equal to {name} limit of {lim_text}"),
+                ));
+            } else if req > lim {
+                errs.push(FieldError::invalid(
+                    requests_path,
+                    go_quote(&req_text),
+                    format!("must be less than or equal to {name} limit of {lim_text}"),
+                ));
             }
-            None if !is_overcommit_allowed(name) => errs.push(FieldError::required(
-                &limits_path,
-                "Limit must be set for non overcommitable resources",
-            )),
-            None => {}
         }
+        None if !is_overcommit_allowed(name) => errs.push(FieldError::required(
+            limits_path,
+            "Limit must be set for non overcommitable resources",
+        )),
+        None => {}
     }
 }
 
@@ -2103,21 +2152,23 @@ fn matches_quantity_regex(s: &str) -> bool {
 
 /// `validateContainerResourceName`.
 fn validate_container_resource_name(name: &str, path: &Path, errs: &mut Vec<FieldError>) {
+    // `validateResourceName` first, which stops at a name that is not qualified...
     let msgs = is_qualified_name(name);
-    if !msgs.is_empty() {
-        for msg in msgs {
-            errs.push(FieldError::invalid(path, go_quote(name), msg));
-        }
-        return;
+    let qualified = msgs.is_empty();
+    for msg in msgs {
+        errs.push(FieldError::invalid(path, go_quote(name), msg));
     }
+    if qualified && !name.contains('/') && !is_standard_resource_name(name) {
+        errs.push(FieldError::invalid(
+            path,
+            go_quote(name),
+            "must be a standard resource type or fully qualified",
+        ));
+    }
+    // ...then the container's own check, which runs whatever that found: `gpu` gets both
+    // errors.
     if !name.contains('/') {
-        if !is_standard_resource_name(name) {
-            errs.push(FieldError::invalid(
-                path,
-                go_quote(name),
-                "must be a standard resource type or fully qualified",
-            ));
-        } else if !is_standard_container_resource_name(name) {
+        if !is_standard_container_resource_name(name) {
             errs.push(FieldError::invalid(
                 path,
                 go_quote(name),
@@ -3159,10 +3210,39 @@ spec:
             [
                 "spec.template.spec.containers[0].resources.limits[example.com/widget]: Invalid value: \"1.5\": must be an integer",
                 "spec.template.spec.containers[0].resources.limits[gpu]: Invalid value: \"gpu\": must be a standard resource type or fully qualified",
+                // The container's own name check runs after the general one, and adds its error.
+                "spec.template.spec.containers[0].resources.limits[gpu]: Invalid value: \"gpu\": must be a standard resource for containers",
                 "spec.template.spec.containers[0].resources.limits[pods]: Invalid value: \"pods\": must be a standard resource for containers",
                 "spec.template.spec.containers[0].resources.requests: Invalid value: \"1\": must be equal to example.com/widget limit of 1.5",
             ]
         );
+    }
+
+    #[test]
+    fn huge_pages_come_in_whole_pages_and_with_cpu_or_memory() {
+        let errs = errors_after(|d| {
+            let r = &mut d.spec.template.spec.containers[0].resources;
+            r.requests.clear();
+            r.limits.clear();
+            r.limits.insert("hugepages-2Mi".into(), json!("3Mi"));
+            r.requests.insert("hugepages-2Mi".into(), json!("3Mi"));
+        });
+        assert_eq!(
+            errs,
+            [
+                "spec.template.spec.containers[0].resources.limits[hugepages-2Mi]: Invalid value: \"3Mi\": 3Mi is not positive integer multiple of hugepages-2Mi",
+                "spec.template.spec.containers[0].resources.requests[hugepages-2Mi]: Invalid value: \"3Mi\": 3Mi is not positive integer multiple of hugepages-2Mi",
+                "spec.template.spec.containers[0].resources: Forbidden: HugePages require cpu or memory",
+            ]
+        );
+        // Whole pages with memory beside them are fine.
+        let errs = errors_after(|d| {
+            let r = &mut d.spec.template.spec.containers[0].resources;
+            r.limits.insert("hugepages-2Mi".into(), json!("4Mi"));
+            r.requests.insert("hugepages-2Mi".into(), json!("4Mi"));
+            r.requests.insert("memory".into(), json!("64Mi"));
+        });
+        assert_eq!(errs, Vec::<String>::new());
     }
 
     #[test]

@@ -260,6 +260,20 @@ fn an_undo_of_an_applied_deployment_warns_like_kubectl() {
     assert!(!text.contains("last-applied"), "{text}");
 }
 
+/// §10.1 step 8: kubectl prints the apply warning before it looks at the revisions, so an undo
+/// it then refuses (here: the Deployment is paused) shows the warning above the error.
+#[test]
+fn a_refused_undo_of_an_applied_deployment_warns_first() {
+    let actions = "  - {at: 30s, set_image: web:2.0}\n  - {at: 40s, pause: {}}\n  - {at: 41s, rollout_undo: {}}";
+    let (_, steps) = run(&scenario(4, PLAIN, BY_APP, actions), 50);
+    assert_narrated(
+        &steps,
+        &[
+            "kubectl rollout undo deployment/web was refused:\nWarning: resource deployments/web was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\nerror: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
+        ],
+    );
+}
+
 /// Apply's three-way merge for `replicas`: a manifest that never set it leaves it to `kubectl
 /// scale` (or an autoscaler), and one whose last applied version set it takes it away, so the
 /// API server defaults it to 1.
@@ -989,4 +1003,24 @@ fn describe_pod_header_follows_the_pod() {
     ] {
         assert!(text.contains(want), "missing {want:?} in\n{text}");
     }
+}
+
+/// §18.2: a scenario file's errors come in line order, but the Deployment's keep the API
+/// server's order among themselves (`spec.replicas` before the selector check), wherever their
+/// fields sit in the manifest.
+#[test]
+fn the_deployment_errors_keep_the_api_servers_order() {
+    let yaml = "images:\n  web:1.0: {pull_time: soon}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\n  spec:\n    selector: {matchLabels: {app: other}}\n    template:\n      metadata: {labels: {app: web}}\n      spec:\n        containers:\n          - {name: web, image: web:1.0}\n    replicas: -1\nactions:\n  - {at: soon, scale: 2}\n";
+    let errors = Scenario::parse(yaml).expect_err("the file is refused");
+    let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        [
+            "images[web:1.0].pull_time",
+            "deployment.spec.replicas",
+            "deployment.spec.template.metadata.labels",
+            "actions[0].at",
+        ],
+        "{errors:?}"
+    );
 }

@@ -724,9 +724,11 @@ fn one_pod(image: &str, probe: &str) -> String {
     .join("\n")
 }
 
-/// Readiness timing, data-driven: the probe first runs initialDelaySeconds after the container
-/// starts and then every periodSeconds; the pod turns Ready after successThreshold passing runs
-/// in a row once the app listens. Expected seconds after `Started`.
+/// Readiness timing, data-driven: the status update at the container's start triggers a run and
+/// restarts the worker's ticker, so runs come every periodSeconds from the start; a run within
+/// initialDelaySeconds probes nothing, and the first probe is the first tick at or after the
+/// delay (not the delay itself). The pod turns Ready after successThreshold passing runs in a row
+/// once the app listens. Expected seconds after `Started`.
 #[test]
 fn readiness_turns_ready_at_the_probe_schedule() {
     // (listen_after s, initialDelaySeconds, periodSeconds, successThreshold, ready after s)
@@ -734,8 +736,11 @@ fn readiness_turns_ready_at_the_probe_schedule() {
         (0, 0, 10, 1, 0),
         (3, 0, 5, 1, 5),
         (3, 0, 5, 2, 10),
-        (12, 5, 10, 1, 15),
-        (0, 7, 10, 3, 27),
+        (12, 5, 10, 1, 20),
+        (0, 7, 10, 3, 30),
+        (0, 15, 10, 1, 20),
+        (0, 10, 10, 1, 10),
+        (0, 4, 2, 1, 4),
     ];
     let mut failures = Vec::new();
     for &(listen, delay, period, st, want) in table {

@@ -118,15 +118,22 @@ fn schedule_on_grid(
     tick_at(k, c, kind, due, instance);
 }
 
-/// Schedules the readiness run of a container that has just become started: at once, as the
-/// kubelet's status update triggers it, or once the container has been running
-/// `initialDelaySeconds`. Later runs follow every `periodSeconds` from this one.
+/// Schedules the readiness run of a container that has just become started. The kubelet's
+/// status update triggers a run at once (`UpdatePodStatus`) and restarts the worker's ticker
+/// from it. Within `initialDelaySeconds` of the container's start that run probes nothing, and
+/// nothing else triggers one when the delay ends: the first probe is the first tick of the
+/// restarted ticker at or after it (`worker.doProbe` skips while the container has run for
+/// fewer whole seconds than the delay). Later runs follow every `periodSeconds`.
 fn schedule_readiness(k: &mut KubeletContext<'_>, c: usize, instance: u32) {
     let Some(p) = probe_of(k, c, ProbeKind::Readiness) else {
         return;
     };
     let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
-    let due = since.plus_millis(first_run_delay(p));
+    let due = next_tick(
+        Some(k.now),
+        period_ms(p),
+        since.plus_millis(first_run_delay(p)),
+    );
     tick_at(k, c, ProbeKind::Readiness, due, instance);
 }
 
@@ -397,14 +404,21 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             k.runtime.containers[c].started = true;
             put_on_hold(k, c, kind);
             k.out.stage = Some(Stage::Readiness);
-            let next = match (
-                spec.readiness_probe.is_some(),
-                spec.liveness_probe.is_some(),
-            ) {
-                (true, true) => ": readiness runs at once and liveness from its next tick",
-                (true, false) => ", and readiness runs at once",
-                (false, true) => ", and liveness runs from its next tick",
-                (false, false) => "",
+            // Readiness runs at once unless the container is still within its
+            // initialDelaySeconds; then it waits for its ticker.
+            let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
+            let readiness = spec.readiness_probe.as_ref().map(|r| {
+                if since.plus_millis(first_run_delay(r)) <= k.now {
+                    "readiness runs at once"
+                } else {
+                    "readiness runs from its first tick after initialDelaySeconds"
+                }
+            });
+            let next = match (readiness, spec.liveness_probe.is_some()) {
+                (Some(r), true) => format!(": {r} and liveness from its next tick"),
+                (Some(r), false) => format!(", and {r}"),
+                (None, true) => ", and liveness runs from its next tick".to_string(),
+                (None, false) => String::new(),
             };
             k.out.say(format!(
                 "The startup probe of {name} in {pod} passed, so the container counts as started{next}."
