@@ -308,12 +308,16 @@ fn aggressive_liveness_kills_after_three_failures_and_backs_off() {
             _ => {}
         }
     }
+    // The app exits 1 s after SIGTERM. The kubelet restarts it in the sync that killed it, and
+    // its back-off check looks at the instance before: 30 s back, longer than the back-off
+    // (none, 10 s, 20 s), until the back-off reaches 40 s and the fifth restart waits it out
+    // from the fifth exit.
     let gaps: Vec<u64> = killed
         .iter()
         .zip(started.iter().skip(1))
         .map(|(k, s)| s - k)
         .collect();
-    check_gaps(&pod, &gaps, &[0, 10, 20, 40], |b| b / 2 + 1);
+    check_gaps(&pod, &gaps, &[1, 1, 1, 1, 41], |b| b / 2);
 }
 
 /// The name of the ReplicaSet whose pod template `matches`, once a bundled scenario has run
@@ -1408,4 +1412,60 @@ fn a_sidecar_counts_for_readiness_and_is_killed_in_its_own_words() {
                 && e.message == "Init container proxy failed startup probe"),
         "no Killing event for the sidecar's failed startup probe"
     );
+}
+
+/// `killContainer` after a failed liveness probe: SIGTERM, then SIGKILL when the grace period
+/// ends. The grace period is the probe's `terminationGracePeriodSeconds` when it sets one, else
+/// the pod's. An app that ignores SIGTERM keeps running (and probing) until then and exits 137;
+/// one that handles it exits after its shutdown time with 143. Data: (image, probe's grace
+/// period, seconds from the Killing event to the restart, exit code).
+#[test]
+fn a_liveness_kill_waits_for_the_process_or_the_grace_period() {
+    let table: &[(&str, &str, u64, i32)] = &[
+        ("listen_after: 5m", "", 20, 137),
+        (
+            "listen_after: 5m",
+            ", terminationGracePeriodSeconds: 3",
+            3,
+            137,
+        ),
+        ("listen_after: 5m, shutdown: 2s", "", 2, 143),
+        (
+            "listen_after: 5m, shutdown: 9s",
+            ", terminationGracePeriodSeconds: 3",
+            3,
+            137,
+        ),
+    ];
+    for &(image, probe_grace, want_gap, want_code) in table {
+        let yaml = format!(
+            "cluster:\n  nodes:\n    - {{name: a}}\nimages:\n  app:1: {{{image}}}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {{name: app}}\n  spec:\n    replicas: 1\n    selector: {{matchLabels: {{app: app}}}}\n    template:\n      metadata: {{labels: {{app: app}}}}\n      spec:\n        terminationGracePeriodSeconds: 20\n        containers:\n          - name: app\n            image: app:1\n            livenessProbe: {{tcpSocket: {{port: 80}}, periodSeconds: 5, failureThreshold: 1{probe_grace}}}\nrun_until: 2m\n"
+        );
+        let (sim, steps) = run_yaml(&yaml, 60);
+        let pod = first_pod_with_prefix(&steps, "app-");
+        let killed = event_times(
+            &steps,
+            &pod,
+            EventReason::Killing,
+            "Container app failed liveness probe",
+        );
+        let started = event_times(&steps, &pod, EventReason::Started, "Container started");
+        let gap = started
+            .get(1)
+            .zip(killed.first())
+            .map(|(s, k)| (s - k) / 1000);
+        assert_eq!(
+            gap,
+            Some(want_gap),
+            "{image} {probe_grace}: kills {killed:?}, starts {started:?}"
+        );
+        // The first restart needs no back-off; the exit shows as the last state.
+        let at = Time::from_millis(started[1]);
+        let m = Moment::new(&sim, &steps).at(at);
+        let text = kubectl::describe_pod(&m, &pod).unwrap_or_else(|e| e);
+        assert!(
+            text.contains(&format!("      Exit Code:    {want_code}\n")),
+            "{image} {probe_grace}:\n{text}"
+        );
+    }
 }

@@ -182,6 +182,9 @@ pub struct ContainerRuntime {
     pub finished_at: Option<Time>,
     /// Why the current instance is being killed (liveness or startup failure).
     pub killing: Option<ProbeKind>,
+    /// When the kubelet sent that kill's SIGTERM: its process ends a set time later.
+    #[serde(default)]
+    pub killed_at: Option<Time>,
 }
 
 impl ContainerRuntime {
@@ -648,6 +651,7 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         rt.running_since = Some(now);
         rt.pull_started = None;
         rt.killing = None;
+        rt.killed_at = None;
         rt.startup.new_container();
         rt.readiness.new_container();
         rt.liveness.new_container();
@@ -1057,10 +1061,25 @@ pub fn container_exit(
     let ran = k.runtime.containers[c]
         .running_since
         .map(|since| k.now.millis_since(since));
-    let code = match behavior.exit_plan(completes) {
-        Some((after, code)) if Some(after) == ran => code,
+    let kill = k.runtime.containers[c]
+        .killing
+        .zip(k.runtime.containers[c].killed_at);
+    let code = match (behavior.exit_plan(completes), kill) {
+        (Some((after, code)), _) if Some(after) == ran => code,
+        (_, Some((kind, at))) => {
+            let end = probes::probe_kill(&k, c, kind);
+            if k.now == at.plus_millis(end.after_ms) {
+                end.exit_code
+            } else {
+                behavior.exit_code
+            }
+        }
         _ => behavior.exit_code,
     };
+    if let Some((kind, _)) = kill {
+        probes::killed_container_exited(&mut k, c, kind, code);
+        return k.finish();
+    }
     probes::container_stopped(
         &mut k,
         c,

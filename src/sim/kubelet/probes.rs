@@ -4,7 +4,7 @@
 
 use super::{
     Backoff, ImageBehavior, KubeletContext, POD_WORKER_RESYNC_MS, ReadyBehavior, format_pod,
-    go_duration,
+    go_duration, images,
 };
 use crate::sim::api::{Container, ContainerState, EventReason, IntOrString, Probe, Time};
 use crate::sim::controller::{ProbeKind, Work};
@@ -438,6 +438,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         (ProbeKind::Liveness | ProbeKind::Startup, true, false) => {
             put_on_hold(k, c, kind);
             k.runtime.containers[c].killing = Some(kind);
+            k.runtime.containers[c].killed_at = Some(k.now);
             k.container_event(
                 c,
                 false,
@@ -449,13 +450,31 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
                     format!("Container {name} failed {kind_lower} probe, will be restarted")
                 },
             );
-            container_stopped(k, c, 137, "Error");
+            let end = probe_kill(k, c, kind);
+            k.after(
+                end.after_ms,
+                Work::ContainerExit {
+                    pod: pod.clone(),
+                    container: c,
+                    instance,
+                },
+            );
             k.out.stage = Some(Stage::Retry);
+            let how = if end.exit_code == SIGTERM_EXIT_CODE {
+                format!(
+                    "{name} exits {} after it (exit code {SIGTERM_EXIT_CODE})",
+                    go_duration(end.after_ms)
+                )
+            } else {
+                format!(
+                    "{name} ignores SIGTERM, so it runs on until the grace period ends and SIGKILL stops it (exit code {SIGKILL_EXIT_CODE})"
+                )
+            };
             k.out.say(format!(
-                "The {kind_lower} probe of {name} in {pod} failed {run_count} times in a row (failureThreshold {failure_threshold}, every {}), so the kubelet kills the container to restart it: {output}.",
-                go_duration(period)
+                "The {kind_lower} probe of {name} in {pod} failed {run_count} times in a row (failureThreshold {failure_threshold}, every {}), so the kubelet kills the container to restart it: {output}. It sends SIGTERM with a grace period of {}s; {how}.",
+                go_duration(period),
+                end.grace_ms / 1000
             ));
-            k.after(0, Work::KubeletSyncPod(pod));
             return;
         }
         (_, _, false) => {
@@ -483,6 +502,134 @@ fn put_on_hold(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     let w = k.runtime.containers[c].worker(kind);
     w.on_hold = true;
     w.run_count = 0;
+}
+
+/// The exit code of a process that ends on SIGTERM (128 + 15), as most runtimes' default
+/// handlers and the JVM report it.
+pub const SIGTERM_EXIT_CODE: i32 = 143;
+/// The exit code of a process stopped by SIGKILL (128 + 9).
+pub const SIGKILL_EXIT_CODE: i32 = 137;
+/// `minimumGracePeriodInSeconds`: the kubelet never gives a container less to stop.
+const MINIMUM_GRACE_MS: u64 = 2000;
+
+/// How a container killed for a failed liveness or startup probe ends (`killContainer`).
+#[derive(Clone, Copy, Debug)]
+pub struct ProbeKill {
+    /// The grace period between SIGTERM and SIGKILL.
+    pub grace_ms: u64,
+    /// When the process ends after SIGTERM.
+    pub after_ms: u64,
+    pub exit_code: i32,
+}
+
+/// `killContainer` after a failed liveness or startup probe: SIGTERM, then SIGKILL when the
+/// grace period ends. The grace period is the probe's own `terminationGracePeriodSeconds` if it
+/// sets one, else the pod's (`setTerminationGracePeriod`), and never under 2 s. The image says
+/// how the process takes SIGTERM: it exits after its `shutdown` time (code 143), or it ignores
+/// SIGTERM and SIGKILL ends it (code 137).
+pub fn probe_kill(k: &KubeletContext<'_>, c: usize, kind: ProbeKind) -> ProbeKill {
+    let spec = k.spec_of(c);
+    let probe_grace = spec
+        .and_then(|s| probe_spec(s, kind))
+        .and_then(|p| p.termination_grace_period_seconds);
+    let grace_s = k
+        .pod
+        .metadata
+        .deletion_grace_period_seconds
+        .or(probe_grace)
+        .or(k.pod.spec.termination_grace_period_seconds)
+        .unwrap_or(30);
+    let grace_ms = (u64::try_from(grace_s).unwrap_or(0) * 1000).max(MINIMUM_GRACE_MS);
+    let shutdown = spec.and_then(|s| k.world.behavior(&s.image).shutdown_ms);
+    match shutdown {
+        Some(after) if after < grace_ms => ProbeKill {
+            grace_ms,
+            after_ms: after,
+            exit_code: SIGTERM_EXIT_CODE,
+        },
+        _ => ProbeKill {
+            grace_ms,
+            after_ms: grace_ms,
+            exit_code: SIGKILL_EXIT_CODE,
+        },
+    }
+}
+
+/// A container killed for a failed probe has exited. The kubelet kills and restarts it in one
+/// sync (`computePodActions` puts it in both lists), so its back-off check (`doBackOff`) looks
+/// at the pod's status from before the kill: the newest *exited* instance there is the one
+/// before this one. With none, it restarts at once and the back-off is left alone; if that
+/// instance stopped longer ago than the back-off, it restarts at once and the back-off doubles;
+/// only when the back-off has outgrown how long the container lives does it wait, in
+/// CrashLoopBackOff, measured from this exit.
+pub fn killed_container_exited(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, code: i32) {
+    let before = k.runtime.containers[c].finished_at;
+    container_stopped(k, c, code, if code == 0 { "Completed" } else { "Error" });
+    let name = k.container_name(c);
+    let pod = k.pod.metadata.name.clone();
+    let probe = match kind {
+        ProbeKind::Startup => "startup",
+        ProbeKind::Readiness => "readiness",
+        ProbeKind::Liveness => "liveness",
+    };
+    k.out.stage = Some(Stage::Retry);
+    let stopped = format!(
+        "{name} of {pod}, killed for its failed {probe} probe, has stopped (exit code {code})."
+    );
+    let Some(before) = before else {
+        k.out.say(format!(
+            "{stopped} It had not stopped before, so the kubelet's back-off has nothing to go by and it starts the container again at once."
+        ));
+        images::ensure_image_and_start(k, c);
+        return;
+    };
+    if let Some(b) = in_crash_backoff(k, c, before) {
+        k.out.say(format!(
+            "{stopped} Its previous instance stopped {} ago, within the restart back-off of {}, so this time the kubelet waits.",
+            go_duration(k.now.millis_since(before)),
+            go_duration(b.delay_ms)
+        ));
+        // Measured from this exit now: the next sync finds it the newest exited instance.
+        if crash_backoff_allows_restart(k, c) {
+            images::ensure_image_and_start(k, c);
+        }
+        return;
+    }
+    let was = k.runtime.containers[c].crash_backoff;
+    step_crash_backoff(k, c, before);
+    let now = k.runtime.containers[c]
+        .crash_backoff
+        .map_or(0, |b| b.delay_ms);
+    k.out.say(format!(
+        "{stopped} The kubelet's back-off looks at the instance before it, which stopped {} ago: {}, so it starts the container again at once, and the back-off becomes {}.",
+        go_duration(k.now.millis_since(before)),
+        match was {
+            Some(b) => format!("outside the back-off of {}", go_duration(b.delay_ms)),
+            None => "there is no back-off yet".to_string(),
+        },
+        go_duration(now)
+    ));
+    images::ensure_image_and_start(k, c);
+}
+
+/// `IsInBackOffSince` for the crash-loop entry: the back-off, when it has not run out since
+/// `reference`, the exit it is measured from.
+fn in_crash_backoff(k: &KubeletContext<'_>, c: usize, reference: Time) -> Option<Backoff> {
+    k.runtime.containers[c].crash_backoff.filter(|b| {
+        reference.millis_since(b.last_update) <= CRASH_BACKOFF_EXPIRY_MS
+            && k.now.millis_since(reference) < b.delay_ms
+    })
+}
+
+/// `Next` for the crash-loop entry, whose expiry is judged at `reference`: a fresh 10 s, or
+/// double. Upstream stamps the entry with the restart time, not the exit, so the expiry
+/// measures how long the next container runs, not that plus this wait.
+fn step_crash_backoff(k: &mut KubeletContext<'_>, c: usize, reference: Time) {
+    let rt = &mut k.runtime.containers[c];
+    let entry = rt
+        .crash_backoff
+        .filter(|b| reference.millis_since(b.last_update) <= CRASH_BACKOFF_EXPIRY_MS);
+    rt.crash_backoff = Some(Backoff::next(entry, reference, k.now));
 }
 
 /// The container's process has ended: record a terminated state and forget readiness.
@@ -523,11 +670,7 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
     };
     // The runtime's exit time, not the status's (which is rounded to whole seconds).
     let finished = k.runtime.containers[c].finished_at.unwrap_or(finished);
-    let entry = k.runtime.containers[c].crash_backoff;
-    if let Some(b) = entry
-        && finished.millis_since(b.last_update) <= CRASH_BACKOFF_EXPIRY_MS
-        && k.now.millis_since(finished) < b.delay_ms
-    {
+    if let Some(b) = in_crash_backoff(k, c, finished) {
         let name = k.container_name(c);
         let pod_fmt = format_pod(k.pod);
         k.container_event(
@@ -566,10 +709,6 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         ));
         return false;
     }
-    // Upstream stamps the entry with the restart time, not the exit, so the expiry below
-    // measures how long the next container runs, not that plus this wait.
-    let finished_entry =
-        entry.filter(|b| finished.millis_since(b.last_update) <= CRASH_BACKOFF_EXPIRY_MS);
-    k.runtime.containers[c].crash_backoff = Some(Backoff::next(finished_entry, finished, k.now));
+    step_crash_backoff(k, c, finished);
     true
 }
