@@ -22,7 +22,7 @@ use super::controller::deployment::util::{
     REVISION_ANNOTATION, by_creation_timestamp, find_new_replica_set,
 };
 use super::controller::node_lifecycle::NODE_MONITOR_GRACE_MS;
-use super::controller::scheduler::{format_cpu, format_mem};
+use super::controller::scheduler::{self, format_cpu, format_mem};
 use super::engine::Sim;
 use super::fingerprint;
 use super::recorder;
@@ -1090,12 +1090,20 @@ pub fn get_events_sorted(m: &Moment<'_>, sort_by: Option<EventSortBy>, wide: boo
         let kb = format!("{}.", b.event.involved_object.name);
         ka.cmp(&kb).then(a.first_timestamp.cmp(&b.first_timestamp))
     });
+    // The scheduler records through the events.k8s.io API: in the core/v1 view kubectl sorts,
+    // its events have no firstTimestamp, lastTimestamp or count, and kubectl's sorter puts a
+    // null before any value (`isLess`). So they come first, whatever their time.
+    let legacy = |r: &EventRecord| r.event.source != scheduler::COMPONENT;
     match sort_by {
-        Some(EventSortBy::LastTimestamp) => order::sort_by_key(&mut records, |r| r.last_timestamp),
-        Some(EventSortBy::FirstTimestamp) => {
-            order::sort_by_key(&mut records, |r| r.first_timestamp)
+        Some(EventSortBy::LastTimestamp) => {
+            order::sort_by_key(&mut records, |r| legacy(r).then_some(r.last_timestamp))
         }
-        Some(EventSortBy::Count) => order::sort_by_key(&mut records, |r| r.count),
+        Some(EventSortBy::FirstTimestamp) => {
+            order::sort_by_key(&mut records, |r| legacy(r).then_some(r.first_timestamp))
+        }
+        Some(EventSortBy::Count) => {
+            order::sort_by_key(&mut records, |r| legacy(r).then_some(r.count))
+        }
         None => {}
     }
     let mut t = String::from(if wide {

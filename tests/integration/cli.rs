@@ -311,14 +311,39 @@ fn describe_nodes_describes_every_node() {
 
 /// `get events --sort-by=.lastTimestamp` lists the events oldest last-seen first (so the LAST
 /// SEEN ages never grow down the table), as tutorials sort them; an unknown field is refused.
+/// The scheduler's events come first whatever their age: it records through events.k8s.io, so
+/// in the view kubectl sorts they have no lastTimestamp, and a null sorts before any time.
 #[test]
 fn events_sort_by_last_timestamp() {
+    let (out, err, code) = kubectl(
+        "scenarios/rolling-update.yaml",
+        "2m",
+        &["get", "events", "--sort-by=.lastTimestamp"],
+    );
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let reasons: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().nth(2))
+        .collect();
+    let scheduled = reasons.iter().filter(|r| **r == "Scheduled").count();
+    assert!(scheduled >= 20, "{out}");
+    assert!(
+        reasons[..scheduled].iter().all(|r| *r == "Scheduled"),
+        "the scheduler's events lead:\n{out}"
+    );
     let (out, err, code) = kubectl(
         "scenarios/crash-loop.yaml",
         "4m",
         &["get", "events", "--sort-by=.lastTimestamp"],
     );
     assert_eq!((code, err.as_str()), (Some(0), ""));
+    // Past the scheduler's rows, oldest first.
+    let out: String = out
+        .lines()
+        .filter(|l| !l.contains(" Scheduled "))
+        .flat_map(|l| [l, "\n"])
+        .collect();
     let seconds = |age: &str| -> u64 {
         let (m, s) = age.split_once('m').unwrap_or(("0", age));
         let s = s.trim_end_matches('s');
