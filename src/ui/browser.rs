@@ -72,6 +72,40 @@ pub fn reloaded_query() -> String {
 }
 
 /// Milliseconds since the page loaded (for pacing writes, never for the simulation).
+/// Runs `f` once when the browser next has an idle moment, or after `timeout_ms` at the latest;
+/// the returned id cancels it ([`cancel_idle`]). Work that nobody is waiting for (rewriting the
+/// address bar, saving) goes here, so that it never lands between an input and its frame.
+/// A browser without idle callbacks runs `f` on a plain timer instead.
+pub fn when_idle(f: impl FnOnce() + 'static, timeout_ms: u32) -> Option<Pending> {
+    let w = web_sys::window()?;
+    let f = Closure::once_into_js(f);
+    let options = web_sys::IdleRequestOptions::new();
+    options.set_timeout(timeout_ms);
+    match w.request_idle_callback_with_options(f.unchecked_ref(), &options) {
+        Ok(id) => Some(Pending::Idle(id)),
+        Err(_) => w
+            .set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), 0)
+            .ok()
+            .map(Pending::Timer),
+    }
+}
+
+/// A callback that [`when_idle`] has queued.
+#[derive(Clone, Copy, Debug)]
+pub enum Pending {
+    Idle(u32),
+    Timer(i32),
+}
+
+/// Cancels a callback that [`when_idle`] queued and that has not run yet.
+pub fn cancel_idle(pending: Pending) {
+    let Some(w) = web_sys::window() else { return };
+    match pending {
+        Pending::Idle(id) => w.cancel_idle_callback(id),
+        Pending::Timer(id) => w.clear_timeout_with_handle(id),
+    }
+}
+
 pub fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())

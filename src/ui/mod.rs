@@ -247,9 +247,10 @@ fn Workspace(
     browser::on_page_hide(move || mirror.flush());
 
     Effect::new(move |_| {
-        // The address bar and saved work follow at most every 250 ms: browsers throttle
-        // rapid history rewrites (and warn), which playing fast would trigger. A pending write
-        // is flushed when the page is hidden, so a reload never loses it.
+        // The address bar and saved work follow at most every 250 ms, in an idle moment:
+        // browsers throttle rapid history rewrites (and warn), which playing fast would
+        // trigger. A pending write is flushed when the page is hidden, so a reload never loses
+        // it.
         session.track();
         mirror.throttled_write();
         if view.present {
@@ -485,7 +486,7 @@ struct Mirror {
     keeps_work: bool,
     /// When the last write happened (ms since the page loaded).
     last_write: StoredValue<f64>,
-    pending: StoredValue<Option<TimeoutHandle>>,
+    pending: StoredValue<Option<QueuedWrite>>,
     /// The address as it was before the last write: a reload asked for just before that write
     /// (a throttled one firing as the page goes) starts from it.
     before_write: StoredValue<String>,
@@ -493,11 +494,15 @@ struct Mirror {
 
 impl Mirror {
     const INTERVAL_MS: f64 = 250.0;
+    /// How long a queued write may wait for an idle moment before it runs anyway.
+    const IDLE_TIMEOUT_MS: u32 = 1000;
 
     /// Writes now.
     fn write(&self) {
-        if let Some(h) = self.pending.try_update_value(Option::take).flatten() {
-            h.clear();
+        match self.pending.try_update_value(Option::take).flatten() {
+            Some(QueuedWrite::Interval(h)) => h.clear(),
+            Some(QueuedWrite::Idle(p)) => browser::cancel_idle(p),
+            None => {}
         }
         self.last_write.set_value(browser::now_ms());
         let view_query = self.view_query.get_value();
@@ -530,19 +535,46 @@ impl Mirror {
         }
     }
 
-    /// Writes now if the last write was long enough ago, or else once the interval has passed.
+    /// Writes once the interval since the last write has passed and the browser is idle. A
+    /// write costs a few milliseconds (Chromium redoes the address bar on every history
+    /// rewrite), so it waits for an idle moment rather than landing between a click or a drag
+    /// of the scrubber and the frame that shows it. A write already queued reads the session
+    /// when it runs, so it covers every change made before then.
     fn throttled_write(&self) {
+        if self.pending.with_value(Option::is_some) {
+            return;
+        }
         let since = browser::now_ms() - self.last_write.get_value();
-        if since >= Self::INTERVAL_MS {
-            self.write();
-        } else if self.pending.with_value(Option::is_none) {
-            let this = *self;
-            let wait = Duration::from_millis((Self::INTERVAL_MS - since).max(0.0) as u64);
-            if let Ok(h) = set_timeout_with_handle(move || this.write(), wait) {
-                self.pending.set_value(Some(h));
-            }
+        let wait = Self::INTERVAL_MS - since;
+        let this = *self;
+        if wait <= 0.0 {
+            self.queue_idle_write();
+        } else if let Ok(h) = set_timeout_with_handle(
+            move || this.queue_idle_write(),
+            Duration::from_millis(wait as u64),
+        ) {
+            self.pending.set_value(Some(QueuedWrite::Interval(h)));
         }
     }
+
+    /// Queues the write for the browser's next idle moment, and at most a second away.
+    fn queue_idle_write(&self) {
+        let this = *self;
+        let queued = browser::when_idle(move || this.write(), Self::IDLE_TIMEOUT_MS);
+        match queued {
+            Some(p) => self.pending.set_value(Some(QueuedWrite::Idle(p))),
+            // No window to wait on: write at once, as nothing can be interrupted.
+            None => self.write(),
+        }
+    }
+}
+
+/// A write of the address bar that is waiting: for the throttle interval, then for an idle
+/// moment.
+#[derive(Clone, Copy)]
+enum QueuedWrite {
+    Interval(TimeoutHandle),
+    Idle(browser::Pending),
 }
 
 /// "Copy link": puts the link to this exact moment on the clipboard and shows it, selectable,
