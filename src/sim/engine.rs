@@ -214,8 +214,11 @@ pub struct Sim {
     deployment_watch: Option<Vec<Deployment>>,
 }
 
-/// The most silent (no-op) work items one call to `step` will process before giving up, so that
-/// a run that can only tick probes forever still returns.
+/// The most silent (no-op) work items one call to `step` will process at one instant before
+/// giving up, so that work that keeps coming at the same moment without changing anything
+/// cannot hold a call forever. Silent work that moves time on (probes ticking through a long
+/// grace period) is bounded by the call's time limit instead: stopping it early would end a run
+/// before its `run_until` while claiming to have reached it.
 const MAX_SILENT_WORK: usize = 2_000_000;
 
 impl Sim {
@@ -366,7 +369,18 @@ impl Sim {
         if let Some(writes) = &mut self.deployment_watch {
             writes.clear();
         }
-        for _ in 0..MAX_SILENT_WORK {
+        let mut instant = self.clock;
+        let mut silent_here = 0;
+        loop {
+            if self.clock == instant {
+                silent_here += 1;
+                if silent_here > MAX_SILENT_WORK {
+                    return None;
+                }
+            } else {
+                instant = self.clock;
+                silent_here = 0;
+            }
             let due = self.queue.peek_due()?;
             if due > self.clock && !asked {
                 asked = true;
@@ -386,7 +400,6 @@ impl Sim {
                 return Some(step);
             }
         }
-        None
     }
 
     /// Runs a user command now (the UI's "apply"), as `kubectl` would at the current time.

@@ -36,6 +36,19 @@ fn run_yaml(yaml: &str, at_secs: u64) -> (Sim, Vec<Step>) {
     )
 }
 
+/// Runs a scenario given as YAML until `at` (simulated milliseconds), to look at the cluster
+/// as it is at that moment.
+fn run_yaml_until(yaml: &str, at: Time) -> (Sim, Vec<Step>) {
+    let mut sim = Scenario::parse(yaml)
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .sim();
+    let mut steps = Vec::new();
+    while let Some(step) = sim.step_until(at) {
+        steps.push(step);
+    }
+    (sim, steps)
+}
+
 fn run_scenario(scenario: Scenario, at_secs: u64) -> (Sim, Vec<Step>) {
     let mut sim = scenario.sim();
     let mut steps = Vec::new();
@@ -1460,12 +1473,55 @@ fn a_liveness_kill_waits_for_the_process_or_the_grace_period() {
             "{image} {probe_grace}: kills {killed:?}, starts {started:?}"
         );
         // The first restart needs no back-off; the exit shows as the last state.
-        let at = Time::from_millis(started[1]);
-        let m = Moment::new(&sim, &steps).at(at);
+        drop((sim, steps));
+        let (sim, steps) = run_yaml_until(&yaml, Time::from_millis(started[1]));
+        let m = Moment::new(&sim, &steps);
         let text = kubectl::describe_pod(&m, &pod).unwrap_or_else(|e| e);
         assert!(
-            text.contains(&format!("      Exit Code:    {want_code}\n")),
+            text.contains(&format!(
+                "    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    {want_code}\n"
+            )),
             "{image} {probe_grace}:\n{text}"
         );
     }
+}
+
+/// A restart under `imagePullPolicy: Always` pulls first. Meanwhile the pod stays Running and
+/// shows how the last instance ended (STATUS `Error`, the terminated state with its exit code),
+/// as the status computed before the pull does; once the container runs again, that state is
+/// its Last State and the restart is counted.
+#[test]
+fn a_restart_that_pulls_first_keeps_the_last_state() {
+    let yaml = "cluster:\n  nodes:\n    - {name: a}\nimages:\n  app:1: {pull_time: 3s, crash_after: 5s, exit_code: 3}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:\n    replicas: 1\n    selector: {matchLabels: {app: app}}\n    template:\n      metadata: {labels: {app: app}}\n      spec:\n        containers:\n          - {name: app, image: app:1, imagePullPolicy: Always}\nrun_until: 1m\n";
+    let (sim, steps) = run_yaml(yaml, 60);
+    let pod = first_pod_with_prefix(&steps, "app-");
+    let started = event_times(&steps, &pod, EventReason::Started, "Container started");
+    assert!(started.len() >= 2, "{started:?}");
+    // Between the crash (5 s after the first start) and the restart, the image is pulled: the
+    // node has it, so the registry only confirms the digest, in 50 ms.
+    let during = Time::from_millis(started[0] + 5020);
+    assert!(during.as_millis() < started[1], "{started:?}");
+    drop((sim, steps));
+    let (sim, steps) = run_yaml_until(yaml, during);
+    let m = Moment::new(&sim, &steps);
+    let get = kubectl::get(&m, &[Resource::Pods], false);
+    assert!(get.contains(" Error "), "{get}");
+    let text = kubectl::describe_pod(&m, &pod).unwrap_or_else(|e| e);
+    assert!(text.contains("Status:           Running\n"), "{text}");
+    assert!(
+        text.contains(
+            "    State:          Terminated\n      Reason:       Error\n      Exit Code:    3\n"
+        ),
+        "{text}"
+    );
+    let (sim, steps) = run_yaml_until(yaml, Time::from_millis(started[1]));
+    let m = Moment::new(&sim, &steps);
+    let text = kubectl::describe_pod(&m, &pod).unwrap_or_else(|e| e);
+    assert!(
+        text.contains(
+            "    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    3\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("    Restart Count:  1\n"), "{text}");
 }

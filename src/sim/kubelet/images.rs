@@ -262,7 +262,14 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
         k.cs(c).map(|cs| &cs.state),
         Some(ContainerState::Waiting { reason, .. }) if reason == "ErrImagePull" || reason == "ImagePullBackOff"
     );
-    if !retry {
+    // A container that has run before (a restart under imagePullPolicy Always) keeps showing
+    // how its last instance ended while the image is pulled: that status was computed before
+    // the pull, and the pod stays Running.
+    let restart = matches!(
+        k.cs(c).map(|cs| &cs.state),
+        Some(ContainerState::Terminated { .. })
+    );
+    if !retry && !restart {
         let reason = k.default_waiting_reason().to_string();
         k.set_state(
             c,
@@ -285,7 +292,17 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     } else {
         format!("{image} is not on {} yet", k.pod.node_name)
     };
-    if retry {
+    if restart {
+        let shown = Pod {
+            status: k.status.clone().into_owned(),
+            ..k.pod.clone()
+        };
+        k.out.say(format!(
+            "{why}, so before it restarts {name} the kubelet on {} pulls {image} again; meanwhile the pod shows how the last instance ended (STATUS {}).",
+            k.pod.node_name,
+            shown.kubectl_status()
+        ));
+    } else if retry {
         // STATUS as kubectl shows the pod with this action's edits so far: a rare path, so the
         // pod is copied for it.
         let shown = Pod {

@@ -1064,20 +1064,21 @@ pub fn container_exit(
     let kill = k.runtime.containers[c]
         .killing
         .zip(k.runtime.containers[c].killed_at);
+    // Whether this is the kill's own end (SIGTERM obeyed, or SIGKILL), not an exit that came
+    // first.
+    let by_the_kill = kill.is_some_and(|(kind, at)| {
+        k.now == at.plus_millis(probes::probe_kill(&k, c, kind).after_ms)
+    });
     let code = match (behavior.exit_plan(completes), kill) {
         (Some((after, code)), _) if Some(after) == ran => code,
-        (_, Some((kind, at))) => {
-            let end = probes::probe_kill(&k, c, kind);
-            if k.now == at.plus_millis(end.after_ms) {
-                end.exit_code
-            } else {
-                behavior.exit_code
-            }
-        }
+        (_, Some((kind, _))) if by_the_kill => probes::probe_kill(&k, c, kind).exit_code,
         _ => behavior.exit_code,
     };
     if let Some((kind, _)) = kill {
-        probes::killed_container_exited(&mut k, c, kind, code);
+        let planned = behavior
+            .exit_plan(completes)
+            .is_some_and(|(after, _)| Some(after) == ran);
+        probes::killed_container_exited(&mut k, c, kind, code, by_the_kill && !planned);
         return k.finish();
     }
     probes::container_stopped(

@@ -382,7 +382,8 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         (ProbeKind::Readiness, true, false) if previous == Some(true) => {
             k.out.stage = Some(Stage::Readiness);
             k.out.say(format!(
-                "The readiness probe of {name} in {pod} failed {run_count} times in a row (failureThreshold {failure_threshold}): {output}. The pod is no longer Ready and stops counting as available; readiness never restarts a container."
+                "The readiness probe of {name} in {pod} failed {run_count} {} in a row (failureThreshold {failure_threshold}): {output}. The pod is no longer Ready and stops counting as available; readiness never restarts a container.",
+                times(run_count)
             ));
         }
         // A Ready container stays Ready until failures reach the threshold.
@@ -460,18 +461,22 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
                 },
             );
             k.out.stage = Some(Stage::Retry);
-            let how = if end.exit_code == SIGTERM_EXIT_CODE {
-                format!(
+            let how = match end.shutdown_ms {
+                _ if end.exit_code == SIGTERM_EXIT_CODE => format!(
                     "{name} exits {} after it (exit code {SIGTERM_EXIT_CODE})",
                     go_duration(end.after_ms)
-                )
-            } else {
-                format!(
+                ),
+                Some(needs) => format!(
+                    "{name} needs {} to shut down, longer than that, so SIGKILL stops it when the grace period ends (exit code {SIGKILL_EXIT_CODE})",
+                    go_duration(needs)
+                ),
+                None => format!(
                     "{name} ignores SIGTERM, so it runs on until the grace period ends and SIGKILL stops it (exit code {SIGKILL_EXIT_CODE})"
-                )
+                ),
             };
             k.out.say(format!(
-                "The {kind_lower} probe of {name} in {pod} failed {run_count} times in a row (failureThreshold {failure_threshold}, every {}), so the kubelet kills the container to restart it: {output}. It sends SIGTERM with a grace period of {}s; {how}.",
+                "The {kind_lower} probe of {name} in {pod} failed {run_count} {} in a row (failureThreshold {failure_threshold}, every {}), so the kubelet kills the container to restart it: {output}. It sends SIGTERM with a grace period of {}s; {how}.",
+                times(run_count),
                 go_duration(period),
                 end.grace_ms / 1000
             ));
@@ -512,11 +517,18 @@ pub const SIGKILL_EXIT_CODE: i32 = 137;
 /// `minimumGracePeriodInSeconds`: the kubelet never gives a container less to stop.
 const MINIMUM_GRACE_MS: u64 = 2000;
 
+/// "time" or "times", after a count.
+fn times(n: i32) -> &'static str {
+    if n == 1 { "time" } else { "times" }
+}
+
 /// How a container killed for a failed liveness or startup probe ends (`killContainer`).
 #[derive(Clone, Copy, Debug)]
 pub struct ProbeKill {
     /// The grace period between SIGTERM and SIGKILL.
     pub grace_ms: u64,
+    /// How long the image takes to exit after SIGTERM, if it handles it at all.
+    pub shutdown_ms: Option<u64>,
     /// When the process ends after SIGTERM.
     pub after_ms: u64,
     pub exit_code: i32,
@@ -544,11 +556,13 @@ pub fn probe_kill(k: &KubeletContext<'_>, c: usize, kind: ProbeKind) -> ProbeKil
     match shutdown {
         Some(after) if after < grace_ms => ProbeKill {
             grace_ms,
+            shutdown_ms: shutdown,
             after_ms: after,
             exit_code: SIGTERM_EXIT_CODE,
         },
         _ => ProbeKill {
             grace_ms,
+            shutdown_ms: shutdown,
             after_ms: grace_ms,
             exit_code: SIGKILL_EXIT_CODE,
         },
@@ -562,7 +576,13 @@ pub fn probe_kill(k: &KubeletContext<'_>, c: usize, kind: ProbeKind) -> ProbeKil
 /// instance stopped longer ago than the back-off, it restarts at once and the back-off doubles;
 /// only when the back-off has outgrown how long the container lives does it wait, in
 /// CrashLoopBackOff, measured from this exit.
-pub fn killed_container_exited(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, code: i32) {
+pub fn killed_container_exited(
+    k: &mut KubeletContext<'_>,
+    c: usize,
+    kind: ProbeKind,
+    code: i32,
+    by_the_kill: bool,
+) {
     let before = k.runtime.containers[c].finished_at;
     container_stopped(k, c, code, if code == 0 { "Completed" } else { "Error" });
     let name = k.container_name(c);
@@ -573,9 +593,15 @@ pub fn killed_container_exited(k: &mut KubeletContext<'_>, c: usize, kind: Probe
         ProbeKind::Liveness => "liveness",
     };
     k.out.stage = Some(Stage::Retry);
-    let stopped = format!(
-        "{name} of {pod}, killed for its failed {probe} probe, has stopped (exit code {code})."
-    );
+    let stopped = if by_the_kill {
+        format!(
+            "{name} of {pod}, killed for its failed {probe} probe, has stopped (exit code {code})."
+        )
+    } else {
+        format!(
+            "{name} of {pod}, being killed for its failed {probe} probe, exited on its own before that ended (exit code {code})."
+        )
+    };
     let Some(before) = before else {
         k.out.say(format!(
             "{stopped} It had not stopped before, so the kubelet's back-off has nothing to go by and it starts the container again at once."
