@@ -1525,3 +1525,33 @@ fn a_restart_that_pulls_first_keeps_the_last_state() {
     );
     assert!(text.contains("    Restart Count:  1\n"), "{text}");
 }
+
+/// A pod deleted while a container is stopping after a failed liveness probe: the container
+/// already had its SIGTERM, so the deletion's second one changes nothing and it exits when its
+/// shutdown from the first ends (here 3 s after the kill), not 3 s after the deletion.
+#[test]
+fn a_deletion_during_a_probe_kill_keeps_the_shutdown_under_way() {
+    let yaml = "cluster:\n  nodes:\n    - {name: a}\nimages:\n  app:1: {listen_after: 5m, shutdown: 3s}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:\n    replicas: 1\n    selector: {matchLabels: {app: app}}\n    template:\n      metadata: {labels: {app: app}}\n      spec:\n        containers:\n          - name: app\n            image: app:1\n            livenessProbe: {tcpSocket: {port: 80}, periodSeconds: 5, failureThreshold: 1}\nactions:\n  - {at: 8s, delete_pod: app-}\nrun_until: 30s\n";
+    let (sim, steps) = run_yaml(yaml, 30);
+    let pod = first_pod_with_prefix(&steps, "app-");
+    let killed = event_times(
+        &steps,
+        &pod,
+        EventReason::Killing,
+        "Container app failed liveness probe",
+    );
+    let last = killed.iter().copied().filter(|&t| t < 8000).max();
+    assert!(
+        last.is_some_and(|t| t + 3000 > 8000),
+        "the deletion comes during a kill: {killed:?}"
+    );
+    let gone = steps
+        .iter()
+        .find(|s| {
+            s.narration
+                .contains(&format!("{pod}'s containers have stopped"))
+        })
+        .map(|s| s.time.as_millis());
+    assert_eq!(gone, last.map(|t| t + 3000), "kills at {killed:?}");
+    assert!(!sim.store().pods.contains_key(pod.as_str()));
+}

@@ -808,10 +808,17 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
             format!("Stopping container {name}"),
         );
         let behavior = k.world.image(k.spec_of(c).map_or("", |s| s.image.as_str()));
+        // A container already stopping after a failed probe had its SIGTERM then: the second
+        // one changes nothing, and it exits when its shutdown from the first one ends.
+        let rt = &k.runtime.containers[c];
+        let shutdown = match (behavior.shutdown_ms, rt.killing.and(rt.killed_at)) {
+            (Some(s), Some(at)) => Some(at.plus_millis(s).millis_since(k.now)),
+            (s, _) => s,
+        };
         if k.is_init(c) && !k.runs_to_completion(c) {
-            sidecars.push(behavior.shutdown_ms);
+            sidecars.push(shutdown);
         } else {
-            wait = wait.max(behavior.shutdown_ms.unwrap_or(grace_ms).min(grace_ms));
+            wait = wait.max(shutdown.unwrap_or(grace_ms).min(grace_ms));
         }
     }
     // `killContainer` records every Killing event at once, but with sidecars the termination
