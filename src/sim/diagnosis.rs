@@ -177,7 +177,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
     let s = &d.status;
     let desired = d.replicas();
     let pods = deployment_pods(sim, d);
-    let records = kubectl::event_records(steps);
+    let records = kubectl::event_records(steps, now);
     let pod_events = |pod: &str| -> Vec<&EventRecord> {
         records
             .iter()

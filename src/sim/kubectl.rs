@@ -879,10 +879,10 @@ pub struct EventRecord {
 
 /// The events of a trace, folded the way the event recorder folds repeats, in the order they
 /// were first emitted. Timestamps are truncated to whole seconds, as on the wire.
-pub fn event_records(steps: &[Step]) -> Vec<EventRecord> {
+pub fn event_records(steps: &[Step], now: Time) -> Vec<EventRecord> {
     let mut fold = EventFold::default();
     fold.extend(steps);
-    fold.at(steps.len(), usize::MAX).1
+    fold.at(steps.len(), usize::MAX, now).1
 }
 
 /// The identity under which the event recorder folds repeats: source, object, field path,
@@ -1004,16 +1004,28 @@ impl EventFold {
         self.folded
     }
 
-    /// The records as [`event_records`] gives them for the first `position` steps, keeping
-    /// only the last `max` of them, and how many earlier ones were left out.
-    pub fn at(&self, position: usize, max: usize) -> (usize, Vec<EventRecord>) {
+    /// The records as [`event_records`] gives them for the first `position` steps, looked at
+    /// `now`, keeping only the last `max` of them, and how many earlier ones were left out.
+    pub fn at(&self, position: usize, max: usize, now: Time) -> (usize, Vec<EventRecord>) {
         let seen = self.records.partition_point(|r| r.first_sent < position);
         let hidden = seen.saturating_sub(max);
-        let records = self.records[hidden..seen]
-            .iter()
-            .filter_map(|r| {
+        let mut records = Vec::with_capacity(seen - hidden);
+        for r in &self.records[hidden..seen] {
+            let n = r.occurrences.partition_point(|o| o.step < position);
+            if r.event.source == scheduler::COMPONENT {
+                series_records(&r.event, &r.occurrences[..n], now, &mut records);
+                continue;
+            }
+            records.extend(Self::core_record(r, n));
+        }
+        (hidden, records)
+    }
+
+    /// A core/v1 record as the API server holds it after the first `n` occurrences.
+    fn core_record(r: &FoldedEvent, n: usize) -> Option<EventRecord> {
+        {
+            {
                 let occ = &r.occurrences;
-                let n = occ.partition_point(|o| o.step < position);
                 // The API server's copy is as the latest emission it received left it.
                 let last = occ[..n].iter().rposition(|o| o.sent)?;
                 let mut event = r.event.clone();
@@ -1032,9 +1044,118 @@ impl EventFold {
                     last_timestamp: occ[last].time,
                     count: u32::try_from(last + 1).unwrap_or(u32::MAX),
                 })
-            })
-            .collect();
-        (hidden, records)
+            }
+        }
+    }
+}
+
+/// client-go `tools/events`' `finishTime`: a series idle this long is written one last time and
+/// forgotten, as is a single event this old.
+const SERIES_FINISH_MS: u64 = 6 * 60_000;
+/// `refreshTime`: every series still remembered is written again this often.
+const SERIES_REFRESH_MS: u64 = 30 * 60_000;
+
+/// The events one isomorphic event of the events.k8s.io API (the scheduler's) has become in the
+/// API server by `now` (client-go `tools/events`, `recordToSink`): the first occurrence is
+/// written as it is; the second turns it into a series of count 2, written at once; later ones
+/// only count in the recorder's cache, which is written when the series has been idle for six
+/// minutes (then forgotten: a later repeat starts a new event) and every thirty minutes. Both
+/// run on tickers from the scheduler's start, with the scenario. So `describe pod` of a pod that
+/// fails to schedule every five minutes shows `(x2 over …)` for half an hour.
+fn series_records(
+    event: &Event,
+    occurrences: &[Occurrence],
+    now: Time,
+    out: &mut Vec<EventRecord>,
+) {
+    // The record as last written, and the cache's copy, of the current event object.
+    struct Current {
+        written: EventRecord,
+        /// The series' count and last observed time in the cache (`None` before a second
+        /// occurrence).
+        series: Option<(u32, Time)>,
+    }
+    let mut current: Option<Current> = None;
+    let mut next_finish = 0u64;
+    let mut next_refresh = 0u64;
+    let flush = |c: &mut Current| {
+        if let Some((count, last)) = c.series {
+            c.written.count = count;
+            c.written.last_timestamp = last.truncate_to_secs();
+        }
+    };
+    for o in occurrences {
+        // The tickers that ran before this occurrence.
+        loop {
+            let tick = next_finish.min(next_refresh);
+            if tick > o.exact.as_millis() {
+                break;
+            }
+            if tick == next_finish {
+                next_finish += SERIES_FINISH_MS;
+                if let Some(c) = &mut current {
+                    let idle_since = c.series.map_or(c.written.created, |(_, last)| last);
+                    if idle_since.as_millis() + SERIES_FINISH_MS < tick {
+                        flush(c);
+                        out.push(c.written.clone());
+                        current = None;
+                    }
+                }
+            } else {
+                next_refresh += SERIES_REFRESH_MS;
+                if let Some(c) = &mut current {
+                    flush(c);
+                }
+            }
+        }
+        match &mut current {
+            Some(c) => match &mut c.series {
+                Some((count, last)) => {
+                    *count += 1;
+                    *last = o.exact;
+                }
+                None => {
+                    c.series = Some((2, o.exact));
+                    flush(c);
+                }
+            },
+            None => {
+                current = Some(Current {
+                    written: EventRecord {
+                        event: Event {
+                            dropped: false,
+                            ..event.clone()
+                        },
+                        created: o.exact,
+                        first_timestamp: o.time,
+                        last_timestamp: o.time,
+                        count: 1,
+                    },
+                    series: None,
+                });
+            }
+        }
+    }
+    // The tickers between the last occurrence and now.
+    if let Some(mut c) = current {
+        loop {
+            let tick = next_finish.min(next_refresh);
+            if tick > now.as_millis() {
+                break;
+            }
+            if tick == next_finish {
+                next_finish += SERIES_FINISH_MS;
+                let idle_since = c.series.map_or(c.written.created, |(_, last)| last);
+                if idle_since.as_millis() + SERIES_FINISH_MS < tick {
+                    flush(&mut c);
+                    break;
+                }
+            } else {
+                next_refresh += SERIES_REFRESH_MS;
+                flush(&mut c);
+            }
+        }
+        out.push(c.written);
     }
 }
 
@@ -1081,7 +1202,7 @@ impl EventSortBy {
 /// COUNT and NAME (`<object>.<creation time in hexadecimal nanoseconds>`) columns.
 pub fn get_events_sorted(m: &Moment<'_>, sort_by: Option<EventSortBy>, wide: bool) -> String {
     let now = m.now;
-    let mut records = event_records(m.steps);
+    let mut records = event_records(m.steps, now);
     if records.is_empty() {
         return String::new();
     }
@@ -2231,7 +2352,7 @@ fn toleration_text(t: &serde_json::Value) -> String {
 /// The `Events:` section for one object, as `DescribeEvents` prints the events `searchEvents`
 /// found for its kind and name.
 fn describe_events_of(o: &mut String, steps: &[Step], kind: &str, name: &str, now: Time) {
-    let events: Vec<EventRecord> = event_records(steps)
+    let events: Vec<EventRecord> = event_records(steps, now)
         .into_iter()
         .filter(|r| r.event.involved_object.kind == kind && r.event.involved_object.name == name)
         .collect();

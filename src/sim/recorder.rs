@@ -16,7 +16,8 @@
 //! a count that has jumped.
 //!
 //! The scheduler is left out: it records through the `events.k8s.io` API, which has neither
-//! aggregation nor this filter. Two details are made deterministic where client-go's are not: when the set of
+//! aggregation nor this filter; its repeats become that API's event series instead
+//! (`kubectl::series_records`). Two details are made deterministic where client-go's are not: when the set of
 //! remembered wordings is full, the one that sorts first is forgotten (client-go pops an
 //! arbitrary one), and records are never evicted (client-go keeps the 4,096 most recently used,
 //! far more than a simulated cluster has objects).

@@ -245,7 +245,7 @@ impl Session {
             *cache = (self.epoch, EventFold::default());
         }
         cache.1.extend(steps);
-        cache.1.at(self.position(), max)
+        cache.1.at(self.position(), max, self.now())
     }
 
     /// The simulated time now.
@@ -555,7 +555,7 @@ mod tests {
             assert_eq!(hidden, 0);
             assert_eq!(
                 records,
-                crate::sim::kubectl::event_records(&all[..p]),
+                crate::sim::kubectl::event_records(&all[..p], s.now()),
                 "at {p}"
             );
         }
@@ -566,7 +566,7 @@ mod tests {
         let p = s.position();
         assert_eq!(
             s.events(usize::MAX).1,
-            crate::sim::kubectl::event_records(&s.timeline.steps()[..p])
+            crate::sim::kubectl::event_records(&s.timeline.steps()[..p], s.now())
         );
         s.seek(50);
         assert_eq!(s.events(10).1, before);

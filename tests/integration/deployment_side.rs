@@ -688,7 +688,7 @@ fn describe_pod_shows_each_containers_own_requests() {
 #[test]
 fn similar_events_combine_after_nine_wordings() {
     let (sim, steps) = run(&scenario(15, PLAIN, BY_APP, "  []"), 30);
-    let records: Vec<_> = kubectl::event_records(&steps)
+    let records: Vec<_> = kubectl::event_records(&steps, sim.now())
         .into_iter()
         .filter(|r| r.event.reason == EventReason::SuccessfulCreate)
         .collect();
@@ -726,7 +726,7 @@ fn similar_events_combine_after_nine_wordings() {
 #[test]
 fn the_spam_filter_holds_back_a_noisy_pods_events() {
     let yaml = bundled("readiness-never-passes.yaml");
-    let (_, steps) = run(&yaml, 900);
+    let (sim, steps) = run(&yaml, 900);
     // Every Unhealthy emission: time, dropped, pod and wording.
     let unhealthy: Vec<(Time, bool, String, String)> = steps
         .iter()
@@ -751,7 +751,7 @@ fn the_spam_filter_holds_back_a_noisy_pods_events() {
         .filter(|u| u.2 == pod && u.3 == message)
         .collect();
     let last_sent = mine.iter().rposition(|u| !u.1).expect("one was sent");
-    let record = kubectl::event_records(&steps)
+    let record = kubectl::event_records(&steps, sim.now())
         .into_iter()
         .find(|r| r.event.involved_object.name == pod && r.event.message == message)
         .expect("the pod's Unhealthy record");

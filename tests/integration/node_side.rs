@@ -1555,3 +1555,38 @@ fn a_deletion_during_a_probe_kill_keeps_the_shutdown_under_way() {
     assert_eq!(gone, last.map(|t| t + 3000), "kills at {killed:?}");
     assert!(!sim.store().pods.contains_key(pod.as_str()));
 }
+
+/// The scheduler records through events.k8s.io: a pod that fails to schedule every five minutes
+/// gets one event whose second occurrence makes it a series of 2, written at once; later repeats
+/// only count in the recorder's cache until its thirty-minute refresh writes them. So describe
+/// shows `(x2 over …)` with the second failure's age for half an hour.
+#[test]
+fn repeated_failed_scheduling_is_an_event_series() {
+    let (_, steps) = run_until("six-want-four-ready.yaml", 60);
+    let pending = steps
+        .iter()
+        .flat_map(|s| &s.events)
+        .find(|e| e.reason == EventReason::FailedScheduling)
+        .map(|e| e.involved_object.name.clone())
+        .expect("a pod fails to schedule");
+    for (at_secs, want) in [
+        (
+            4 * 60,
+            "  Warning  FailedScheduling  4m    default-scheduler",
+        ),
+        (
+            12 * 60,
+            "  Warning  FailedScheduling  7m (x2 over 12m)  default-scheduler",
+        ),
+        (
+            31 * 60,
+            "  Warning  FailedScheduling  6m (x6 over 31m)  default-scheduler",
+        ),
+    ] {
+        let at = Time::from_secs(at_secs);
+        let (sim_at, steps_at) = run_until("six-want-four-ready.yaml", at_secs);
+        let m = Moment::new(&sim_at, &steps_at).at(at);
+        let text = kubectl::describe_pod(&m, &pending).unwrap_or_else(|e| e);
+        assert!(text.contains(want), "at {at_secs}s, want {want:?}:\n{text}");
+    }
+}
