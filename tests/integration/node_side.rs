@@ -1590,3 +1590,43 @@ fn repeated_failed_scheduling_is_an_event_series() {
         assert!(text.contains(want), "at {at_secs}s, want {want:?}:\n{text}");
     }
 }
+
+/// One sync at a time per pod: the sync that kills a container after a failed liveness probe
+/// stays in `killContainer` for the grace period, so a second container that crashes meanwhile
+/// is restarted only when that kill has ended, and a second failing probe's kill waits too.
+#[test]
+fn a_probe_kill_holds_the_pod_worker_for_its_grace_period() {
+    let yaml = "cluster:\n  nodes:\n    - {name: n}\nimages:\n  a:1: {listen_after: 5m}\n  b:1: {crash_after: 8s}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:\n    replicas: 1\n    selector: {matchLabels: {app: app}}\n    template:\n      metadata: {labels: {app: app}}\n      spec:\n        terminationGracePeriodSeconds: 20\n        containers:\n          - name: a\n            image: a:1\n            livenessProbe: {tcpSocket: {port: 80}, periodSeconds: 5, failureThreshold: 1}\n          - {name: b, image: b:1}\nrun_until: 1m\n";
+    let (_, steps) = run_yaml(yaml, 60);
+    let pod = first_pod_with_prefix(&steps, "app-");
+    let kills = event_times(
+        &steps,
+        &pod,
+        EventReason::Killing,
+        "Container a failed liveness probe",
+    );
+    let b_started: Vec<u64> = steps
+        .iter()
+        .flat_map(|s| s.events.iter().map(move |e| (s.time, e)))
+        .filter(|(_, e)| {
+            e.involved_object.name == pod
+                && e.reason == EventReason::Started
+                && e.involved_object.field_path.as_deref() == Some("spec.containers{b}")
+        })
+        .map(|(t, _)| t.as_millis())
+        .collect();
+    assert!(
+        !kills.is_empty() && b_started.len() >= 2,
+        "kills {kills:?}, b started {b_started:?}"
+    );
+    // b crashes 8 s after its start, inside a's 20 s grace period, and restarts when a has gone.
+    assert!(
+        b_started[0] + 8000 < kills[0] + 20_000,
+        "kills {kills:?}, b started {b_started:?}"
+    );
+    assert_eq!(
+        b_started[1],
+        kills[0] + 20_000,
+        "kills {kills:?}, b started {b_started:?}"
+    );
+}

@@ -216,6 +216,9 @@ pub struct PodRuntime {
     /// The readiness endpoint fails from now on (the `break_readiness` fault).
     #[serde(default)]
     pub readiness_broken: bool,
+    /// A sync was asked for while a kill held the pod worker; it runs once the kill ends.
+    #[serde(default)]
+    pub sync_deferred: bool,
 }
 
 /// Node-local state shared by the pods of one node: the serialized image puller.
@@ -550,6 +553,12 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
     }
     if k.pod.metadata.deletion_timestamp.is_some() {
         begin_termination(&mut k);
+        return k.finish();
+    }
+    // The sync that is killing a container after a failed probe holds the pod worker until the
+    // container has exited; this one runs after it.
+    if probes::kill_in_flight(&k).is_some() {
+        k.runtime.sync_deferred = true;
         return k.finish();
     }
     sync_containers_from(&mut k, 0);

@@ -439,47 +439,23 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         (ProbeKind::Liveness | ProbeKind::Startup, true, false) => {
             put_on_hold(k, c, kind);
             k.runtime.containers[c].killing = Some(kind);
-            k.runtime.containers[c].killed_at = Some(k.now);
-            k.container_event(
-                c,
-                false,
-                EventReason::Killing,
-                // `computeInitContainerActions` words a sidecar's kill its own way.
-                if k.is_init(c) {
-                    format!("Init container {name} failed {kind_lower} probe")
-                } else {
-                    format!("Container {name} failed {kind_lower} probe, will be restarted")
-                },
-            );
-            let end = probe_kill(k, c, kind);
-            k.after(
-                end.after_ms,
-                Work::ContainerExit {
-                    pod: pod.clone(),
-                    container: c,
-                    instance,
-                },
+            let failed = format!(
+                "The {kind_lower} probe of {name} in {pod} failed {run_count} {} in a row (failureThreshold {failure_threshold}, every {}), so the kubelet kills the container to restart it: {output}.",
+                times(run_count),
+                go_duration(period)
             );
             k.out.stage = Some(Stage::Retry);
-            let how = match end.shutdown_ms {
-                _ if end.exit_code == SIGTERM_EXIT_CODE => format!(
-                    "{name} exits {} after it (exit code {SIGTERM_EXIT_CODE})",
-                    go_duration(end.after_ms)
-                ),
-                Some(needs) => format!(
-                    "{name} needs {} to shut down, longer than that, so SIGKILL stops it when the grace period ends (exit code {SIGKILL_EXIT_CODE})",
-                    go_duration(needs)
-                ),
-                None => format!(
-                    "{name} ignores SIGTERM, so it runs on until the grace period ends and SIGKILL stops it (exit code {SIGKILL_EXIT_CODE})"
-                ),
-            };
-            k.out.say(format!(
-                "The {kind_lower} probe of {name} in {pod} failed {run_count} {} in a row (failureThreshold {failure_threshold}, every {}), so the kubelet kills the container to restart it: {output}. It sends SIGTERM with a grace period of {}s; {how}.",
-                times(run_count),
-                go_duration(period),
-                end.grace_ms / 1000
-            ));
+            // One sync at a time per pod: while another container's kill waits out its grace
+            // period inside `killContainer`, this one waits for the next sync.
+            if let Some(other) = kill_in_flight(k) {
+                let other = k.container_name(other);
+                k.out.say(format!(
+                    "{failed} But the pod worker is still stopping {other}, so this kill waits until that has ended."
+                ));
+                return;
+            }
+            let how = start_probe_kill(k, c, kind);
+            k.out.say(format!("{failed} {how}"));
             return;
         }
         (_, _, false) => {
@@ -516,6 +492,96 @@ pub const SIGTERM_EXIT_CODE: i32 = 143;
 pub const SIGKILL_EXIT_CODE: i32 = 137;
 /// `minimumGracePeriodInSeconds`: the kubelet never gives a container less to stop.
 const MINIMUM_GRACE_MS: u64 = 2000;
+
+/// The container of the pod whose kill after a failed probe is under way (SIGTERM sent, not yet
+/// exited): the sync that kills it stays in `killContainer` until then, so the pod worker does
+/// nothing else for this pod meanwhile.
+pub fn kill_in_flight(k: &KubeletContext<'_>) -> Option<usize> {
+    k.runtime
+        .containers
+        .iter()
+        .position(|r| r.killing.is_some() && r.killed_at.is_some() && r.running_since.is_some())
+}
+
+/// Sends the SIGTERM of a kill after a failed `kind` probe (the `Killing` event) and schedules
+/// the container's exit; returns the sentence that says how it will end.
+fn start_probe_kill(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) -> String {
+    let name = k.container_name(c);
+    let kind_lower = match kind {
+        ProbeKind::Startup => "startup",
+        ProbeKind::Readiness => "readiness",
+        ProbeKind::Liveness => "liveness",
+    };
+    k.runtime.containers[c].killing = Some(kind);
+    k.runtime.containers[c].killed_at = Some(k.now);
+    k.container_event(
+        c,
+        false,
+        EventReason::Killing,
+        // `computeInitContainerActions` words a sidecar's kill its own way.
+        if k.is_init(c) {
+            format!("Init container {name} failed {kind_lower} probe")
+        } else {
+            format!("Container {name} failed {kind_lower} probe, will be restarted")
+        },
+    );
+    let end = probe_kill(k, c, kind);
+    let instance = k.runtime.containers[c].instance;
+    let pod = k.work_name();
+    k.after(
+        end.after_ms,
+        Work::ContainerExit {
+            pod,
+            container: c,
+            instance,
+        },
+    );
+    let how = match end.shutdown_ms {
+        _ if end.exit_code == SIGTERM_EXIT_CODE => format!(
+            "{name} exits {} after it (exit code {SIGTERM_EXIT_CODE})",
+            go_duration(end.after_ms)
+        ),
+        Some(needs) => format!(
+            "{name} needs {} to shut down, longer than that, so SIGKILL stops it when the grace period ends (exit code {SIGKILL_EXIT_CODE})",
+            go_duration(needs)
+        ),
+        None => format!(
+            "{name} ignores SIGTERM, so it runs on until the grace period ends and SIGKILL stops it (exit code {SIGKILL_EXIT_CODE})"
+        ),
+    };
+    format!(
+        "It sends SIGTERM with a grace period of {}s; {how}.",
+        end.grace_ms / 1000
+    )
+}
+
+/// After a kill has ended, the pod worker takes up what waited for it: a kill that another
+/// container's failed probe asked for meanwhile, then the syncs it put off.
+fn after_kill(k: &mut KubeletContext<'_>) {
+    let waiting =
+        k.runtime.containers.iter().position(|r| {
+            r.killing.is_some() && r.killed_at.is_none() && r.running_since.is_some()
+        });
+    if let Some(c) = waiting
+        && let Some(kind) = k.runtime.containers[c].killing
+    {
+        let how = start_probe_kill(k, c, kind);
+        let name = k.container_name(c);
+        k.out.say(format!(
+            "Now the pod worker is free, so it kills {name}, whose {} probe failed meanwhile. {how}",
+            match kind {
+                ProbeKind::Startup => "startup",
+                ProbeKind::Readiness => "readiness",
+                ProbeKind::Liveness => "liveness",
+            }
+        ));
+        return;
+    }
+    if std::mem::take(&mut k.runtime.sync_deferred) {
+        let pod = k.work_name();
+        k.after(0, Work::KubeletSyncPod(pod));
+    }
+}
 
 /// "time" or "times", after a count.
 fn times(n: i32) -> &'static str {
@@ -607,6 +673,7 @@ pub fn killed_container_exited(
             "{stopped} It had not stopped before, so the kubelet's back-off has nothing to go by and it starts the container again at once."
         ));
         images::ensure_image_and_start(k, c);
+        after_kill(k);
         return;
     };
     if let Some(b) = in_crash_backoff(k, c, before) {
@@ -619,6 +686,7 @@ pub fn killed_container_exited(
         if crash_backoff_allows_restart(k, c) {
             images::ensure_image_and_start(k, c);
         }
+        after_kill(k);
         return;
     }
     let was = k.runtime.containers[c].crash_backoff;
@@ -636,6 +704,7 @@ pub fn killed_container_exited(
         go_duration(now)
     ));
     images::ensure_image_and_start(k, c);
+    after_kill(k);
 }
 
 /// `IsInBackOffSince` for the crash-loop entry: the back-off, when it has not run out since
