@@ -1630,3 +1630,25 @@ fn a_probe_kill_holds_the_pod_worker_for_its_grace_period() {
         "kills {kills:?}, b started {b_started:?}"
     );
 }
+
+/// The readiness run a container's start triggers comes with the status update after the sync
+/// that started it, and that sync goes on to pull and start the containers after it. Here `a`
+/// starts at 1 s and `b`'s 5 s pull holds the sync until 6 s: `a`'s ticker starts then, and its
+/// tick at 16 s is the first past its 15 s delay (not 21 s, on a ticker from 1 s).
+#[test]
+fn readiness_is_triggered_when_the_sync_that_started_the_container_ends() {
+    let yaml = "cluster:\n  nodes:\n    - {name: n}\nimages:\n  a:1: {pull_time: 1s}\n  b:1: {pull_time: 5s}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:\n    replicas: 1\n    selector: {matchLabels: {app: app}}\n    template:\n      metadata: {labels: {app: app}}\n      spec:\n        containers:\n          - name: a\n            image: a:1\n            readinessProbe: {tcpSocket: {port: 80}, initialDelaySeconds: 15, periodSeconds: 10}\n          - {name: b, image: b:1}\nrun_until: 1m\n";
+    let (sim, steps) = run_yaml(yaml, 60);
+    let pod = first_pod_with_prefix(&steps, "app-");
+    let started = event_times(&steps, &pod, EventReason::Started, "Container started");
+    let ready_at = sim
+        .store()
+        .pods
+        .values()
+        .next()
+        .and_then(|p| p.condition(rolloutscope::sim::api::PodConditionType::Ready))
+        .filter(|c| c.status == rolloutscope::sim::api::ConditionStatus::True)
+        .map(|c| c.last_transition_time.as_millis());
+    assert_eq!(started.len(), 2, "{started:?}");
+    assert_eq!(ready_at, Some(started[1] + 10_000), "started {started:?}");
+}

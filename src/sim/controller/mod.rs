@@ -137,6 +137,15 @@ impl ProbeKind {
             Self::Liveness => "Liveness",
         }
     }
+
+    /// The probe type as a word within a sentence: `liveness`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Self::Startup => "startup",
+            Self::Readiness => "readiness",
+            Self::Liveness => "liveness",
+        }
+    }
 }
 
 /// What one actor decided in one step.

@@ -185,6 +185,10 @@ pub struct ContainerRuntime {
     /// When the kubelet sent that kill's SIGTERM: its process ends a set time later.
     #[serde(default)]
     pub killed_at: Option<Time>,
+    /// The container has started and its readiness run waits for the status update that the
+    /// pod worker makes once the sync that started it has ended.
+    #[serde(default)]
+    pub readiness_pending: bool,
 }
 
 impl ContainerRuntime {
@@ -367,6 +371,7 @@ impl<'a> KubeletContext<'a> {
 
     /// Finishes the action: recomputes the pod status and records the writes.
     fn finish(mut self) -> Outcome {
+        probes::trigger_pending_readiness(&mut self);
         let mut status = self.status;
         status::generate_into(&mut status, &self.pod.spec, &self.runtime, self.now);
         // A status still borrowed is the stored one. A copy is compared with the stored status:

@@ -164,8 +164,31 @@ pub fn schedule_initial_probes(k: &mut KubeletContext<'_>, c: usize, instance: u
     if k.spec_of(c).is_some_and(|s| s.startup_probe.is_some()) {
         schedule_on_grid(k, c, ProbeKind::Startup, started_at, instance);
     } else {
-        schedule_readiness(k, c, instance);
+        k.runtime.containers[c].readiness_pending = true;
         schedule_on_grid(k, c, ProbeKind::Liveness, started_at, instance);
+    }
+}
+
+/// The status update after a sync that started containers: it triggers the readiness run of
+/// each one (`UpdatePodStatus`), and restarts its ticker. The pod status is generated at the
+/// start of the next sync, so while an image pull still holds the sync that started a container
+/// (the containers after it wait for their images), its readiness waits too.
+pub(super) fn trigger_pending_readiness(k: &mut KubeletContext<'_>) {
+    if !k.runtime.containers.iter().any(|r| r.readiness_pending)
+        || k.runtime
+            .containers
+            .iter()
+            .any(|r| r.pull_started.is_some())
+    {
+        return;
+    }
+    for c in 0..k.runtime.containers.len() {
+        if std::mem::take(&mut k.runtime.containers[c].readiness_pending)
+            && k.runtime.containers[c].running_since.is_some()
+        {
+            let instance = k.runtime.containers[c].instance;
+            schedule_readiness(k, c, instance);
+        }
     }
 }
 
@@ -347,11 +370,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     }
     let pod = k.work_name();
     let period = period_ms(p);
-    let kind_lower = match kind {
-        ProbeKind::Startup => "startup",
-        ProbeKind::Readiness => "readiness",
-        ProbeKind::Liveness => "liveness",
-    };
+    let kind_lower = kind.word();
     // The worker's count runs on across a container restart; the narration counts only the
     // runs the threshold asked for, which this container may not all have had.
     let passes = run_count.min(success_threshold);
@@ -507,11 +526,7 @@ pub fn kill_in_flight(k: &KubeletContext<'_>) -> Option<usize> {
 /// the container's exit; returns the sentence that says how it will end.
 fn start_probe_kill(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) -> String {
     let name = k.container_name(c);
-    let kind_lower = match kind {
-        ProbeKind::Startup => "startup",
-        ProbeKind::Readiness => "readiness",
-        ProbeKind::Liveness => "liveness",
-    };
+    let kind_lower = kind.word();
     k.runtime.containers[c].killing = Some(kind);
     k.runtime.containers[c].killed_at = Some(k.now);
     k.container_event(
@@ -569,11 +584,7 @@ fn after_kill(k: &mut KubeletContext<'_>) {
         let name = k.container_name(c);
         k.out.say(format!(
             "Now the pod worker is free, so it kills {name}, whose {} probe failed meanwhile. {how}",
-            match kind {
-                ProbeKind::Startup => "startup",
-                ProbeKind::Readiness => "readiness",
-                ProbeKind::Liveness => "liveness",
-            }
+            kind.word()
         ));
         return;
     }
@@ -653,11 +664,7 @@ pub fn killed_container_exited(
     container_stopped(k, c, code, if code == 0 { "Completed" } else { "Error" });
     let name = k.container_name(c);
     let pod = k.pod.metadata.name.clone();
-    let probe = match kind {
-        ProbeKind::Startup => "startup",
-        ProbeKind::Readiness => "readiness",
-        ProbeKind::Liveness => "liveness",
-    };
+    let probe = kind.word();
     k.out.stage = Some(Stage::Retry);
     let stopped = if by_the_kill {
         format!(
