@@ -1652,3 +1652,32 @@ fn readiness_is_triggered_when_the_sync_that_started_the_container_ends() {
     assert_eq!(started.len(), 2, "{started:?}");
     assert_eq!(ready_at, Some(started[1] + 10_000), "started {started:?}");
 }
+
+/// A probe worker has nothing to probe until the pod status names its container, and the sync
+/// that started the container writes the status only when it has ended, here after the next
+/// container's 30 s pull. So neither a startup probe nor a liveness probe runs before then, and
+/// the container turns Ready only after the pull, with or without a startup probe.
+#[test]
+fn probes_wait_until_the_sync_that_started_the_container_has_ended() {
+    for probes in [
+        "startupProbe: {tcpSocket: {port: 80}, periodSeconds: 1}, readinessProbe: {tcpSocket: {port: 80}, periodSeconds: 10}",
+        "readinessProbe: {tcpSocket: {port: 80}, periodSeconds: 10}, livenessProbe: {tcpSocket: {port: 80}, periodSeconds: 1}",
+    ] {
+        let yaml = format!(
+            "cluster:\n  nodes:\n    - {{name: n}}\nimages:\n  a:1: {{pull_time: 1s}}\n  b:1: {{pull_time: 30s}}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {{name: app}}\n  spec:\n    replicas: 1\n    selector: {{matchLabels: {{app: app}}}}\n    template:\n      metadata: {{labels: {{app: app}}}}\n      spec:\n        containers:\n          - {{name: a, image: a:1, {probes}}}\n          - {{name: b, image: b:1}}\nrun_until: 1m\n"
+        );
+        let (_, steps) = run_yaml(&yaml, 60);
+        let pod = first_pod_with_prefix(&steps, "app-");
+        let started = event_times(&steps, &pod, EventReason::Started, "Container started");
+        assert_eq!(started.len(), 2, "{probes}: {started:?}");
+        let first_probe = steps
+            .iter()
+            .find(|s| s.narration.contains("probe of a in"))
+            .map(|s| s.time.as_millis());
+        assert!(
+            first_probe.is_some_and(|t| t >= started[1]),
+            "{probes}: a's first probe at {first_probe:?}, b started at {}",
+            started[1]
+        );
+    }
+}

@@ -185,10 +185,11 @@ pub struct ContainerRuntime {
     /// When the kubelet sent that kill's SIGTERM: its process ends a set time later.
     #[serde(default)]
     pub killed_at: Option<Time>,
-    /// The container has started and its readiness run waits for the status update that the
-    /// pod worker makes once the sync that started it has ended.
+    /// The container has started in a sync that has not ended yet (it goes on to pull the
+    /// images of the containers after it): the pod status, which gives the probe workers the
+    /// container's ID, is written only when the pod worker next syncs the pod.
     #[serde(default)]
-    pub readiness_pending: bool,
+    pub unpublished: bool,
 }
 
 impl ContainerRuntime {
@@ -371,7 +372,7 @@ impl<'a> KubeletContext<'a> {
 
     /// Finishes the action: recomputes the pod status and records the writes.
     fn finish(mut self) -> Outcome {
-        probes::trigger_pending_readiness(&mut self);
+        probes::when_the_pod_worker_is_free(&mut self);
         let mut status = self.status;
         status::generate_into(&mut status, &self.pod.spec, &self.runtime, self.now);
         // A status still borrowed is the stored one. A copy is compared with the stored status:
@@ -562,8 +563,16 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
     }
     // The sync that is killing a container after a failed probe holds the pod worker until the
     // container has exited; this one runs after it.
-    if probes::kill_in_flight(&k).is_some() {
-        k.runtime.sync_deferred = true;
+    if let Some(c) = probes::kill_in_flight(&k) {
+        if !k.runtime.sync_deferred {
+            k.runtime.sync_deferred = true;
+            let name = k.container_name(c);
+            k.out.stage = Some(Stage::Retry);
+            k.out.say(format!(
+                "The kubelet has more to do for {}, but the pod worker is still stopping {name} (it waits for the container to exit), so this sync of the pod comes after that.",
+                k.pod.metadata.name
+            ));
+        }
         return k.finish();
     }
     sync_containers_from(&mut k, 0);

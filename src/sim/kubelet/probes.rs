@@ -164,31 +164,51 @@ pub fn schedule_initial_probes(k: &mut KubeletContext<'_>, c: usize, instance: u
     if k.spec_of(c).is_some_and(|s| s.startup_probe.is_some()) {
         schedule_on_grid(k, c, ProbeKind::Startup, started_at, instance);
     } else {
-        k.runtime.containers[c].readiness_pending = true;
         schedule_on_grid(k, c, ProbeKind::Liveness, started_at, instance);
     }
+    k.runtime.containers[c].unpublished = true;
 }
 
-/// The status update after a sync that started containers: it triggers the readiness run of
-/// each one (`UpdatePodStatus`), and restarts its ticker. The pod status is generated at the
-/// start of the next sync, so while an image pull still holds the sync that started a container
-/// (the containers after it wait for their images), its readiness waits too.
-pub(super) fn trigger_pending_readiness(k: &mut KubeletContext<'_>) {
-    if !k.runtime.containers.iter().any(|r| r.readiness_pending)
-        || k.runtime
-            .containers
-            .iter()
-            .any(|r| r.pull_started.is_some())
-    {
+/// What the pod worker does once it is free: no image pull holds the sync that is running, and
+/// no kill after a failed probe holds it either. The status update that comes then publishes the
+/// containers that sync started, which gives their probe workers something to probe, and
+/// triggers their readiness runs (`UpdatePodStatus`); then the kill another container's failed
+/// probe asked for meanwhile, if any, and the syncs that waited.
+pub(super) fn when_the_pod_worker_is_free(k: &mut KubeletContext<'_>) {
+    let busy = |r: &super::ContainerRuntime| {
+        r.pull_started.is_some()
+            || r.killing.is_some() && r.killed_at.is_some() && r.running_since.is_some()
+    };
+    if k.runtime.containers.iter().any(busy) {
         return;
     }
     for c in 0..k.runtime.containers.len() {
-        if std::mem::take(&mut k.runtime.containers[c].readiness_pending)
+        if std::mem::take(&mut k.runtime.containers[c].unpublished)
             && k.runtime.containers[c].running_since.is_some()
+            && k.runtime.containers[c].started
         {
             let instance = k.runtime.containers[c].instance;
             schedule_readiness(k, c, instance);
         }
+    }
+    let waiting =
+        k.runtime.containers.iter().position(|r| {
+            r.killing.is_some() && r.killed_at.is_none() && r.running_since.is_some()
+        });
+    if let Some(c) = waiting
+        && let Some(kind) = k.runtime.containers[c].killing
+    {
+        let how = start_probe_kill(k, c, kind);
+        let name = k.container_name(c);
+        k.out.say(format!(
+            "Now the pod worker is free, so it kills {name}, whose {} probe failed meanwhile. {how}",
+            kind.word()
+        ));
+        return;
+    }
+    if std::mem::take(&mut k.runtime.sync_deferred) {
+        let pod = k.work_name();
+        k.after(0, Work::KubeletSyncPod(pod));
     }
 }
 
@@ -339,6 +359,21 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         return;
     }
     let instance = k.runtime.containers[c].instance;
+    // The worker has no container ID until the pod status names the container, which the
+    // sync that started it writes only once it has ended: it waits for its next tick.
+    if k.runtime.containers[c].unpublished {
+        let pod = k.work_name();
+        k.after(
+            period_ms(p),
+            Work::ProbeTick {
+                pod,
+                container: c,
+                probe: kind,
+                instance,
+            },
+        );
+        return;
+    }
     let (ok, output) = observe(k, c, kind, p);
     let Some(spec) = k.spec_of(c) else {
         return;
@@ -465,11 +500,27 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             );
             k.out.stage = Some(Stage::Retry);
             // One sync at a time per pod: while another container's kill waits out its grace
-            // period inside `killContainer`, this one waits for the next sync.
+            // period inside `killContainer`, or an image pull holds the sync, this kill waits
+            // for the next sync.
             if let Some(other) = kill_in_flight(k) {
                 let other = k.container_name(other);
                 k.out.say(format!(
                     "{failed} But the pod worker is still stopping {other}, so this kill waits until that has ended."
+                ));
+                return;
+            }
+            if let Some(other) = k
+                .runtime
+                .containers
+                .iter()
+                .position(|r| r.pull_started.is_some())
+            {
+                let image = k
+                    .spec_of(other)
+                    .map_or("", |s| s.image.as_str())
+                    .to_string();
+                k.out.say(format!(
+                    "{failed} But the pod worker is still pulling {image}, so this kill waits until that has ended."
                 ));
                 return;
             }
@@ -570,30 +621,6 @@ fn start_probe_kill(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) -> St
     )
 }
 
-/// After a kill has ended, the pod worker takes up what waited for it: a kill that another
-/// container's failed probe asked for meanwhile, then the syncs it put off.
-fn after_kill(k: &mut KubeletContext<'_>) {
-    let waiting =
-        k.runtime.containers.iter().position(|r| {
-            r.killing.is_some() && r.killed_at.is_none() && r.running_since.is_some()
-        });
-    if let Some(c) = waiting
-        && let Some(kind) = k.runtime.containers[c].killing
-    {
-        let how = start_probe_kill(k, c, kind);
-        let name = k.container_name(c);
-        k.out.say(format!(
-            "Now the pod worker is free, so it kills {name}, whose {} probe failed meanwhile. {how}",
-            kind.word()
-        ));
-        return;
-    }
-    if std::mem::take(&mut k.runtime.sync_deferred) {
-        let pod = k.work_name();
-        k.after(0, Work::KubeletSyncPod(pod));
-    }
-}
-
 /// "time" or "times", after a count.
 fn times(n: i32) -> &'static str {
     if n == 1 { "time" } else { "times" }
@@ -680,7 +707,6 @@ pub fn killed_container_exited(
             "{stopped} It had not stopped before, so the kubelet's back-off has nothing to go by and it starts the container again at once."
         ));
         images::ensure_image_and_start(k, c);
-        after_kill(k);
         return;
     };
     if let Some(b) = in_crash_backoff(k, c, before) {
@@ -693,7 +719,6 @@ pub fn killed_container_exited(
         if crash_backoff_allows_restart(k, c) {
             images::ensure_image_and_start(k, c);
         }
-        after_kill(k);
         return;
     }
     let was = k.runtime.containers[c].crash_backoff;
@@ -711,7 +736,6 @@ pub fn killed_container_exited(
         go_duration(now)
     ));
     images::ensure_image_and_start(k, c);
-    after_kill(k);
 }
 
 /// `IsInBackOffSince` for the crash-loop entry: the back-off, when it has not run out since
