@@ -1068,46 +1068,10 @@ fn series_records(
     now: Time,
     out: &mut Vec<EventRecord>,
 ) {
-    // The record as last written, and the cache's copy, of the current event object.
-    struct Current {
-        written: EventRecord,
-        /// The series' count and last observed time in the cache (`None` before a second
-        /// occurrence).
-        series: Option<(u32, Time)>,
-    }
-    let mut current: Option<Current> = None;
-    let mut next_finish = 0u64;
-    let mut next_refresh = 0u64;
-    let flush = |c: &mut Current| {
-        if let Some((count, last)) = c.series {
-            c.written.count = count;
-            c.written.last_timestamp = last.truncate_to_secs();
-        }
-    };
+    let mut current: Option<SeriesObject> = None;
+    let mut tickers = SeriesTickers::default();
     for o in occurrences {
-        // The tickers that ran before this occurrence.
-        loop {
-            let tick = next_finish.min(next_refresh);
-            if tick > o.exact.as_millis() {
-                break;
-            }
-            if tick == next_finish {
-                next_finish += SERIES_FINISH_MS;
-                if let Some(c) = &mut current {
-                    let idle_since = c.series.map_or(c.written.created, |(_, last)| last);
-                    if idle_since.as_millis() + SERIES_FINISH_MS < tick {
-                        flush(c);
-                        out.push(c.written.clone());
-                        current = None;
-                    }
-                }
-            } else {
-                next_refresh += SERIES_REFRESH_MS;
-                if let Some(c) = &mut current {
-                    flush(c);
-                }
-            }
-        }
+        tickers.run_until(o.exact, &mut current, out);
         match &mut current {
             Some(c) => match &mut c.series {
                 Some((count, last)) => {
@@ -1116,11 +1080,11 @@ fn series_records(
                 }
                 None => {
                     c.series = Some((2, o.exact));
-                    flush(c);
+                    c.flush();
                 }
             },
             None => {
-                current = Some(Current {
+                current = Some(SeriesObject {
                     written: EventRecord {
                         event: Event {
                             dropped: false,
@@ -1136,26 +1100,67 @@ fn series_records(
             }
         }
     }
-    // The tickers between the last occurrence and now.
-    if let Some(mut c) = current {
+    tickers.run_until(now, &mut current, out);
+    out.extend(current.map(|c| c.written));
+}
+
+/// One event object of an events.k8s.io series: the record as last written, and the recorder
+/// cache's copy of the series.
+struct SeriesObject {
+    written: EventRecord,
+    /// The series' count and last observed time in the cache (`None` before a second
+    /// occurrence).
+    series: Option<(u32, Time)>,
+}
+
+impl SeriesObject {
+    /// Writes the cache's copy of the series to the API server.
+    fn flush(&mut self) {
+        if let Some((count, last)) = self.series {
+            self.written.count = count;
+            self.written.last_timestamp = last.truncate_to_secs();
+        }
+    }
+}
+
+/// The recorder's two tickers, from the scheduler's start: the finish of idle series and the
+/// refresh of all of them.
+#[derive(Default)]
+struct SeriesTickers {
+    next_finish: u64,
+    next_refresh: u64,
+}
+
+impl SeriesTickers {
+    /// Runs the ticks up to and including `until`: a finish writes and forgets an object idle
+    /// for longer than six minutes (its record goes to `out`), a refresh writes the one kept.
+    fn run_until(
+        &mut self,
+        until: Time,
+        current: &mut Option<SeriesObject>,
+        out: &mut Vec<EventRecord>,
+    ) {
         loop {
-            let tick = next_finish.min(next_refresh);
-            if tick > now.as_millis() {
-                break;
+            let tick = self.next_finish.min(self.next_refresh);
+            if tick > until.as_millis() {
+                return;
             }
-            if tick == next_finish {
-                next_finish += SERIES_FINISH_MS;
-                let idle_since = c.series.map_or(c.written.created, |(_, last)| last);
-                if idle_since.as_millis() + SERIES_FINISH_MS < tick {
-                    flush(&mut c);
-                    break;
+            if tick == self.next_finish {
+                self.next_finish += SERIES_FINISH_MS;
+                if let Some(c) = current {
+                    let idle_since = c.series.map_or(c.written.created, |(_, last)| last);
+                    if idle_since.as_millis() + SERIES_FINISH_MS < tick {
+                        c.flush();
+                        out.extend(current.take().map(|c| c.written));
+                    }
                 }
             } else {
-                next_refresh += SERIES_REFRESH_MS;
-                flush(&mut c);
+                self.next_refresh += SERIES_REFRESH_MS;
+                if let Some(c) = current {
+                    c.flush();
+                }
             }
         }
-        out.push(c.written);
     }
 }
 

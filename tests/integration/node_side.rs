@@ -723,22 +723,63 @@ fn a_failed_node_goes_not_ready_then_its_pods_are_evicted_and_replaced() {
     );
 }
 
+/// A one-replica Deployment `app` on one node, as scenario YAML: `images` are entries of the
+/// `images:` map (`a:1: {pull_time: 1s}`), `spec` pod-spec fields before the containers
+/// (`terminationGracePeriodSeconds: 20`), `containers` the containers, each one flow mapping,
+/// and `actions` the actions, each one flow mapping.
+fn app_pod(
+    images: &[&str],
+    spec: &[&str],
+    containers: &[&str],
+    actions: &[&str],
+    run_until: &str,
+) -> String {
+    let mut yaml =
+        String::from("cluster:\n  nodes:\n    - {name: n, cpu: \"4\", memory: 8Gi}\nimages:\n");
+    for image in images {
+        yaml.push_str(&format!("  {image}\n"));
+    }
+    yaml.push_str("deployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:\n    replicas: 1\n    selector: {matchLabels: {app: app}}\n    template:\n      metadata: {labels: {app: app}}\n      spec:\n");
+    for field in spec {
+        yaml.push_str(&format!("        {field}\n"));
+    }
+    yaml.push_str("        containers:\n");
+    for container in containers {
+        yaml.push_str(&format!("          - {container}\n"));
+    }
+    if !actions.is_empty() {
+        yaml.push_str("actions:\n");
+        for action in actions {
+            yaml.push_str(&format!("  - {action}\n"));
+        }
+    }
+    yaml.push_str(&format!("run_until: {run_until}\n"));
+    yaml
+}
+
 /// A one-replica scenario whose single image behaves as `image` and whose container carries
 /// `probe` (YAML for the readiness probe).
 fn one_pod(image: &str, probe: &str) -> String {
-    [
-        "cluster:\n  nodes:\n    - {name: a, cpu: \"4\", memory: 8Gi}".to_string(),
-        format!("images:\n  app:1: {{{image}}}"),
-        "deployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:"
-            .to_string(),
-        "    replicas: 1\n    selector: {matchLabels: {app: app}}".to_string(),
-        "    template:\n      metadata: {labels: {app: app}}\n      spec:\n        containers:"
-            .to_string(),
-        "          - name: app\n            image: app:1".to_string(),
-        format!("            readinessProbe: {{{probe}}}"),
-        "run_until: 2m\n".to_string(),
-    ]
-    .join("\n")
+    app_pod(
+        &[&format!("app:1: {{{image}}}")],
+        &[],
+        &[&format!(
+            "{{name: app, image: app:1, readinessProbe: {{{probe}}}}}"
+        )],
+        &[],
+        "2m",
+    )
+}
+
+/// When the only pod's Ready condition last turned True, in milliseconds.
+fn ready_since(sim: &Sim) -> Option<u64> {
+    sim.store()
+        .pods
+        .values()
+        .next()
+        .and_then(|p| p.condition(rolloutscope::sim::api::PodConditionType::Ready))
+        .filter(|c| c.status == rolloutscope::sim::api::ConditionStatus::True)
+        .map(|c| c.last_transition_time.as_millis())
 }
 
 /// Readiness timing, data-driven: the status update at the container's start triggers a run and
@@ -775,11 +816,7 @@ fn readiness_turns_ready_at_the_probe_schedule() {
             EventReason::Started,
             "",
         );
-        let pod = run.sim.store().pods.values().next().expect("one pod");
-        let ready_at = pod
-            .condition(rolloutscope::sim::api::PodConditionType::Ready)
-            .filter(|c| c.status == rolloutscope::sim::api::ConditionStatus::True)
-            .map(|c| c.last_transition_time.as_millis());
+        let ready_at = ready_since(&run.sim);
         let got = ready_at.zip(started.first()).map(|(r, s)| (r - s) / 1000);
         if got != Some(want) {
             failures.push(format!("listen {listen}s delay {delay} period {period} success {st}: want {want}s, got {got:?}"));
@@ -1451,8 +1488,14 @@ fn a_liveness_kill_waits_for_the_process_or_the_grace_period() {
         ),
     ];
     for &(image, probe_grace, want_gap, want_code) in table {
-        let yaml = format!(
-            "cluster:\n  nodes:\n    - {{name: a}}\nimages:\n  app:1: {{{image}}}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {{name: app}}\n  spec:\n    replicas: 1\n    selector: {{matchLabels: {{app: app}}}}\n    template:\n      metadata: {{labels: {{app: app}}}}\n      spec:\n        terminationGracePeriodSeconds: 20\n        containers:\n          - name: app\n            image: app:1\n            livenessProbe: {{tcpSocket: {{port: 80}}, periodSeconds: 5, failureThreshold: 1{probe_grace}}}\nrun_until: 2m\n"
+        let yaml = app_pod(
+            &[&format!("app:1: {{{image}}}")],
+            &["terminationGracePeriodSeconds: 20"],
+            &[&format!(
+                "{{name: app, image: app:1, livenessProbe: {{tcpSocket: {{port: 80}}, periodSeconds: 5, failureThreshold: 1{probe_grace}}}}}"
+            )],
+            &[],
+            "2m",
         );
         let (sim, steps) = run_yaml(&yaml, 60);
         let pod = first_pod_with_prefix(&steps, "app-");
@@ -1492,7 +1535,13 @@ fn a_liveness_kill_waits_for_the_process_or_the_grace_period() {
 /// its Last State and the restart is counted.
 #[test]
 fn a_restart_that_pulls_first_keeps_the_last_state() {
-    let yaml = "cluster:\n  nodes:\n    - {name: a}\nimages:\n  app:1: {pull_time: 3s, crash_after: 5s, exit_code: 3}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:\n    replicas: 1\n    selector: {matchLabels: {app: app}}\n    template:\n      metadata: {labels: {app: app}}\n      spec:\n        containers:\n          - {name: app, image: app:1, imagePullPolicy: Always}\nrun_until: 1m\n";
+    let yaml = &app_pod(
+        &["app:1: {pull_time: 3s, crash_after: 5s, exit_code: 3}"],
+        &[],
+        &["{name: app, image: app:1, imagePullPolicy: Always}"],
+        &[],
+        "1m",
+    );
     let (sim, steps) = run_yaml(yaml, 60);
     let pod = first_pod_with_prefix(&steps, "app-");
     let started = event_times(&steps, &pod, EventReason::Started, "Container started");
@@ -1531,7 +1580,15 @@ fn a_restart_that_pulls_first_keeps_the_last_state() {
 /// shutdown from the first ends (here 3 s after the kill), not 3 s after the deletion.
 #[test]
 fn a_deletion_during_a_probe_kill_keeps_the_shutdown_under_way() {
-    let yaml = "cluster:\n  nodes:\n    - {name: a}\nimages:\n  app:1: {listen_after: 5m, shutdown: 3s}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:\n    replicas: 1\n    selector: {matchLabels: {app: app}}\n    template:\n      metadata: {labels: {app: app}}\n      spec:\n        containers:\n          - name: app\n            image: app:1\n            livenessProbe: {tcpSocket: {port: 80}, periodSeconds: 5, failureThreshold: 1}\nactions:\n  - {at: 8s, delete_pod: app-}\nrun_until: 30s\n";
+    let yaml = &app_pod(
+        &["app:1: {listen_after: 5m, shutdown: 3s}"],
+        &[],
+        &[
+            "{name: app, image: app:1, livenessProbe: {tcpSocket: {port: 80}, periodSeconds: 5, failureThreshold: 1}}",
+        ],
+        &["{at: 8s, delete_pod: app-}"],
+        "30s",
+    );
     let (sim, steps) = run_yaml(yaml, 30);
     let pod = first_pod_with_prefix(&steps, "app-");
     let killed = event_times(
@@ -1596,7 +1653,16 @@ fn repeated_failed_scheduling_is_an_event_series() {
 /// is restarted only when that kill has ended, and a second failing probe's kill waits too.
 #[test]
 fn a_probe_kill_holds_the_pod_worker_for_its_grace_period() {
-    let yaml = "cluster:\n  nodes:\n    - {name: n}\nimages:\n  a:1: {listen_after: 5m}\n  b:1: {crash_after: 8s}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:\n    replicas: 1\n    selector: {matchLabels: {app: app}}\n    template:\n      metadata: {labels: {app: app}}\n      spec:\n        terminationGracePeriodSeconds: 20\n        containers:\n          - name: a\n            image: a:1\n            livenessProbe: {tcpSocket: {port: 80}, periodSeconds: 5, failureThreshold: 1}\n          - {name: b, image: b:1}\nrun_until: 1m\n";
+    let yaml = &app_pod(
+        &["a:1: {listen_after: 5m}", "b:1: {crash_after: 8s}"],
+        &["terminationGracePeriodSeconds: 20"],
+        &[
+            "{name: a, image: a:1, livenessProbe: {tcpSocket: {port: 80}, periodSeconds: 5, failureThreshold: 1}}",
+            "{name: b, image: b:1}",
+        ],
+        &[],
+        "1m",
+    );
     let (_, steps) = run_yaml(yaml, 60);
     let pod = first_pod_with_prefix(&steps, "app-");
     let kills = event_times(
@@ -1637,18 +1703,20 @@ fn a_probe_kill_holds_the_pod_worker_for_its_grace_period() {
 /// tick at 16 s is the first past its 15 s delay (not 21 s, on a ticker from 1 s).
 #[test]
 fn readiness_is_triggered_when_the_sync_that_started_the_container_ends() {
-    let yaml = "cluster:\n  nodes:\n    - {name: n}\nimages:\n  a:1: {pull_time: 1s}\n  b:1: {pull_time: 5s}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:\n    replicas: 1\n    selector: {matchLabels: {app: app}}\n    template:\n      metadata: {labels: {app: app}}\n      spec:\n        containers:\n          - name: a\n            image: a:1\n            readinessProbe: {tcpSocket: {port: 80}, initialDelaySeconds: 15, periodSeconds: 10}\n          - {name: b, image: b:1}\nrun_until: 1m\n";
+    let yaml = &app_pod(
+        &["a:1: {pull_time: 1s}", "b:1: {pull_time: 5s}"],
+        &[],
+        &[
+            "{name: a, image: a:1, readinessProbe: {tcpSocket: {port: 80}, initialDelaySeconds: 15, periodSeconds: 10}}",
+            "{name: b, image: b:1}",
+        ],
+        &[],
+        "1m",
+    );
     let (sim, steps) = run_yaml(yaml, 60);
     let pod = first_pod_with_prefix(&steps, "app-");
     let started = event_times(&steps, &pod, EventReason::Started, "Container started");
-    let ready_at = sim
-        .store()
-        .pods
-        .values()
-        .next()
-        .and_then(|p| p.condition(rolloutscope::sim::api::PodConditionType::Ready))
-        .filter(|c| c.status == rolloutscope::sim::api::ConditionStatus::True)
-        .map(|c| c.last_transition_time.as_millis());
+    let ready_at = ready_since(&sim);
     assert_eq!(started.len(), 2, "{started:?}");
     assert_eq!(ready_at, Some(started[1] + 10_000), "started {started:?}");
 }
@@ -1663,8 +1731,15 @@ fn probes_wait_until_the_sync_that_started_the_container_has_ended() {
         "startupProbe: {tcpSocket: {port: 80}, periodSeconds: 1}, readinessProbe: {tcpSocket: {port: 80}, periodSeconds: 10}",
         "readinessProbe: {tcpSocket: {port: 80}, periodSeconds: 10}, livenessProbe: {tcpSocket: {port: 80}, periodSeconds: 1}",
     ] {
-        let yaml = format!(
-            "cluster:\n  nodes:\n    - {{name: n}}\nimages:\n  a:1: {{pull_time: 1s}}\n  b:1: {{pull_time: 30s}}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {{name: app}}\n  spec:\n    replicas: 1\n    selector: {{matchLabels: {{app: app}}}}\n    template:\n      metadata: {{labels: {{app: app}}}}\n      spec:\n        containers:\n          - {{name: a, image: a:1, {probes}}}\n          - {{name: b, image: b:1}}\nrun_until: 1m\n"
+        let yaml = app_pod(
+            &["a:1: {pull_time: 1s}", "b:1: {pull_time: 30s}"],
+            &[],
+            &[
+                &format!("{{name: a, image: a:1, {probes}}}"),
+                "{name: b, image: b:1}",
+            ],
+            &[],
+            "1m",
         );
         let (_, steps) = run_yaml(&yaml, 60);
         let pod = first_pod_with_prefix(&steps, "app-");

@@ -292,28 +292,25 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     } else {
         format!("{image} is not on {} yet", k.pod.node_name)
     };
-    if restart {
-        let shown = Pod {
+    // STATUS as kubectl shows the pod with this action's edits so far, for the pulls that keep
+    // an earlier status: rare paths, so the pod is copied for them.
+    let shown = (restart || retry).then(|| {
+        Pod {
             status: k.status.clone().into_owned(),
             ..k.pod.clone()
-        };
+        }
+        .kubectl_status()
+    });
+    if let (true, Some(shown)) = (restart, &shown) {
         k.out.say(format!(
-            "{why}, so before it restarts {name} the kubelet on {} pulls {image} again; meanwhile the pod shows how the last instance ended (STATUS {}).",
+            "{why}, so before it restarts {name} the kubelet on {} pulls {image} again; meanwhile the pod shows how the last instance ended (STATUS {shown}).",
             k.pod.node_name,
-            shown.kubectl_status()
         ));
-    } else if retry {
-        // STATUS as kubectl shows the pod with this action's edits so far: a rare path, so the
-        // pod is copied for it.
-        let shown = Pod {
-            status: k.status.clone().into_owned(),
-            ..k.pod.clone()
-        };
+    } else if let Some(shown) = &shown {
         k.out.stage = Some(Stage::Retry);
         k.out.say(format!(
-            "The pull back-off for {image} has passed, so the kubelet on {} pulls it again; STATUS keeps the last reason, {}, while it pulls.",
+            "The pull back-off for {image} has passed, so the kubelet on {} pulls it again; STATUS keeps the last reason, {shown}, while it pulls.",
             k.pod.node_name,
-            shown.kubectl_status()
         ));
     } else if k.is_init(c) {
         let (n, title) = (k.inits(), k.container_title(c));

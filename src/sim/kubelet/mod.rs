@@ -193,6 +193,16 @@ pub struct ContainerRuntime {
 }
 
 impl ContainerRuntime {
+    /// A kill after a failed probe is under way: SIGTERM sent, the process not yet exited.
+    pub fn kill_in_flight(&self) -> bool {
+        self.killing.is_some() && self.killed_at.is_some() && self.running_since.is_some()
+    }
+
+    /// A failed probe asked for a kill that waits for the pod worker: no SIGTERM yet.
+    pub fn kill_waiting(&self) -> bool {
+        self.killing.is_some() && self.killed_at.is_none() && self.running_since.is_some()
+    }
+
     /// The worker for a probe type.
     pub fn worker(&mut self, kind: ProbeKind) -> &mut ProbeWorker {
         match kind {
@@ -1091,26 +1101,26 @@ pub fn container_exit(
     let ran = k.runtime.containers[c]
         .running_since
         .map(|since| k.now.millis_since(since));
+    let planned = behavior
+        .exit_plan(completes)
+        .filter(|&(after, _)| Some(after) == ran);
     let kill = k.runtime.containers[c]
         .killing
         .zip(k.runtime.containers[c].killed_at);
-    // Whether this is the kill's own end (SIGTERM obeyed, or SIGKILL), not an exit that came
-    // first.
-    let by_the_kill = kill.is_some_and(|(kind, at)| {
-        k.now == at.plus_millis(probes::probe_kill(&k, c, kind).after_ms)
-    });
-    let code = match (behavior.exit_plan(completes), kill) {
-        (Some((after, code)), _) if Some(after) == ran => code,
-        (_, Some((kind, _))) if by_the_kill => probes::probe_kill(&k, c, kind).exit_code,
-        _ => behavior.exit_code,
-    };
-    if let Some((kind, _)) = kill {
-        let planned = behavior
-            .exit_plan(completes)
-            .is_some_and(|(after, _)| Some(after) == ran);
-        probes::killed_container_exited(&mut k, c, kind, code, by_the_kill && !planned);
+    if let Some((kind, at)) = kill {
+        // The kill's own end (SIGTERM obeyed, or SIGKILL), unless an exit of the image's came
+        // first.
+        let end = probes::probe_kill(&k, c, kind);
+        let by_the_kill = planned.is_none() && k.now == at.plus_millis(end.after_ms);
+        let code = match planned {
+            Some((_, code)) => code,
+            None if by_the_kill => end.exit_code,
+            None => behavior.exit_code,
+        };
+        probes::killed_container_exited(&mut k, c, kind, code, by_the_kill);
         return k.finish();
     }
+    let code = planned.map_or(behavior.exit_code, |(_, code)| code);
     probes::container_stopped(
         &mut k,
         c,

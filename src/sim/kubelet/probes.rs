@@ -124,10 +124,9 @@ fn schedule_on_grid(
 /// nothing else triggers one when the delay ends: the first probe is the first tick of the
 /// restarted ticker at or after it (`worker.doProbe` skips while the container has run for
 /// fewer whole seconds than the delay). Later runs follow every `periodSeconds`.
-fn schedule_readiness(k: &mut KubeletContext<'_>, c: usize, instance: u32) {
-    let Some(p) = probe_of(k, c, ProbeKind::Readiness) else {
-        return;
-    };
+/// Returns when that run is due, if the container has a readiness probe.
+fn schedule_readiness(k: &mut KubeletContext<'_>, c: usize, instance: u32) -> Option<Time> {
+    let p = probe_of(k, c, ProbeKind::Readiness)?;
     let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
     let due = next_tick(
         Some(k.now),
@@ -135,6 +134,7 @@ fn schedule_readiness(k: &mut KubeletContext<'_>, c: usize, instance: u32) {
         since.plus_millis(first_run_delay(p)),
     );
     tick_at(k, c, ProbeKind::Readiness, due, instance);
+    Some(due)
 }
 
 /// Schedules a run of a probe worker of container instance `instance` at `due` (at once if that
@@ -175,11 +175,7 @@ pub fn schedule_initial_probes(k: &mut KubeletContext<'_>, c: usize, instance: u
 /// triggers their readiness runs (`UpdatePodStatus`); then the kill another container's failed
 /// probe asked for meanwhile, if any, and the syncs that waited.
 pub(super) fn when_the_pod_worker_is_free(k: &mut KubeletContext<'_>) {
-    let busy = |r: &super::ContainerRuntime| {
-        r.pull_started.is_some()
-            || r.killing.is_some() && r.killed_at.is_some() && r.running_since.is_some()
-    };
-    if k.runtime.containers.iter().any(busy) {
+    if kill_in_flight(k).is_some() || pull_in_flight(k).is_some() {
         return;
     }
     for c in 0..k.runtime.containers.len() {
@@ -191,10 +187,11 @@ pub(super) fn when_the_pod_worker_is_free(k: &mut KubeletContext<'_>) {
             schedule_readiness(k, c, instance);
         }
     }
-    let waiting =
-        k.runtime.containers.iter().position(|r| {
-            r.killing.is_some() && r.killed_at.is_none() && r.running_since.is_some()
-        });
+    let waiting = k
+        .runtime
+        .containers
+        .iter()
+        .position(super::ContainerRuntime::kill_waiting);
     if let Some(c) = waiting
         && let Some(kind) = k.runtime.containers[c].killing
     {
@@ -362,16 +359,8 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     // The worker has no container ID until the pod status names the container, which the
     // sync that started it writes only once it has ended: it waits for its next tick.
     if k.runtime.containers[c].unpublished {
-        let pod = k.work_name();
-        k.after(
-            period_ms(p),
-            Work::ProbeTick {
-                pod,
-                container: c,
-                probe: kind,
-                instance,
-            },
-        );
+        let due = k.now.plus_millis(period_ms(p));
+        tick_at(k, c, kind, due, instance);
         return;
     }
     let (ok, output) = observe(k, c, kind, p);
@@ -459,11 +448,11 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             k.runtime.containers[c].started = true;
             put_on_hold(k, c, kind);
             k.out.stage = Some(Stage::Readiness);
-            // Readiness runs at once unless the container is still within its
-            // initialDelaySeconds; then it waits for its ticker.
-            let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
-            let readiness = spec.readiness_probe.as_ref().map(|r| {
-                if since.plus_millis(first_run_delay(r)) <= k.now {
+            // The status update for the started container triggers readiness, at once unless
+            // the container is still within its initialDelaySeconds; the liveness worker has
+            // been ticking all along and runs at its next tick.
+            let readiness = schedule_readiness(k, c, instance).map(|due| {
+                if due == k.now {
                     "readiness runs at once"
                 } else {
                     "readiness runs from its first tick after initialDelaySeconds"
@@ -478,9 +467,6 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             k.out.say(format!(
                 "The startup probe of {name} in {pod} passed, so the container counts as started{next}."
             ));
-            // The status update for the started container triggers readiness; the liveness
-            // worker has been ticking all along and runs at its next tick.
-            schedule_readiness(k, c, instance);
             let now = k.now;
             schedule_on_grid(k, c, ProbeKind::Liveness, now, instance);
             // A sidecar that has started lets the next init container start: the probe result
@@ -509,12 +495,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
                 ));
                 return;
             }
-            if let Some(other) = k
-                .runtime
-                .containers
-                .iter()
-                .position(|r| r.pull_started.is_some())
-            {
+            if let Some(other) = pull_in_flight(k) {
                 let image = k
                     .spec_of(other)
                     .map_or("", |s| s.image.as_str())
@@ -570,7 +551,16 @@ pub fn kill_in_flight(k: &KubeletContext<'_>) -> Option<usize> {
     k.runtime
         .containers
         .iter()
-        .position(|r| r.killing.is_some() && r.killed_at.is_some() && r.running_since.is_some())
+        .position(super::ContainerRuntime::kill_in_flight)
+}
+
+/// The container of the pod whose image is being pulled: the pull holds the sync that started
+/// it, and so the pod worker.
+fn pull_in_flight(k: &KubeletContext<'_>) -> Option<usize> {
+    k.runtime
+        .containers
+        .iter()
+        .position(|r| r.pull_started.is_some())
 }
 
 /// Sends the SIGTERM of a kill after a failed `kind` probe (the `Killing` event) and schedules
