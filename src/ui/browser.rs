@@ -71,11 +71,25 @@ pub fn reloaded_query() -> String {
     }
 }
 
-/// Milliseconds since the page loaded (for pacing writes, never for the simulation).
+/// Runs `f` once after `ms`; [`cancel`] stops it before then.
+pub fn after(ms: u32, f: impl FnOnce() + 'static) -> Option<Pending> {
+    let w = web_sys::window()?;
+    timer(&w, &Closure::once_into_js(f), ms)
+}
+
+fn timer(w: &web_sys::Window, f: &JsValue, ms: u32) -> Option<Pending> {
+    w.set_timeout_with_callback_and_timeout_and_arguments_0(
+        f.unchecked_ref(),
+        i32::try_from(ms).unwrap_or(i32::MAX),
+    )
+    .ok()
+    .map(Pending::Timer)
+}
+
 /// Runs `f` once when the browser next has an idle moment, or after `timeout_ms` at the latest;
-/// the returned id cancels it ([`cancel_idle`]). Work that nobody is waiting for (rewriting the
-/// address bar, saving) goes here, so that it never lands between an input and its frame.
-/// A browser without idle callbacks runs `f` on a plain timer instead.
+/// [`cancel`] stops it before then. Work that nobody is waiting for (rewriting the address bar,
+/// saving) goes here, so that it never lands between an input and its frame. A browser without
+/// idle callbacks runs `f` on a plain timer instead.
 pub fn when_idle(f: impl FnOnce() + 'static, timeout_ms: u32) -> Option<Pending> {
     let w = web_sys::window()?;
     let f = Closure::once_into_js(f);
@@ -83,22 +97,19 @@ pub fn when_idle(f: impl FnOnce() + 'static, timeout_ms: u32) -> Option<Pending>
     options.set_timeout(timeout_ms);
     match w.request_idle_callback_with_options(f.unchecked_ref(), &options) {
         Ok(id) => Some(Pending::Idle(id)),
-        Err(_) => w
-            .set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), 0)
-            .ok()
-            .map(Pending::Timer),
+        Err(_) => timer(&w, &f, 0),
     }
 }
 
-/// A callback that [`when_idle`] has queued.
+/// A callback that [`after`] or [`when_idle`] has queued.
 #[derive(Clone, Copy, Debug)]
 pub enum Pending {
     Idle(u32),
     Timer(i32),
 }
 
-/// Cancels a callback that [`when_idle`] queued and that has not run yet.
-pub fn cancel_idle(pending: Pending) {
+/// Cancels a callback that [`after`] or [`when_idle`] queued and that has not run yet.
+pub fn cancel(pending: Pending) {
     let Some(w) = web_sys::window() else { return };
     match pending {
         Pending::Idle(id) => w.cancel_idle_callback(id),
@@ -106,6 +117,7 @@ pub fn cancel_idle(pending: Pending) {
     }
 }
 
+/// Milliseconds since the page loaded (for pacing writes, never for the simulation).
 pub fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())

@@ -486,7 +486,8 @@ struct Mirror {
     keeps_work: bool,
     /// When the last write happened (ms since the page loaded).
     last_write: StoredValue<f64>,
-    pending: StoredValue<Option<QueuedWrite>>,
+    /// The write that is waiting: for the throttle interval, then for an idle moment.
+    pending: StoredValue<Option<browser::Pending>>,
     /// The address as it was before the last write: a reload asked for just before that write
     /// (a throttled one firing as the page goes) starts from it.
     before_write: StoredValue<String>,
@@ -499,10 +500,8 @@ impl Mirror {
 
     /// Writes now.
     fn write(&self) {
-        match self.pending.try_update_value(Option::take).flatten() {
-            Some(QueuedWrite::Interval(h)) => h.clear(),
-            Some(QueuedWrite::Idle(p)) => browser::cancel_idle(p),
-            None => {}
+        if let Some(p) = self.pending.try_update_value(Option::take).flatten() {
+            browser::cancel(p);
         }
         self.last_write.set_value(browser::now_ms());
         let view_query = self.view_query.get_value();
@@ -546,14 +545,12 @@ impl Mirror {
         }
         let since = browser::now_ms() - self.last_write.get_value();
         let wait = Self::INTERVAL_MS - since;
-        let this = *self;
         if wait <= 0.0 {
             self.queue_idle_write();
-        } else if let Ok(h) = set_timeout_with_handle(
-            move || this.queue_idle_write(),
-            Duration::from_millis(wait as u64),
-        ) {
-            self.pending.set_value(Some(QueuedWrite::Interval(h)));
+        } else {
+            let this = *self;
+            let queued = browser::after(wait as u32, move || this.queue_idle_write());
+            self.pending.set_value(queued);
         }
     }
 
@@ -562,19 +559,11 @@ impl Mirror {
         let this = *self;
         let queued = browser::when_idle(move || this.write(), Self::IDLE_TIMEOUT_MS);
         match queued {
-            Some(p) => self.pending.set_value(Some(QueuedWrite::Idle(p))),
+            Some(p) => self.pending.set_value(Some(p)),
             // No window to wait on: write at once, as nothing can be interrupted.
             None => self.write(),
         }
     }
-}
-
-/// A write of the address bar that is waiting: for the throttle interval, then for an idle
-/// moment.
-#[derive(Clone, Copy)]
-enum QueuedWrite {
-    Interval(TimeoutHandle),
-    Idle(browser::Pending),
 }
 
 /// "Copy link": puts the link to this exact moment on the clipboard and shows it, selectable,
