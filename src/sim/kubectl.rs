@@ -1023,29 +1023,25 @@ impl EventFold {
 
     /// A core/v1 record as the API server holds it after the first `n` occurrences.
     fn core_record(r: &FoldedEvent, n: usize) -> Option<EventRecord> {
-        {
-            {
-                let occ = &r.occurrences;
-                // The API server's copy is as the latest emission it received left it.
-                let last = occ[..n].iter().rposition(|o| o.sent)?;
-                let mut event = r.event.clone();
-                if let Some(latest) = &occ[last].wording {
-                    event.message.clone_from(latest);
-                }
-                event.dropped = false;
-                let created = occ[..n]
-                    .iter()
-                    .find(|o| o.sent)
-                    .map_or(occ[0].exact, |o| o.exact);
-                Some(EventRecord {
-                    event,
-                    created,
-                    first_timestamp: occ[0].time,
-                    last_timestamp: occ[last].time,
-                    count: u32::try_from(last + 1).unwrap_or(u32::MAX),
-                })
-            }
+        let occ = &r.occurrences;
+        // The API server's copy is as the latest emission it received left it.
+        let last = occ[..n].iter().rposition(|o| o.sent)?;
+        let mut event = r.event.clone();
+        if let Some(latest) = &occ[last].wording {
+            event.message.clone_from(latest);
         }
+        event.dropped = false;
+        let created = occ[..n]
+            .iter()
+            .find(|o| o.sent)
+            .map_or(occ[0].exact, |o| o.exact);
+        Some(EventRecord {
+            event,
+            created,
+            first_timestamp: occ[0].time,
+            last_timestamp: occ[last].time,
+            count: u32::try_from(last + 1).unwrap_or(u32::MAX),
+        })
     }
 }
 

@@ -2002,7 +2002,8 @@ fn validate_resources(r: &ResourceRequirements, path: &Path, errs: &mut Vec<Fiel
     }
     // Huge pages come with cpu or memory, in either list.
     let names = || r.limits.keys().chain(r.requests.keys());
-    if names().any(|n| n.starts_with("hugepages-")) && !names().any(|n| n == "cpu" || n == "memory")
+    if names().any(|n| is_huge_page_resource_name(n))
+        && !names().any(|n| n == "cpu" || n == "memory")
     {
         errs.push(FieldError::forbidden(
             path,
@@ -2011,10 +2012,18 @@ fn validate_resources(r: &ResourceRequirements, path: &Path, errs: &mut Vec<Fiel
     }
 }
 
+/// The prefix of the huge-page resources, followed by the page size: `hugepages-2Mi`.
+const HUGE_PAGES_PREFIX: &str = "hugepages-";
+
+/// `IsHugePageResourceName`.
+fn is_huge_page_resource_name(name: &str) -> bool {
+    name.starts_with(HUGE_PAGES_PREFIX)
+}
+
 /// `validateResourceQuantityHugePageValue`: a huge-page quantity is a whole number of pages of
 /// the size its name gives (`hugepages-2Mi`: a multiple of 2Mi).
 fn validate_huge_page_value(name: &str, quantity: &Value, path: &Path, errs: &mut Vec<FieldError>) {
-    let Some(size) = name.strip_prefix("hugepages-") else {
+    let Some(size) = name.strip_prefix(HUGE_PAGES_PREFIX) else {
         return;
     };
     let Some(text) = quantity_text(quantity) else {
@@ -2185,7 +2194,7 @@ fn validate_container_resource_name(name: &str, path: &Path, errs: &mut Vec<Fiel
 }
 
 fn is_standard_container_resource_name(name: &str) -> bool {
-    matches!(name, "cpu" | "memory" | "ephemeral-storage") || name.starts_with("hugepages-")
+    matches!(name, "cpu" | "memory" | "ephemeral-storage") || is_huge_page_resource_name(name)
 }
 
 fn is_standard_resource_name(name: &str) -> bool {
@@ -2212,7 +2221,7 @@ fn is_standard_resource_name(name: &str) -> bool {
         "services.loadbalancers",
     ];
     STANDARD.contains(&name)
-        || name.starts_with("hugepages-")
+        || is_huge_page_resource_name(name)
         || name.starts_with("requests.hugepages-")
 }
 
@@ -2230,7 +2239,7 @@ fn is_extended_resource_name(name: &str) -> bool {
 
 /// `IsOvercommitAllowed`: native resources other than huge pages.
 fn is_overcommit_allowed(name: &str) -> bool {
-    is_native_resource(name) && !name.starts_with("hugepages-")
+    is_native_resource(name) && !is_huge_page_resource_name(name)
 }
 
 /// `ValidateDeploymentStrategy` and `ValidateRollingUpdateDeployment`.
