@@ -436,6 +436,7 @@ impl Sim {
             container,
             probe,
             instance,
+            ticker,
         } = work
         else {
             return false;
@@ -445,6 +446,7 @@ impl Sim {
             container: *container,
             kind: *probe,
             instance: *instance,
+            ticker: *ticker,
         };
         let Some(tick) = kubelet::quiet_probe_tick(&self.store, &self.config.world, target, now)
         else {
@@ -530,12 +532,14 @@ impl Sim {
                 container,
                 probe,
                 instance,
+                ticker,
             } => self.kubelet_work(pod, |s, w, r| {
                 let target = kubelet::ProbeTarget {
                     pod,
                     container: *container,
                     kind: *probe,
                     instance: *instance,
+                    ticker: *ticker,
                 };
                 kubelet::probe_tick(s, w, target, now, r)
             }),

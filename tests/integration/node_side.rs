@@ -1756,3 +1756,95 @@ fn probes_wait_until_the_sync_that_started_the_container_has_ended() {
         );
     }
 }
+
+/// A readiness result that changes prompts a sync of the pod (`handleProbeSync`), and every sync
+/// computes the pod's status (`UpdatePodStatus`), which triggers a readiness run at once for each
+/// container that is started but not ready and restarts that worker's ticker. A container that
+/// turns not Ready is probed again at once, so the flip brings two `Unhealthy` events at one
+/// instant and the runs go on a period after them.
+#[test]
+fn a_readiness_change_triggers_a_run_for_a_container_not_ready() {
+    let yaml = app_pod(
+        &["a:1: {pull_time: 1s}"],
+        &[],
+        &["{name: a, image: a:1, readinessProbe: {httpGet: {port: 80}, periodSeconds: 10}}"],
+        &["{at: 30s, break_readiness: app-}"],
+        "2m",
+    );
+    let (_, steps) = run_yaml(&yaml, 120);
+    let pod = first_pod_with_prefix(&steps, "app-");
+    let failed = event_times(
+        &steps,
+        &pod,
+        EventReason::Unhealthy,
+        "Readiness probe failed: HTTP probe failed with statuscode: 503",
+    );
+    assert!(failed.len() >= 5, "{failed:?}");
+    // Three failures in a row turn the pod not Ready; the sync that follows runs the fourth.
+    assert_eq!(failed[1] - failed[0], 10_000, "{failed:?}");
+    assert_eq!(failed[2] - failed[1], 10_000, "{failed:?}");
+    assert_eq!(failed[3], failed[2], "{failed:?}");
+    assert_eq!(failed[4] - failed[3], 10_000, "{failed:?}");
+    let triggered = steps
+        .iter()
+        .find(|s| {
+            s.narration
+                .contains("run at once because the pod's sync found")
+        })
+        .expect("the triggered run narrates why it came");
+    assert_eq!(triggered.time.as_millis(), failed[3]);
+}
+
+/// The first four readiness runs of container a, which is never ready, in seconds after its
+/// neighbour b started (when the sync that started both ended, and a was first probed), for b
+/// running image `b` with `b_probe`.
+fn a_runs_beside(b: &str, b_probe: &str) -> Vec<u64> {
+    let yaml = app_pod(
+        &[
+            "a:1: {pull_time: 1s, ready: never}",
+            &format!("b:1: {{pull_time: 1s, {b}}}"),
+        ],
+        &[],
+        &[
+            "{name: a, image: a:1, readinessProbe: {httpGet: {port: 80}, periodSeconds: 10}}",
+            &format!("{{name: b, image: b:1{b_probe}}}"),
+        ],
+        &[],
+        "1m",
+    );
+    let (_, steps) = run_yaml(&yaml, 40);
+    let pod = first_pod_with_prefix(&steps, "app-");
+    let started = event_times(&steps, &pod, EventReason::Started, "Container started");
+    let a_failed = event_times(
+        &steps,
+        &pod,
+        EventReason::Unhealthy,
+        "Readiness probe failed: HTTP probe failed with statuscode: 503",
+    );
+    a_failed
+        .iter()
+        .map(|t| (t - started[1]) / 1000)
+        .take(4)
+        .collect()
+}
+
+/// Another container's readiness change prompts the sync too: a container still not ready is
+/// probed at once and its ticker restarts from that run. Here b turns Ready 7 s after it starts;
+/// a, which never does, would run at 0, 10 and 20 s, and runs at 0, 7, 17 and 27 s.
+#[test]
+fn a_neighbours_readiness_change_restarts_the_ticker_of_a_container_not_ready() {
+    let runs = a_runs_beside(
+        "listen_after: 3s",
+        ", readinessProbe: {tcpSocket: {port: 81}, periodSeconds: 7}",
+    );
+    assert_eq!(runs, [0, 7, 17, 27]);
+}
+
+/// Every sync of the pod computes its status, so a neighbour's crash (the sync that follows its
+/// exit) probes a container that is not ready at once too. b exits 4 s after each start: at 4 s
+/// the sync restarts it at once, at 8 s the sync finds it in its 10 s back-off. Each sync probes
+/// a, whose next run follows 10 s after the last.
+#[test]
+fn a_pod_sync_triggers_a_run_for_a_container_not_ready() {
+    assert_eq!(a_runs_beside("crash_after: 4s", ""), [0, 4, 8, 18]);
+}

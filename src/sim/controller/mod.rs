@@ -101,6 +101,8 @@ pub enum Work {
         container: usize,
         probe: ProbeKind,
         instance: u32,
+        /// The worker's ticker the tick belongs to ([`crate::sim::kubelet::ProbeWorker::ticker`]).
+        ticker: u32,
     },
     /// A container's process exits on its own (`crash_after`).
     ContainerExit {

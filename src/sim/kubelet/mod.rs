@@ -150,6 +150,14 @@ pub struct ProbeWorker {
     /// startup workers; see [`probes::add_pod`]).
     #[serde(default)]
     pub ticks_from: Option<Time>,
+    /// How many times a triggered run has restarted the worker's ticker (readiness only): a
+    /// tick carries the count it was scheduled under, and one from an earlier ticker is dropped.
+    #[serde(default)]
+    pub ticker: u32,
+    /// The next run is one the pod's status computation triggered (`UpdatePodStatus`), not a
+    /// tick of the worker's period; for the narration.
+    #[serde(default)]
+    pub triggered: bool,
 }
 
 impl ProbeWorker {
@@ -159,6 +167,7 @@ impl ProbeWorker {
         self.result = None;
         self.on_hold = false;
         self.last_observed = None;
+        self.triggered = false;
     }
 }
 
@@ -201,6 +210,20 @@ impl ContainerRuntime {
     /// A failed probe asked for a kill that waits for the pod worker: no SIGTERM yet.
     pub fn kill_waiting(&self) -> bool {
         self.killing.is_some() && self.killed_at.is_none() && self.running_since.is_some()
+    }
+
+    /// The worker for a probe type, to read.
+    pub fn probe_worker(&self, kind: ProbeKind) -> &ProbeWorker {
+        match kind {
+            ProbeKind::Startup => &self.startup,
+            ProbeKind::Readiness => &self.readiness,
+            ProbeKind::Liveness => &self.liveness,
+        }
+    }
+
+    /// The ticker a probe type's worker ticks under now.
+    pub fn worker_ticker(&self, kind: ProbeKind) -> u32 {
+        self.probe_worker(kind).ticker
     }
 
     /// The worker for a probe type.
@@ -585,6 +608,9 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
         }
         return k.finish();
     }
+    // The sync computes the pod's status first (`generateAPIPodStatus`), which probes the
+    // containers that are started but not ready.
+    probes::update_pod_status(&mut k);
     sync_containers_from(&mut k, 0);
     k.finish()
 }
@@ -937,6 +963,7 @@ pub struct ProbeTarget<'a> {
     pub container: usize,
     pub kind: ProbeKind,
     pub instance: u32,
+    pub ticker: u32,
 }
 
 /// What a probe tick amounts to when its probe passes again and the worker has already
@@ -967,17 +994,16 @@ pub fn quiet_probe_tick(
         return None;
     }
     let crt = rt.containers.get(target.container)?;
-    if crt.instance != target.instance || rt.terminating {
+    if crt.instance != target.instance
+        || crt.worker_ticker(target.kind) != target.ticker
+        || rt.terminating
+    {
         return None;
     }
     let since = crt.running_since?;
     let spec = pod.spec.kubelet_container(target.container)?;
     let p = probes::probe_spec(spec, target.kind)?;
-    let w = match target.kind {
-        ProbeKind::Startup => &crt.startup,
-        ProbeKind::Readiness => &crt.readiness,
-        ProbeKind::Liveness => &crt.liveness,
-    };
+    let w = crt.probe_worker(target.kind);
     let settled = !w.on_hold
         && w.result == Some(true)
         && w.last_run == Some(true)
@@ -1047,6 +1073,7 @@ pub fn probe_tick(
         container: c,
         kind,
         instance,
+        ticker,
     } = target;
     if store
         .pods
@@ -1061,7 +1088,7 @@ pub fn probe_tick(
     if k.runtime
         .containers
         .get(c)
-        .is_none_or(|r| r.instance != instance)
+        .is_none_or(|r| r.instance != instance || r.worker_ticker(kind) != ticker)
         || k.runtime.terminating
     {
         return Outcome::default();

@@ -118,13 +118,14 @@ fn schedule_on_grid(
     tick_at(k, c, kind, due, instance);
 }
 
-/// Schedules the readiness run of a container that has just become started. The kubelet's
-/// status update triggers a run at once (`UpdatePodStatus`) and restarts the worker's ticker
-/// from it. Within `initialDelaySeconds` of the container's start that run probes nothing, and
-/// nothing else triggers one when the delay ends: the first probe is the first tick of the
-/// restarted ticker at or after it (`worker.doProbe` skips while the container has run for
-/// fewer whole seconds than the delay). Later runs follow every `periodSeconds`.
-/// Returns when that run is due, if the container has a readiness probe.
+/// Schedules the readiness run of a container that has just become started, or that a
+/// computation of the pod's status found started and not ready. The status computation
+/// (`UpdatePodStatus`) triggers a run at once and the run restarts the worker's ticker; ticks
+/// still queued from the old ticker are dropped. Within `initialDelaySeconds` of the container's
+/// start that run probes nothing, and nothing else triggers one when the delay ends: the first
+/// probe is the first tick of the restarted ticker at or after it (`worker.doProbe` skips while
+/// the container has run for fewer whole seconds than the delay). Later runs follow every
+/// `periodSeconds`. Returns when that run is due, if the container has a readiness probe.
 fn schedule_readiness(k: &mut KubeletContext<'_>, c: usize, instance: u32) -> Option<Time> {
     let p = probe_of(k, c, ProbeKind::Readiness)?;
     let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
@@ -133,14 +134,70 @@ fn schedule_readiness(k: &mut KubeletContext<'_>, c: usize, instance: u32) -> Op
         period_ms(p),
         since.plus_millis(first_run_delay(p)),
     );
+    let w = k.runtime.containers[c].worker(ProbeKind::Readiness);
+    w.ticker = w.ticker.wrapping_add(1);
     tick_at(k, c, ProbeKind::Readiness, due, instance);
     Some(due)
+}
+
+/// `prober.Manager.UpdatePodStatus`, which every sync of the pod calls to compute its status:
+/// each container that is running and started but not ready, and has a readiness probe, gets a
+/// readiness run at once (`manualTriggerCh`), which restarts that worker's ticker. Returns the
+/// containers it triggered, with when each run is due.
+pub(super) fn update_pod_status(k: &mut KubeletContext<'_>) -> Vec<(usize, Time)> {
+    let mut triggered = Vec::new();
+    for c in 0..k.runtime.containers.len() {
+        let rt = &k.runtime.containers[c];
+        if rt.running_since.is_none()
+            || !rt.started
+            || rt.unpublished
+            || rt.readiness.result == Some(true)
+        {
+            continue;
+        }
+        let instance = rt.instance;
+        if let Some(due) = schedule_readiness(k, c, instance) {
+            // A run within initialDelaySeconds probes nothing; the tick after it is an ordinary one.
+            k.runtime.containers[c].readiness.triggered = due == k.now;
+            triggered.push((c, due));
+        }
+    }
+    triggered
+}
+
+/// What a probe result that prompts a sync of the pod (`handleProbeSync`) says of the readiness
+/// runs that sync's status computation triggers, or nothing when it triggers none.
+fn sync_triggers_readiness(k: &mut KubeletContext<'_>) -> String {
+    let triggered = update_pod_status(k);
+    if triggered.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = triggered
+        .iter()
+        .map(|&(c, _)| k.container_name(c))
+        .collect();
+    let at_once = triggered.iter().filter(|&&(_, due)| due == k.now).count();
+    let when = match at_once {
+        0 => "for the first tick after initialDelaySeconds",
+        n if n == triggered.len() => "at once",
+        _ => "at once (or, within initialDelaySeconds, for the first tick after it)",
+    };
+    let whose = if triggered.len() == 1 {
+        "the worker's ticker restarts"
+    } else {
+        "each worker's ticker restarts"
+    };
+    format!(
+        " The result prompts a sync of the pod, whose status finds {} started but not ready, so a readiness run is triggered {when} and {whose} from it.",
+        names.join(" and ")
+    )
 }
 
 /// Schedules a run of a probe worker of container instance `instance` at `due` (at once if that
 /// has passed).
 fn tick_at(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, due: Time, instance: u32) {
     let pod = k.work_name();
+    let ticker = k.runtime.containers[c].worker_ticker(kind);
     k.after(
         due.millis_since(k.now),
         Work::ProbeTick {
@@ -148,6 +205,7 @@ fn tick_at(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, due: Time, ins
             container: c,
             probe: kind,
             instance,
+            ticker,
         },
     );
 }
@@ -195,10 +253,11 @@ pub(super) fn when_the_pod_worker_is_free(k: &mut KubeletContext<'_>) {
     if let Some(c) = waiting
         && let Some(kind) = k.runtime.containers[c].killing
     {
+        let synced = sync_triggers_readiness(k);
         let how = start_probe_kill(k, c, kind);
         let name = k.container_name(c);
         k.out.say(format!(
-            "Now the pod worker is free, so it kills {name}, whose {} probe failed meanwhile. {how}",
+            "Now the pod worker is free, so it kills {name}, whose {} probe failed meanwhile.{synced} {how}",
             kind.word()
         ));
         return;
@@ -363,6 +422,8 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         tick_at(k, c, kind, due, instance);
         return;
     }
+    let ticker = k.runtime.containers[c].worker_ticker(kind);
+    let triggered = std::mem::take(&mut k.runtime.containers[c].worker(kind).triggered);
     let (ok, output) = observe(k, c, kind, p);
     let Some(spec) = k.spec_of(c) else {
         return;
@@ -398,6 +459,16 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     // The worker's count runs on across a container restart; the narration counts only the
     // runs the threshold asked for, which this container may not all have had.
     let passes = run_count.min(success_threshold);
+    // A run the pod's status computation triggered says so: it comes between the worker's ticks.
+    let the_probe = || {
+        if triggered {
+            format!(
+                "The readiness probe of {name} in {pod}, run at once because the pod's sync found the container started but not ready,"
+            )
+        } else {
+            format!("The {kind_lower} probe of {name} in {pod}")
+        }
+    };
 
     match (kind, publish, ok) {
         (ProbeKind::Readiness, true, true) if previous != Some(true) => {
@@ -417,30 +488,38 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
                     if waiting_for.len() == 1 { "is" } else { "are" }
                 )
             };
-            k.out.say(format!(
-                "The readiness probe of {name} in {pod} passed {passes} time{} in a row (successThreshold {success_threshold}), so the container is ready {pod_turns}.",
+            let said = format!(
+                "{} passed {passes} time{} in a row (successThreshold {success_threshold}), so the container is ready {pod_turns}.",
+                the_probe(),
                 if passes == 1 { "" } else { "s" }
-            ));
+            );
+            let synced = sync_triggers_readiness(k);
+            k.out.say(format!("{said}{synced}"));
         }
         (ProbeKind::Readiness, true, false) if previous == Some(true) => {
             k.out.stage = Some(Stage::Readiness);
-            k.out.say(format!(
-                "The readiness probe of {name} in {pod} failed {run_count} {} in a row (failureThreshold {failure_threshold}): {output}. The pod is no longer Ready and stops counting as available; readiness never restarts a container.",
+            let said = format!(
+                "{} failed {run_count} {} in a row (failureThreshold {failure_threshold}): {output}. The pod is no longer Ready and stops counting as available; readiness never restarts a container.",
+                the_probe(),
                 times(run_count)
-            ));
+            );
+            let synced = sync_triggers_readiness(k);
+            k.out.say(format!("{said}{synced}"));
         }
         // A Ready container stays Ready until failures reach the threshold.
         (ProbeKind::Readiness, false, false) if previous == Some(true) => {
             k.out.stage = Some(Stage::Readiness);
             k.out.say(format!(
-                "The readiness probe of {name} in {pod} failed ({output}): {run_count} of failureThreshold {failure_threshold} in a row, so the pod stays Ready for now and the kubelet probes again in {}.",
+                "{} failed ({output}): {run_count} of failureThreshold {failure_threshold} in a row, so the pod stays Ready for now and the kubelet probes again in {}.",
+                the_probe(),
                 go_duration(period)
             ));
         }
         (ProbeKind::Readiness, _, false) => {
             k.out.stage = Some(Stage::Readiness);
             k.out.say(format!(
-                "The readiness probe of {name} in {pod} failed ({output}); the pod stays not Ready and the kubelet probes again in {}.",
+                "{} failed ({output}); the pod stays not Ready and the kubelet probes again in {}.",
+                the_probe(),
                 go_duration(period)
             ));
         }
@@ -448,16 +527,22 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             k.runtime.containers[c].started = true;
             put_on_hold(k, c, kind);
             k.out.stage = Some(Stage::Readiness);
-            // The status update for the started container triggers readiness, at once unless
-            // the container is still within its initialDelaySeconds; the liveness worker has
-            // been ticking all along and runs at its next tick.
-            let readiness = schedule_readiness(k, c, instance).map(|due| {
+            // The sync the result prompts computes the pod's status, which triggers readiness
+            // for the started container, at once unless it is still within its
+            // initialDelaySeconds (and for any other container started but not ready); the
+            // liveness worker has been ticking all along and runs at its next tick.
+            let triggered = update_pod_status(k);
+            let readiness = triggered.iter().find(|&&(o, _)| o == c).map(|&(_, due)| {
                 if due == k.now {
                     "readiness runs at once"
                 } else {
                     "readiness runs from its first tick after initialDelaySeconds"
                 }
             });
+            // The started container's own first run is the one its start owes it.
+            if readiness.is_some() {
+                k.runtime.containers[c].readiness.triggered = false;
+            }
             let next = match (readiness, spec.liveness_probe.is_some()) {
                 (Some(r), true) => format!(": {r} and liveness from its next tick"),
                 (Some(r), false) => format!(", and {r}"),
@@ -505,8 +590,10 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
                 ));
                 return;
             }
+            // The sync the result prompts computes the pod's status before it kills.
+            let synced = sync_triggers_readiness(k);
             let how = start_probe_kill(k, c, kind);
-            k.out.say(format!("{failed} {how}"));
+            k.out.say(format!("{failed}{synced} {how}"));
             return;
         }
         (_, _, false) => {
@@ -517,6 +604,10 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         }
         _ => {}
     }
+    // A run the status computation triggered just now restarted the ticker, and carries on.
+    if k.runtime.containers[c].worker_ticker(kind) != ticker {
+        return;
+    }
     k.after(
         period,
         Work::ProbeTick {
@@ -524,6 +615,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             container: c,
             probe: kind,
             instance,
+            ticker,
         },
     );
 }
