@@ -783,7 +783,9 @@ fn ready_since(sim: &Sim) -> Option<u64> {
 }
 
 /// Readiness timing, data-driven: the status update at the container's start triggers a run and
-/// restarts the worker's ticker, so runs come every periodSeconds from the start; a run within
+/// restarts the worker's ticker, so runs come every periodSeconds from the start (a first run that
+/// does not make the container ready is followed at once by a second, as its initial result
+/// prompts a sync); a run within
 /// initialDelaySeconds probes nothing, and the first probe is the first tick at or after the
 /// delay (not the delay itself). The pod turns Ready after successThreshold passing runs in a row
 /// once the app listens. Expected seconds after `Started`.
@@ -799,6 +801,10 @@ fn readiness_turns_ready_at_the_probe_schedule() {
         (0, 15, 10, 1, 20),
         (0, 10, 10, 1, 10),
         (0, 4, 2, 1, 4),
+        // The first run's initial result prompts a sync, whose status triggers a second run at
+        // once: two passes in a row at the start.
+        (0, 0, 10, 2, 0),
+        (0, 0, 10, 3, 10),
     ];
     let mut failures = Vec::new();
     for &(listen, delay, period, st, want) in table {
@@ -1757,6 +1763,16 @@ fn probes_wait_until_the_sync_that_started_the_container_has_ended() {
     }
 }
 
+/// When the pod's readiness probes failed with a 503 (`Unhealthy` events), in milliseconds.
+fn readiness_503s(steps: &[Step], pod: &str) -> Vec<u64> {
+    event_times(
+        steps,
+        pod,
+        EventReason::Unhealthy,
+        "Readiness probe failed: HTTP probe failed with statuscode: 503",
+    )
+}
+
 /// A readiness result that changes prompts a sync of the pod (`handleProbeSync`), and every sync
 /// computes the pod's status (`UpdatePodStatus`), which triggers a readiness run at once for each
 /// container that is started but not ready and restarts that worker's ticker. A container that
@@ -1773,12 +1789,7 @@ fn a_readiness_change_triggers_a_run_for_a_container_not_ready() {
     );
     let (_, steps) = run_yaml(&yaml, 120);
     let pod = first_pod_with_prefix(&steps, "app-");
-    let failed = event_times(
-        &steps,
-        &pod,
-        EventReason::Unhealthy,
-        "Readiness probe failed: HTTP probe failed with statuscode: 503",
-    );
+    let failed = readiness_503s(&steps, &pod);
     assert!(failed.len() >= 5, "{failed:?}");
     // Three failures in a row turn the pod not Ready; the sync that follows runs the fourth.
     assert_eq!(failed[1] - failed[0], 10_000, "{failed:?}");
@@ -1815,12 +1826,7 @@ fn a_runs_beside(b: &str, b_probe: &str) -> Vec<u64> {
     let (_, steps) = run_yaml(&yaml, 40);
     let pod = first_pod_with_prefix(&steps, "app-");
     let started = event_times(&steps, &pod, EventReason::Started, "Container started");
-    let a_failed = event_times(
-        &steps,
-        &pod,
-        EventReason::Unhealthy,
-        "Readiness probe failed: HTTP probe failed with statuscode: 503",
-    );
+    let a_failed = readiness_503s(&steps, &pod);
     a_failed
         .iter()
         .map(|t| (t - started[1]) / 1000)
@@ -1830,21 +1836,60 @@ fn a_runs_beside(b: &str, b_probe: &str) -> Vec<u64> {
 
 /// Another container's readiness change prompts the sync too: a container still not ready is
 /// probed at once and its ticker restarts from that run. Here b turns Ready 7 s after it starts;
-/// a, which never does, would run at 0, 10 and 20 s, and runs at 0, 7, 17 and 27 s.
+/// a, which never does, runs twice at 0 s (its worker's first result prompts a sync too), then
+/// at 7 and 17 s rather than 10 and 20 s.
 #[test]
 fn a_neighbours_readiness_change_restarts_the_ticker_of_a_container_not_ready() {
     let runs = a_runs_beside(
         "listen_after: 3s",
         ", readinessProbe: {tcpSocket: {port: 81}, periodSeconds: 7}",
     );
-    assert_eq!(runs, [0, 7, 17, 27]);
+    assert_eq!(runs, [0, 0, 7, 17]);
 }
 
 /// Every sync of the pod computes its status, so a neighbour's crash (the sync that follows its
 /// exit) probes a container that is not ready at once too. b exits 4 s after each start: at 4 s
 /// the sync restarts it at once, at 8 s the sync finds it in its 10 s back-off. Each sync probes
-/// a, whose next run follows 10 s after the last.
+/// a (after its two runs at 0 s), whose next run follows 10 s after the last.
 #[test]
 fn a_pod_sync_triggers_a_run_for_a_container_not_ready() {
-    assert_eq!(a_runs_beside("crash_after: 4s", ""), [0, 4, 8, 18]);
+    assert_eq!(a_runs_beside("crash_after: 4s", ""), [0, 0, 4, 8]);
+}
+
+/// The sync a readiness change prompts waits while a liveness kill holds the pod worker: the
+/// pod turns not Ready at once, but the run that sync's status computation triggers comes only
+/// when the killed container has exited and restarted: a takes 25 s to stop, and b runs on its
+/// ticker meanwhile.
+#[test]
+fn a_prompted_sync_waits_while_a_kill_holds_the_pod_worker() {
+    let yaml = app_pod(
+        &[
+            "a:1: {pull_time: 1s, listen_after: 1000s, shutdown: 25s}",
+            "b:1: {pull_time: 1s, listen_after: 1s}",
+        ],
+        &[],
+        &[
+            "{name: a, image: a:1, livenessProbe: {tcpSocket: {port: 80}, initialDelaySeconds: 55, periodSeconds: 5, failureThreshold: 1}}",
+            "{name: b, image: b:1, readinessProbe: {httpGet: {port: 8080}, periodSeconds: 10}}",
+        ],
+        &["{at: 40s, break_readiness: app-}"],
+        "2m",
+    );
+    let (_, steps) = run_yaml(&yaml, 110);
+    let pod = first_pod_with_prefix(&steps, "app-");
+    let failed = readiness_503s(&steps, &pod);
+    let killed = event_times(&steps, &pod, EventReason::Killing, "Container a failed");
+    assert_eq!(killed.len(), 1, "{killed:?}");
+    let after_kill: Vec<u64> = failed.iter().copied().filter(|&t| t > killed[0]).collect();
+    let restarted = *event_times(&steps, &pod, EventReason::Started, "Container started")
+        .last()
+        .expect("a restarts");
+    // The flip (no second run with it), two ticks during the kill, the run the waiting sync
+    // triggers when a has restarted, then every 10 s from that run.
+    let f = after_kill[0];
+    assert_eq!(
+        after_kill[..5],
+        [f, f + 10_000, f + 20_000, restarted, restarted + 10_000],
+        "restarted at {restarted}"
+    );
 }

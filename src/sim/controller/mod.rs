@@ -102,7 +102,7 @@ pub enum Work {
         probe: ProbeKind,
         instance: u32,
         /// The worker's ticker the tick belongs to ([`crate::sim::kubelet::ProbeWorker::ticker`]).
-        ticker: u32,
+        ticker: u16,
     },
     /// A container's process exits on its own (`crash_after`).
     ContainerExit {

@@ -153,11 +153,18 @@ pub struct ProbeWorker {
     /// How many times a triggered run has restarted the worker's ticker (readiness only): a
     /// tick carries the count it was scheduled under, and one from an earlier ticker is dropped.
     #[serde(default)]
-    pub ticker: u32,
+    pub ticker: u16,
     /// The next run is one the pod's status computation triggered (`UpdatePodStatus`), not a
     /// tick of the worker's period; for the narration.
     #[serde(default)]
     pub triggered: bool,
+    /// A triggered run is still to come (`manualTriggerCh`, which holds one, is full): another
+    /// trigger now changes nothing.
+    #[serde(default)]
+    pub trigger_pending: bool,
+    /// The worker has seen the current container's ID, and so has set its initial result.
+    #[serde(default)]
+    pub has_id: bool,
 }
 
 impl ProbeWorker {
@@ -168,6 +175,8 @@ impl ProbeWorker {
         self.on_hold = false;
         self.last_observed = None;
         self.triggered = false;
+        self.trigger_pending = false;
+        self.has_id = false;
     }
 }
 
@@ -222,7 +231,7 @@ impl ContainerRuntime {
     }
 
     /// The ticker a probe type's worker ticks under now.
-    pub fn worker_ticker(&self, kind: ProbeKind) -> u32 {
+    pub fn worker_ticker(&self, kind: ProbeKind) -> u16 {
         self.probe_worker(kind).ticker
     }
 
@@ -963,7 +972,7 @@ pub struct ProbeTarget<'a> {
     pub container: usize,
     pub kind: ProbeKind,
     pub instance: u32,
-    pub ticker: u32,
+    pub ticker: u16,
 }
 
 /// What a probe tick amounts to when its probe passes again and the worker has already

@@ -118,32 +118,46 @@ fn schedule_on_grid(
     tick_at(k, c, kind, due, instance);
 }
 
-/// Schedules the readiness run of a container that has just become started, or that a
-/// computation of the pod's status found started and not ready. The status computation
-/// (`UpdatePodStatus`) triggers a run at once and the run restarts the worker's ticker; ticks
-/// still queued from the old ticker are dropped. Within `initialDelaySeconds` of the container's
-/// start that run probes nothing, and nothing else triggers one when the delay ends: the first
-/// probe is the first tick of the restarted ticker at or after it (`worker.doProbe` skips while
-/// the container has run for fewer whole seconds than the delay). Later runs follow every
-/// `periodSeconds`. Returns when that run is due, if the container has a readiness probe.
-fn schedule_readiness(k: &mut KubeletContext<'_>, c: usize, instance: u32) -> Option<Time> {
+/// When the readiness run a trigger now leads to probes: at once, or, within
+/// `initialDelaySeconds` of the container's start, at the first tick of the restarted ticker at
+/// or after the delay (`worker.doProbe` skips while the container has run for fewer whole seconds
+/// than the delay, and nothing else triggers a run when the delay ends). `None` without a
+/// readiness probe.
+fn readiness_due(k: &KubeletContext<'_>, c: usize) -> Option<Time> {
     let p = probe_of(k, c, ProbeKind::Readiness)?;
     let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
-    let due = next_tick(
+    Some(next_tick(
         Some(k.now),
         period_ms(p),
         since.plus_millis(first_run_delay(p)),
-    );
-    let w = k.runtime.containers[c].worker(ProbeKind::Readiness);
+    ))
+}
+
+/// Triggers the readiness worker of container `c` (`manualTriggerCh`): the run restarts the
+/// worker's ticker, so ticks still queued from the old ticker are dropped, and later runs follow
+/// every `periodSeconds` ([`readiness_due`] says when the first one probes). A run within the
+/// delay probes nothing, but the worker sees the container's ID in it. Nothing happens while an
+/// earlier trigger's run is still to come, as the channel holds one. Returns when the run probes,
+/// if the container has a readiness probe and was not already triggered.
+fn trigger_readiness(k: &mut KubeletContext<'_>, c: usize) -> Option<Time> {
+    let due = readiness_due(k, c)?;
+    let rt = &mut k.runtime.containers[c];
+    if rt.readiness.trigger_pending {
+        return None;
+    }
+    let instance = rt.instance;
+    let w = &mut rt.readiness;
     w.ticker = w.ticker.wrapping_add(1);
+    w.trigger_pending = due == k.now;
+    w.has_id |= due > k.now;
     tick_at(k, c, ProbeKind::Readiness, due, instance);
     Some(due)
 }
 
 /// `prober.Manager.UpdatePodStatus`, which every sync of the pod calls to compute its status:
 /// each container that is running and started but not ready, and has a readiness probe, gets a
-/// readiness run at once (`manualTriggerCh`), which restarts that worker's ticker. Returns the
-/// containers it triggered, with when each run is due.
+/// readiness run at once ([`trigger_readiness`]). Returns the containers it triggered, with when
+/// each run probes; their runs' narration says why they came.
 pub(super) fn update_pod_status(k: &mut KubeletContext<'_>) -> Vec<(usize, Time)> {
     let mut triggered = Vec::new();
     for c in 0..k.runtime.containers.len() {
@@ -155,9 +169,7 @@ pub(super) fn update_pod_status(k: &mut KubeletContext<'_>) -> Vec<(usize, Time)
         {
             continue;
         }
-        let instance = rt.instance;
-        if let Some(due) = schedule_readiness(k, c, instance) {
-            // A run within initialDelaySeconds probes nothing; the tick after it is an ordinary one.
+        if let Some(due) = trigger_readiness(k, c) {
             k.runtime.containers[c].readiness.triggered = due == k.now;
             triggered.push((c, due));
         }
@@ -165,10 +177,34 @@ pub(super) fn update_pod_status(k: &mut KubeletContext<'_>) -> Vec<(usize, Time)
     triggered
 }
 
-/// What a probe result that prompts a sync of the pod (`handleProbeSync`) says of the readiness
-/// runs that sync's status computation triggers, or nothing when it triggers none.
-fn sync_triggers_readiness(k: &mut KubeletContext<'_>) -> String {
+/// What the pod worker is busy with, if anything holds it: a kill after a failed probe waiting
+/// for its container to exit, or an image pull.
+fn pod_worker_busy(k: &KubeletContext<'_>) -> Option<String> {
+    if let Some(c) = kill_in_flight(k) {
+        return Some(format!("stopping {}", k.container_name(c)));
+    }
+    let c = pull_in_flight(k)?;
+    Some(format!(
+        "pulling {}",
+        k.spec_of(c).map_or("", |s| s.image.as_str())
+    ))
+}
+
+/// A sync of the pod that a probe result prompts (`handleProbeSync`), as far as readiness goes:
+/// its status computation ([`update_pod_status`]), or, while the pod worker is busy, a note that
+/// the sync waits for it. Returns what to say of it (nothing when it triggers no run); `sync` is
+/// the sentence's subject, e.g. "The sync this result prompts".
+fn prompted_sync(k: &mut KubeletContext<'_>, sync: &str) -> String {
+    if let Some(busy) = pod_worker_busy(k) {
+        k.runtime.sync_deferred = true;
+        return format!(" {sync} waits: the pod worker is still {busy}.");
+    }
     let triggered = update_pod_status(k);
+    describe_triggers(k, sync, &triggered)
+}
+
+/// Says which readiness runs a status computation triggered, and when each probes.
+fn describe_triggers(k: &KubeletContext<'_>, sync: &str, triggered: &[(usize, Time)]) -> String {
     if triggered.is_empty() {
         return String::new();
     }
@@ -176,21 +212,25 @@ fn sync_triggers_readiness(k: &mut KubeletContext<'_>) -> String {
         .iter()
         .map(|&(c, _)| k.container_name(c))
         .collect();
-    let at_once = triggered.iter().filter(|&&(_, due)| due == k.now).count();
-    let when = match at_once {
-        0 => "for the first tick after initialDelaySeconds",
-        n if n == triggered.len() => "at once",
-        _ => "at once (or, within initialDelaySeconds, for the first tick after it)",
-    };
-    let whose = if triggered.len() == 1 {
-        "the worker's ticker restarts"
+    let mut said = if triggered.len() == 1 {
+        format!(
+            " {sync} first computes the pod's status, which finds {} started but not ready, so it triggers a readiness run at once, which restarts that worker's ticker.",
+            names[0]
+        )
     } else {
-        "each worker's ticker restarts"
+        format!(
+            " {sync} first computes the pod's status, which finds {} started but not ready, so it triggers a readiness run of each at once, each restarting its worker's ticker.",
+            names.join(" and ")
+        )
     };
-    format!(
-        " The result prompts a sync of the pod, whose status finds {} started but not ready, so a readiness run is triggered {when} and {whose} from it.",
-        names.join(" and ")
-    )
+    for (&(_, due), name) in triggered.iter().zip(&names) {
+        if due > k.now {
+            said.push_str(&format!(
+                " {name} is still within its initialDelaySeconds, so that run probes nothing; the restarted ticker first probes at {due}."
+            ));
+        }
+    }
+    said
 }
 
 /// Schedules a run of a probe worker of container instance `instance` at `due` (at once if that
@@ -236,13 +276,22 @@ pub(super) fn when_the_pod_worker_is_free(k: &mut KubeletContext<'_>) {
     if kill_in_flight(k).is_some() || pull_in_flight(k).is_some() {
         return;
     }
+    // The status update that publishes the containers the sync started is a status
+    // computation: it triggers their first readiness runs, and those of any other container
+    // started but not ready. A started container's own first run needs no explaining.
+    let mut published = Vec::new();
     for c in 0..k.runtime.containers.len() {
         if std::mem::take(&mut k.runtime.containers[c].unpublished)
             && k.runtime.containers[c].running_since.is_some()
-            && k.runtime.containers[c].started
         {
-            let instance = k.runtime.containers[c].instance;
-            schedule_readiness(k, c, instance);
+            published.push(c);
+        }
+    }
+    // A sync that waited for the pod worker comes next and computes the status itself.
+    if !published.is_empty() && !k.runtime.sync_deferred {
+        update_pod_status(k);
+        for c in published {
+            k.runtime.containers[c].readiness.triggered = false;
         }
     }
     let waiting = k
@@ -253,11 +302,12 @@ pub(super) fn when_the_pod_worker_is_free(k: &mut KubeletContext<'_>) {
     if let Some(c) = waiting
         && let Some(kind) = k.runtime.containers[c].killing
     {
-        let synced = sync_triggers_readiness(k);
+        let triggered = update_pod_status(k);
+        let synced = describe_triggers(k, "The sync that kills it", &triggered);
         let how = start_probe_kill(k, c, kind);
         let name = k.container_name(c);
         k.out.say(format!(
-            "Now the pod worker is free, so it kills {name}, whose {} probe failed meanwhile.{synced} {how}",
+            "Now the pod worker is free, so it kills {name}, whose {} probe failed meanwhile. {how}{synced}",
             kind.word()
         ));
         return;
@@ -401,6 +451,34 @@ fn port_text<'a>(spec: &'a Container, port: &'a IntOrString) -> PortText<'a> {
     }
 }
 
+/// The subject of a probe run's narration: "The readiness probe of web in web-abc", saying why
+/// the run came when the pod's status computation triggered it. Written straight into the
+/// sentence, as nearly every run narrates one.
+struct TheProbe<'a> {
+    triggered: bool,
+    kind: &'a str,
+    container: &'a str,
+    pod: &'a str,
+}
+
+impl std::fmt::Display for TheProbe<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let TheProbe {
+            kind,
+            container,
+            pod,
+            ..
+        } = self;
+        write!(f, "The {kind} probe of {container} in {pod}")?;
+        if self.triggered {
+            f.write_str(
+                ", run at once because the pod's sync found the container started but not ready,",
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// One run of a probe worker: observe, count, publish at the threshold, act on the result.
 pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     if !k.has_container(c) {
@@ -423,7 +501,13 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         return;
     }
     let ticker = k.runtime.containers[c].worker_ticker(kind);
-    let triggered = std::mem::take(&mut k.runtime.containers[c].worker(kind).triggered);
+    let w = k.runtime.containers[c].worker(kind);
+    let triggered = std::mem::take(&mut w.triggered);
+    w.trigger_pending = false;
+    // The worker's first run on this container sets its result to the initial value
+    // (`doProbe`), which the results manager reports as a change: for readiness (Failure) and
+    // startup (Unknown) that prompts a sync of the pod, as any other change of theirs does.
+    let first_contact = !std::mem::replace(&mut w.has_id, true) && kind != ProbeKind::Liveness;
     let (ok, output) = observe(k, c, kind, p);
     let Some(spec) = k.spec_of(c) else {
         return;
@@ -460,15 +544,28 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     // runs the threshold asked for, which this container may not all have had.
     let passes = run_count.min(success_threshold);
     // A run the pod's status computation triggered says so: it comes between the worker's ticks.
-    let the_probe = || {
-        if triggered {
-            format!(
-                "The readiness probe of {name} in {pod}, run at once because the pod's sync found the container started but not ready,"
-            )
-        } else {
-            format!("The {kind_lower} probe of {name} in {pod}")
-        }
+    let the_probe = TheProbe {
+        triggered,
+        kind: kind_lower,
+        container: name,
+        pod: &pod,
     };
+
+    // A readiness result that changes prompts a sync itself (below); so does the first result
+    // of a worker, and for a container still not ready that sync probes it again at once.
+    let flipped = kind == ProbeKind::Readiness
+        && publish
+        && if ok {
+            previous != Some(true)
+        } else {
+            previous == Some(true)
+        };
+    let again_at_once = kind == ProbeKind::Readiness
+        && first_contact
+        && !flipped
+        && !ok
+        && kill_in_flight(k).is_none()
+        && pull_in_flight(k).is_none();
 
     match (kind, publish, ok) {
         (ProbeKind::Readiness, true, true) if previous != Some(true) => {
@@ -488,38 +585,45 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
                     if waiting_for.len() == 1 { "is" } else { "are" }
                 )
             };
-            let said = format!(
+            let mut said = format!(
                 "{} passed {passes} time{} in a row (successThreshold {success_threshold}), so the container is ready {pod_turns}.",
-                the_probe(),
+                the_probe,
                 if passes == 1 { "" } else { "s" }
             );
-            let synced = sync_triggers_readiness(k);
-            k.out.say(format!("{said}{synced}"));
+            said.push_str(&prompted_sync(k, "The sync this result prompts"));
+            k.out.say(said);
         }
         (ProbeKind::Readiness, true, false) if previous == Some(true) => {
             k.out.stage = Some(Stage::Readiness);
-            let said = format!(
+            let mut said = format!(
                 "{} failed {run_count} {} in a row (failureThreshold {failure_threshold}): {output}. The pod is no longer Ready and stops counting as available; readiness never restarts a container.",
-                the_probe(),
+                the_probe,
                 times(run_count)
             );
-            let synced = sync_triggers_readiness(k);
-            k.out.say(format!("{said}{synced}"));
+            said.push_str(&prompted_sync(k, "The sync this result prompts"));
+            k.out.say(said);
         }
         // A Ready container stays Ready until failures reach the threshold.
         (ProbeKind::Readiness, false, false) if previous == Some(true) => {
             k.out.stage = Some(Stage::Readiness);
             k.out.say(format!(
                 "{} failed ({output}): {run_count} of failureThreshold {failure_threshold} in a row, so the pod stays Ready for now and the kubelet probes again in {}.",
-                the_probe(),
+                the_probe,
                 go_duration(period)
+            ));
+        }
+        (ProbeKind::Readiness, _, false) if again_at_once => {
+            k.out.stage = Some(Stage::Readiness);
+            k.out.say(format!(
+                "{} failed ({output}); the pod stays not Ready.",
+                the_probe
             ));
         }
         (ProbeKind::Readiness, _, false) => {
             k.out.stage = Some(Stage::Readiness);
             k.out.say(format!(
                 "{} failed ({output}); the pod stays not Ready and the kubelet probes again in {}.",
-                the_probe(),
+                the_probe,
                 go_duration(period)
             ));
         }
@@ -530,19 +634,31 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             // The sync the result prompts computes the pod's status, which triggers readiness
             // for the started container, at once unless it is still within its
             // initialDelaySeconds (and for any other container started but not ready); the
-            // liveness worker has been ticking all along and runs at its next tick.
-            let triggered = update_pod_status(k);
-            let readiness = triggered.iter().find(|&&(o, _)| o == c).map(|&(_, due)| {
-                if due == k.now {
-                    "readiness runs at once"
-                } else {
-                    "readiness runs from its first tick after initialDelaySeconds"
-                }
-            });
-            // The started container's own first run is the one its start owes it.
-            if readiness.is_some() {
+            // liveness worker has been ticking all along and runs at its next tick. A sidecar's
+            // start also lets the next init container start, which that sync does in full.
+            let sidecar_sync = k.is_init(c) && !k.app_started();
+            let busy = pod_worker_busy(k);
+            let mut others = String::new();
+            let due = if busy.is_some() {
+                k.runtime.sync_deferred = true;
+                readiness_due(k, c).map(|_| None)
+            } else if sidecar_sync {
+                readiness_due(k, c).map(Some)
+            } else {
+                let mut triggered = update_pod_status(k);
+                let own = triggered.iter().position(|&(o, _)| o == c);
+                let due = own.map(|i| triggered.remove(i).1);
                 k.runtime.containers[c].readiness.triggered = false;
-            }
+                others = describe_triggers(k, "The sync this result prompts", &triggered);
+                due.map(Some)
+            };
+            let readiness = due.map(|due| match (due, &busy) {
+                (_, Some(busy)) => format!(
+                    "readiness waits for the sync this result prompts, as the pod worker is still {busy}"
+                ),
+                (Some(due), None) if due == k.now => "readiness runs at once".to_string(),
+                _ => "readiness runs from its first tick after initialDelaySeconds".to_string(),
+            });
             let next = match (readiness, spec.liveness_probe.is_some()) {
                 (Some(r), true) => format!(": {r} and liveness from its next tick"),
                 (Some(r), false) => format!(", and {r}"),
@@ -550,7 +666,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
                 (None, false) => String::new(),
             };
             k.out.say(format!(
-                "The startup probe of {name} in {pod} passed, so the container counts as started{next}."
+                "The startup probe of {name} in {pod} passed, so the container counts as started{next}.{others}"
             ));
             let now = k.now;
             schedule_on_grid(k, c, ProbeKind::Liveness, now, instance);
@@ -591,9 +707,10 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
                 return;
             }
             // The sync the result prompts computes the pod's status before it kills.
-            let synced = sync_triggers_readiness(k);
+            let triggered = update_pod_status(k);
+            let synced = describe_triggers(k, "The sync that kills it", &triggered);
             let how = start_probe_kill(k, c, kind);
-            k.out.say(format!("{failed}{synced} {how}"));
+            k.out.say(format!("{failed} {how}{synced}"));
             return;
         }
         (_, _, false) => {
@@ -603,6 +720,16 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             ));
         }
         _ => {}
+    }
+    // The flips above have prompted their sync already; otherwise the first result does.
+    if first_contact && !flipped {
+        let synced = prompted_sync(
+            k,
+            "The worker's first result for this container prompts a sync of the pod; the sync",
+        );
+        if !synced.is_empty() {
+            k.out.say(synced.trim_start().to_string());
+        }
     }
     // A run the status computation triggered just now restarted the ticker, and carries on.
     if k.runtime.containers[c].worker_ticker(kind) != ticker {
