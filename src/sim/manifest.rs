@@ -459,18 +459,26 @@ fn join(phys: &[String], text: &str) -> String {
 /// Renders a form value as a YAML scalar: numbers and plain words as they are, anything YAML
 /// would read differently in double quotes.
 pub fn yaml_scalar(raw: &str) -> String {
-    let plain = !raw.is_empty()
-        && raw.trim() == raw
-        && !raw.contains(": ")
-        && !raw.contains(" #")
-        && !raw.starts_with([
-            '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%',
-            '@', '`',
-        ])
-        && !matches!(
-            raw,
-            "true" | "false" | "null" | "~" | "yes" | "no" | "on" | "off"
-        );
+    // A number, negative ones included, is written as YAML reads it: `-3` is an integer, so a
+    // form's number field meets the API server's range check, not a type error.
+    let number = raw.parse::<i64>().is_ok()
+        || (raw.parse::<f64>().is_ok()
+            && raw
+                .chars()
+                .all(|c| c.is_ascii_digit() || "+-.eE".contains(c)));
+    let plain = number
+        || !raw.is_empty()
+            && raw.trim() == raw
+            && !raw.contains(": ")
+            && !raw.contains(" #")
+            && !raw.starts_with([
+                '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"',
+                '%', '@', '`',
+            ])
+            && !matches!(
+                raw,
+                "true" | "false" | "null" | "~" | "yes" | "no" | "on" | "off"
+            );
     if plain {
         raw.to_string()
     } else {
@@ -664,5 +672,8 @@ spec:
         assert_eq!(yaml_scalar("a: b"), "\"a: b\"");
         assert_eq!(yaml_scalar("true"), "\"true\"");
         assert_eq!(yaml_scalar(""), "\"\"");
+        assert_eq!(yaml_scalar("-3"), "-3");
+        assert_eq!(yaml_scalar("-0.5"), "-0.5");
+        assert_eq!(yaml_scalar("-x"), "\"-x\"");
     }
 }

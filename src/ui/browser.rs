@@ -57,7 +57,9 @@ pub fn remember_reload(shown: &[&str], meant: &str) {
 }
 
 /// The page's query, corrected for a reload that started from an address the page had not
-/// caught up with yet (see [`remember_reload`]). Read once: the record is removed.
+/// caught up with yet (see [`remember_reload`]). Read once: the record is removed. Only a reload
+/// (or a return through the history) is corrected: a link opened anew shows what it says, even
+/// when it is the address this tab last showed.
 pub fn reloaded_query() -> String {
     let shown = query();
     let Some(s) = tab_storage() else {
@@ -66,9 +68,26 @@ pub fn reloaded_query() -> String {
     let record = s.get_item(RELOAD_KEY).ok().flatten();
     let _ = s.remove_item(RELOAD_KEY);
     match record.as_deref().and_then(|r| r.rsplit_once('\n')) {
-        Some((was, meant)) if was.split('\n').any(|w| w == shown) => meant.to_string(),
+        Some((was, meant)) if was.split('\n').any(|w| w == shown) && reopened() => {
+            meant.to_string()
+        }
         _ => shown,
     }
+}
+
+/// Whether this page load reloads the page or comes back to it through the history, rather
+/// than following a link or a typed address (the Navigation Timing entry's `type`).
+fn reopened() -> bool {
+    let Some(p) = web_sys::window().and_then(|w| w.performance()) else {
+        return false;
+    };
+    let kind = js_sys::Reflect::get(
+        &p.get_entries_by_type("navigation").get(0),
+        &JsValue::from_str("type"),
+    )
+    .ok()
+    .and_then(|t| t.as_string());
+    matches!(kind.as_deref(), Some("reload" | "back_forward"))
 }
 
 /// Runs `f` once after `ms`; [`cancel`] stops it before then.
@@ -133,14 +152,19 @@ pub fn on_page_hide(f: impl Fn() + 'static) {
     handler.forget();
 }
 
-/// A value saved in local storage.
+/// A saved value: this tab's own, which a reload finds, else the one the last tab to save
+/// left in local storage (for a new tab on the bare address). Another tab that opens a link
+/// overwrites only the latter, so a tab's unapplied work survives it.
 pub fn load(key: &str) -> Option<String> {
-    storage()?.get_item(key).ok()?
+    tab_storage()
+        .and_then(|s| s.get_item(key).ok().flatten())
+        .or_else(|| storage()?.get_item(key).ok()?)
 }
 
-/// Saves a value in local storage.
+/// Saves a value for this tab and, in local storage, for the next tab opened on the bare
+/// address.
 pub fn save(key: &str, value: &str) {
-    if let Some(s) = storage() {
+    for s in [tab_storage(), storage()].into_iter().flatten() {
         let _ = s.set_item(key, value);
     }
 }

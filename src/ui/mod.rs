@@ -78,6 +78,9 @@ fn show_crash_notice(detail: &str) {
 /// Local-storage keys for the person's work: the link of where they were, and the editor text.
 const SAVED_LINK: &str = "rolloutscope.link";
 const SAVED_EDITOR: &str = "rolloutscope.editor";
+/// What a speaker-notes window says on the presenter channel as it opens, so that a presenter
+/// already under way sends where it stands (a link, which this never parses as).
+const NOTES_HELLO: &str = "notes: hello";
 
 /// The page, or a message when no scenario loads (which the tests rule out for bundled files).
 #[component]
@@ -115,11 +118,30 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// Whether a key press comes from a field where keys mean text, not commands.
+/// Whether a key press belongs to the control it lands on (a text field, a list choosing with
+/// ↑ and ↓) rather than to the app's shortcuts.
 fn typing_target(ev: &web_sys::KeyboardEvent) -> bool {
-    ev.target()
+    let Some(el) = ev
+        .target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+    else {
+        return false;
+    };
+    let key = ev.key();
+    let arrow = matches!(key.as_str(), "ArrowLeft" | "ArrowRight");
+    match el.tag_name().as_str() {
+        "TEXTAREA" => true,
+        // A closed list takes ← and → as "choose the neighbouring option", which would switch
+        // the scenario or the strategy under the person; here they step, as everywhere else.
+        // ↑, ↓ and typing still choose.
+        "SELECT" => !arrow,
+        // On the timeline every shortcut works as elsewhere: → steps on past the steps found so
+        // far (the slider's own arrow would stop at its end), End runs to the end of the run,
+        // Space plays. ↑ and ↓ still move the slider.
+        "INPUT" if el.get_attribute("type").as_deref() == Some("range") => false,
+        "INPUT" => true,
+        _ => false,
+    }
 }
 
 /// Whether a key press lands on a button or link, where Space and Enter already click.
@@ -172,17 +194,25 @@ fn Workspace(
             Err(e) => session.update(|s| s.notice = Some(e)),
         }
     };
-    let pick = Callback::new(move |idx: usize| load(Session::load(idx)));
-
-    // Starting over discards the person's actions: ask first.
-    let reset = Callback::new(move |()| {
+    // Starting over, or switching to another scenario, discards the person's actions: ask
+    // first.
+    let keeps_actions = move |question: &str| {
         playing.set(false);
         let has_actions = session.with_untracked(|s| s.actions.iter().any(|(k, _)| *k > 0));
-        if !has_actions
-            || browser::confirm(
-                "Start over? The actions you took during this run (applies, faults) will be discarded.",
-            )
-        {
+        !has_actions
+            || browser::confirm(&format!(
+                "{question} The actions you took during this run (applies, faults) will be discarded."
+            ))
+    };
+    let pick = Callback::new(move |idx: usize| {
+        let go = keeps_actions("Switch to another scenario?");
+        if go {
+            load(Session::load(idx));
+        }
+        go
+    });
+    let reset = Callback::new(move |()| {
+        if keeps_actions("Start over?") {
             session.update(Session::reset);
         }
     });
@@ -217,7 +247,21 @@ fn Workspace(
     let channel = StoredValue::new_local(None::<web_sys::BroadcastChannel>);
     if view.present || view.notes {
         let listener = browser::listen_channel(move |text| {
-            if !view.notes {
+            // A notes window opened after the presenter asks where it stands.
+            if view.present {
+                if text == NOTES_HELLO {
+                    channel.with_value(|c| {
+                        if let Some(c) = c {
+                            browser::post_channel(
+                                c,
+                                &session.with_untracked(|s| link::session_query(s, "")),
+                            );
+                        }
+                    });
+                }
+                return;
+            }
+            if !view.notes || text == NOTES_HELLO {
                 return;
             }
             // The presenter sends its link; follow it, replaying only when the run changed
@@ -234,6 +278,13 @@ fn Workspace(
             }
         });
         channel.set_value(listener);
+        if view.notes {
+            channel.with_value(|c| {
+                if let Some(c) = c {
+                    browser::post_channel(c, NOTES_HELLO);
+                }
+            });
+        }
     }
     let framed = browser::in_frame();
     let mirror = Mirror {
@@ -321,6 +372,9 @@ fn Workspace(
         });
     }
 
+    // The side-by-side view, while it is open.
+    let comparing: RwSignal<Option<RwSignal<Pair>>> = RwSignal::new(None);
+
     // Keyboard control for the whole page (the buttons say which keys they answer to). In
     // presenter mode Space and a clicker's keys step forward, and `.` plays or pauses.
     let keys = window_event_listener(ev::keydown, move |ev: web_sys::KeyboardEvent| {
@@ -328,6 +382,15 @@ fn Workspace(
             return;
         }
         let key = ev.key();
+        // The side-by-side view has its own buttons; the shortcuts would move the run hidden
+        // behind it. Escape closes it.
+        if comparing.with_untracked(Option::is_some) {
+            if key == "Escape" {
+                comparing.set(None);
+                ev.prevent_default();
+            }
+            return;
+        }
         let forward = move || predict.forward();
         let handled = match key.as_str() {
             "ArrowRight" | "PageDown" if ev.shift_key() => {
@@ -394,8 +457,6 @@ fn Workspace(
     let cluster = Memo::new(move |_| {
         expanded.with(|e| session.with(|s| cluster::lanes_view(s.timeline.sim(), e)))
     });
-    // The side-by-side view, while it is open.
-    let comparing: RwSignal<Option<RwSignal<Pair>>> = RwSignal::new(None);
     let on_compare = Callback::new(move |(left, right): (String, String)| {
         playing.set(false);
         match session.with_untracked(|s| Pair::new(s, &left, &right)) {
@@ -450,7 +511,7 @@ fn Workspace(
                 })}
                 <p class="scenario-description" data-testid="scenario-description">{description}</p>
             </header>
-            <div class:hidden=move || comparing.with(Option::is_some)>
+            <div class="transport" class:hidden=move || comparing.with(Option::is_some)>
                 <StageRail session playing />
                 <Controls session playing speed show_help reset predict />
                 <PredictPanel predict />

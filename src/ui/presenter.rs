@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use super::session::Session;
 
-/// A large card naming the stage, shown on the first step of each run of steps in a new stage.
+/// A large card naming the stage, shown on the run's first step in each stage.
 #[component]
 pub fn StageCard(session: RwSignal<Session>) -> impl IntoView {
     let card = Memo::new(move |_| {
@@ -14,8 +14,11 @@ pub fn StageCard(session: RwSignal<Session>) -> impl IntoView {
             let pos = s.position();
             let steps = s.timeline.steps();
             let here = pos.checked_sub(1).and_then(|i| steps.get(i))?;
-            let before = pos.checked_sub(2).and_then(|i| steps.get(i));
-            (before.map(|b| b.stage) != Some(here.stage)).then_some(here.stage)
+            // Only the run's first step in a stage: a rollout moves back and forth between
+            // stages 3 and 4 every few steps, and a card each time would keep pushing the pods
+            // off a projector's screen.
+            let earlier = steps.get(..pos - 1)?;
+            (!earlier.iter().any(|b| b.stage == here.stage)).then_some(here.stage)
         })
     });
     view! {

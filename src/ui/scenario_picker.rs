@@ -19,17 +19,26 @@ pub fn title_of(file: &str, text: &str) -> String {
         .unwrap_or_else(|| file.trim_end_matches(".yaml").to_string())
 }
 
-/// Lists the bundled scenarios and calls `on_pick` with the chosen index.
+/// Lists the bundled scenarios and calls `on_pick` with the chosen index; when it answers
+/// `false` (the person kept their run), the list goes back to the scenario shown.
 #[component]
 pub fn ScenarioPicker(
     /// The index of the scenario shown now; `None` for one a link brought.
     #[prop(into)]
     selected: Signal<Option<usize>>,
-    on_pick: Callback<usize>,
+    on_pick: Callback<usize, bool>,
 ) -> impl IntoView {
+    let list = NodeRef::<leptos::html::Select>::new();
     let on_change = move |ev| {
-        if let Some(idx) = parse_choice(&event_target_value(&ev), BUNDLED.len()) {
-            on_pick.run(idx);
+        if let Some(idx) = parse_choice(&event_target_value(&ev), BUNDLED.len())
+            && !on_pick.run(idx)
+            && let Some(list) = list.get_untracked()
+        {
+            list.set_value(
+                &selected
+                    .get_untracked()
+                    .map_or(String::new(), |i| i.to_string()),
+            );
         }
     };
     let options = BUNDLED
@@ -46,7 +55,7 @@ pub fn ScenarioPicker(
     view! {
         <label class="scenario-picker">
             <span>"Scenario"</span>
-            <select data-testid="scenario-picker" on:change=on_change>
+            <select data-testid="scenario-picker" node_ref=list on:change=on_change>
                 <Show when=move || selected.get().is_none()>
                     <option value="" selected>"Scenario from the link"</option>
                 </Show>

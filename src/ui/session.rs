@@ -486,13 +486,8 @@ impl Session {
                 self.notice = Some(format!("At {}: {}", step.time, step.narration));
                 Ok(())
             }
-            Err(e) => {
-                let mut message = e.message.clone();
-                for fe in &e.field_errors {
-                    message.push_str(&format!("\n* {fe}"));
-                }
-                Err(message)
-            }
+            // The message is kubectl's whole output, its field errors included.
+            Err(e) => Err(e.message),
         }
     }
 
@@ -795,6 +790,8 @@ mod tests {
         let err = s
             .act(UserAction::Apply(edited))
             .expect_err("selector is immutable");
+        // kubectl's one message, which names each field once.
+        assert_eq!(err.matches("spec.selector").count(), 1, "{err}");
         assert!(err.contains("field is immutable"), "{err}");
         assert_eq!(s.position(), 12);
     }

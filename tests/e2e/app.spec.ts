@@ -346,3 +346,36 @@ test('a pod chip describes its pod in the kubectl panel, as the CLI does', async
   await app.screenshot('describe-pod');
   expect(app.consoleErrors).toEqual([]);
 });
+
+test('arrows step from the scenario list and the timeline, and switching scenario asks first', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('rolling-update.yaml');
+  const shown = () => app.scenarioPicker.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.dataset.file);
+  // With focus left on the list, → and ← step; they do not choose the next scenario.
+  await app.scenarioPicker.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(app.stepCount).toHaveText(/^Step 1 of/);
+  expect(await shown()).toBe('rolling-update.yaml');
+  // On the timeline, → steps past the steps found so far and End runs to the end of the run.
+  for (let i = 0; i < 11; i++) await app.forward();
+  await app.scrubber.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(app.stepCount).toHaveText(/^Step 13 of/);
+  await page.keyboard.press('End');
+  await expect(app.stepCount).toContainText('end of run');
+  // After an action, choosing another scenario asks; declining keeps the run and the list.
+  await app.scrubTo(12);
+  await page.getByTestId('delete-pod').first().click();
+  const at = await app.position();
+  page.once('dialog', (d) => d.dismiss());
+  const other = await app.scenarioPicker.locator('option[data-file="recreate.yaml"]').getAttribute('value');
+  await app.scenarioPicker.selectOption(other ?? '');
+  expect(await shown()).toBe('rolling-update.yaml');
+  await expect(app.stepCount).toHaveText(new RegExp(`^Step ${at} of`));
+  page.once('dialog', (d) => d.accept());
+  await app.scenarioPicker.selectOption(other ?? '');
+  await expect(app.stepCount).toHaveText(/^Step 0 of/);
+  expect(await shown()).toBe('recreate.yaml');
+  expect(app.consoleErrors).toEqual([]);
+});

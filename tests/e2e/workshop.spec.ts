@@ -76,6 +76,12 @@ test('clicker keys drive presenter mode and the notes window follows', async ({ 
   await expect(notes.getByTestId('notes-step')).toContainText('Step 2 ');
   await expect(notes.getByTestId('notes-narration')).toHaveText((await app.narration.textContent()) ?? '');
   await expect(notes.getByTestId('notes-next')).toContainText('Step 3 ');
+  // Notes opened once the presenter is under way show where it stands at once.
+  const late = await context.newPage();
+  await late.goto('./?notes');
+  await expect(late.getByTestId('notes-step')).toContainText('Step 2 ');
+  await late.close();
+  await page.bringToFront();
   await page.keyboard.press('.');
   await expect(app.playButton).toHaveAttribute('aria-pressed', 'true');
   await page.keyboard.press('.');
@@ -185,6 +191,26 @@ test('edits and position survive a reload, and reset asks before discarding acti
   page.once('dialog', (d) => d.accept());
   await app.resetButton.click();
   await expect(app.stepCount).toHaveText(/^Step 0 of/);
+});
+
+test('a link opens at its own step, and another tab opening a link keeps this tab\'s typing', async ({ page, context }) => {
+  const app = new AppPage(page);
+  // Reopening the same link after stepping on shows the link's step, not the later one.
+  await app.goto('?v=1&scenario=rolling-update&step=5');
+  await expect(app.stepCount).toHaveText(/^Step 5 of/);
+  await app.forward();
+  await page.goto('about:blank');
+  await app.goto('?v=1&scenario=rolling-update&step=5');
+  await expect(app.stepCount).toHaveText(/^Step 5 of/);
+  // Typed, unapplied text in this tab survives another tab opening a trainer's link.
+  await app.editManifest((t) => `# my notes\n${t.replace(/replicas: \d+/, 'replicas: 6')}`);
+  const other = new AppPage(await context.newPage());
+  await other.goto('?v=1&scenario=recreate&step=3');
+  await expect(other.stepCount).toHaveText(/^Step 3 of/);
+  await page.reload();
+  await expect(app.manifest).toHaveValue(/# my notes/);
+  await expect(app.manifest).toHaveValue(/replicas: 6/);
+  await expect(app.stepCount).toHaveText(/^Step 5 of/);
 });
 
 test('the embed and presenter modes have no serious accessibility violations', async ({ page }) => {
@@ -323,5 +349,11 @@ test('side by side runs the same scenario under two strategies in step', async (
   expect(await seriousViolations(page)).toEqual([]);
   await page.getByTestId('compare-close').click();
   await expect(page.getByTestId('compare')).toHaveCount(0);
+  // While comparing, the page's shortcuts leave the run behind it alone, and Escape closes.
+  await page.getByTestId('compare-open').click();
+  await page.locator('body').press('ArrowRight');
+  await page.locator('body').press('Escape');
+  await expect(page.getByTestId('compare')).toHaveCount(0);
+  await expect(app.stepCount).toHaveText(/^Step 0 of/);
   expect(app.consoleErrors).toEqual([]);
 });
