@@ -166,7 +166,9 @@ fn Workspace(
     query: String,
 ) -> impl IntoView {
     let editor = Editor::new(initial.manifest_text());
-    if let Some(text) = saved_text {
+    // A link to a run with an apply opens with that manifest in the editor, as its sender saw;
+    // text typed before a reload comes back over it.
+    if let Some(text) = saved_text.or_else(|| initial.last_applied_text()) {
         editor.restore(text);
     }
     let session = RwSignal::new(initial);
@@ -189,6 +191,9 @@ fn Workspace(
                     s.set_lock(lock);
                 }
                 editor.replace_all(s.manifest_text());
+                if let Some(text) = s.last_applied_text() {
+                    editor.restore(text);
+                }
                 session.set(s);
             }
             Err(e) => session.update(|s| s.notice = Some(e)),

@@ -205,6 +205,15 @@ impl Session {
         manifest::extract_block(&self.source, "deployment").unwrap_or_default()
     }
 
+    /// The manifest of the run's last `kubectl apply`, if it had one: what the editor of the
+    /// person who took these actions shows, and so what a link to their run opens with.
+    pub fn last_applied_text(&self) -> Option<String> {
+        self.actions.iter().rev().find_map(|(_, a)| match a {
+            UserAction::Apply(text) => Some(text.clone()),
+            _ => None,
+        })
+    }
+
     /// Steps taken so far.
     pub fn position(&self) -> usize {
         self.timeline.position()
@@ -778,6 +787,19 @@ mod tests {
         s.back();
         s.forward();
         assert_eq!(s.live_deployment().map(|d| d.replicas()), Some(12));
+    }
+
+    #[test]
+    fn a_link_to_a_run_with_an_apply_brings_the_applied_manifest() {
+        let mut s = rolling();
+        assert_eq!(s.last_applied_text(), None);
+        s.seek(12);
+        let edited =
+            manifest::set_field(&s.manifest_text(), "spec.replicas", Some("7")).expect("set");
+        s.act(UserAction::Apply(edited.clone())).expect("applies");
+        let query = crate::ui::link::session_query(&s, "");
+        let opened = crate::ui::link::open(&query).expect("the link opens");
+        assert_eq!(opened.last_applied_text(), Some(edited));
     }
 
     #[test]

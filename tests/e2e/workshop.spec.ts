@@ -12,7 +12,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
-test('a copied link reopens the same step with the same state, faults included', async ({ page, context }) => {
+test('a copied link reopens the same step with the same state, faults included', async ({ page, context, browser }) => {
   const app = new AppPage(page);
   await app.goto();
   await app.chooseScenario('rolling-update.yaml');
@@ -31,6 +31,18 @@ test('a copied link reopens the same step with the same state, faults included',
   await expect(other.stepCount).toHaveText(/^Step 46 of/);
   expect(await other.visibleState()).toEqual(before);
   expect(other.consoleErrors).toEqual([]);
+
+  // A run with an apply opens with the applied manifest in the editor, as its sender saw it.
+  await app.editManifest((t) => t.replace(/replicas: \d+/, 'replicas: 7'));
+  await app.applyButton.click();
+  await page.getByTestId('copy-link').click();
+  const applied = await page.getByTestId('copied-link').inputValue();
+  // In a browser of its own, with none of the sender's saved work.
+  const fresh = await browser.newContext({ baseURL: page.url() });
+  const third = new AppPage(await fresh.newPage());
+  await third.page.goto(applied);
+  await expect(third.manifest).toHaveValue(/replicas: 7/);
+  await fresh.close();
 });
 
 test('an embed locked to stages 3 to 4 cannot leave them, even at 360 px', async ({ page }) => {
