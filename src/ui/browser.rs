@@ -77,9 +77,11 @@ pub fn reloaded_query() -> String {
 
 /// Whether this page load reloads the page or comes back to it through the history, rather
 /// than following a link or a typed address (the Navigation Timing entry's `type`).
+/// A browser without the entry falls back on the older `performance.navigation.type` (1 a
+/// reload, 2 the history), and without either the record is trusted, as it always was.
 fn reopened() -> bool {
     let Some(p) = web_sys::window().and_then(|w| w.performance()) else {
-        return false;
+        return true;
     };
     let kind = js_sys::Reflect::get(
         &p.get_entries_by_type("navigation").get(0),
@@ -87,7 +89,14 @@ fn reopened() -> bool {
     )
     .ok()
     .and_then(|t| t.as_string());
-    matches!(kind.as_deref(), Some("reload" | "back_forward"))
+    if let Some(kind) = kind {
+        return matches!(kind.as_str(), "reload" | "back_forward");
+    }
+    let legacy = js_sys::Reflect::get(&p, &JsValue::from_str("navigation"))
+        .and_then(|n| js_sys::Reflect::get(&n, &JsValue::from_str("type")))
+        .ok()
+        .and_then(|t| t.as_f64());
+    legacy.is_none_or(|t| t == 1.0 || t == 2.0)
 }
 
 /// Runs `f` once after `ms`; [`cancel`] stops it before then.
@@ -185,6 +194,27 @@ pub fn scroll_into_view(id: &'static str) {
             .and_then(|d| d.get_element_by_id(id))
         {
             e.scroll_into_view();
+        }
+    });
+}
+
+/// Scrolls the element with this id into view at the next frame only as far as needed
+/// (`block: "nearest"`): a panel that opens above the viewport, while the sticky controls that
+/// opened it stay in view, comes down to just below them.
+pub fn reveal(id: &'static str) {
+    leptos::prelude::request_animation_frame(move || {
+        let Some(e) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(id))
+        else {
+            return;
+        };
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &"block".into(), &"nearest".into());
+        if let Ok(f) = js_sys::Reflect::get(&e, &"scrollIntoView".into())
+            && let Some(f) = f.dyn_ref::<js_sys::Function>()
+        {
+            let _ = f.call1(&e, &options);
         }
     });
 }

@@ -215,7 +215,7 @@ pub fn ShortcutHelp(show_help: RwSignal<bool>, present: bool) -> impl IntoView {
     ];
     view! {
         <Show when=move || show_help.get()>
-            <section class="shortcut-help" data-testid="shortcut-help" aria-label="Keyboard shortcuts">
+            <section class="shortcut-help" id="shortcut-help" data-testid="shortcut-help" aria-label="Keyboard shortcuts">
                 <h2>"Keyboard shortcuts"</h2>
                 <dl>
                     {(if present { &PRESENTER_KEYS[..] } else { &[][..] })

@@ -135,10 +135,14 @@ fn typing_target(ev: &web_sys::KeyboardEvent) -> bool {
         // the scenario or the strategy under the person; here they step, as everywhere else.
         // ↑, ↓ and typing still choose.
         "SELECT" => !arrow,
-        // On the timeline every shortcut works as elsewhere: → steps on past the steps found so
+        // On the timeline the shortcuts work as elsewhere: → steps on past the steps found so
         // far (the slider's own arrow would stop at its end), End runs to the end of the run,
-        // Space plays. ↑ and ↓ still move the slider.
-        "INPUT" if el.get_attribute("type").as_deref() == Some("range") => false,
+        // Space plays. ↑, ↓, Home and the page keys stay the slider's: Home goes to the first
+        // step without starting over.
+        "INPUT" if el.get_attribute("type").as_deref() == Some("range") => matches!(
+            key.as_str(),
+            "ArrowUp" | "ArrowDown" | "Home" | "PageUp" | "PageDown"
+        ),
         "INPUT" => true,
         _ => false,
     }
@@ -180,6 +184,18 @@ fn Workspace(
     let speed = RwSignal::new(2u32);
     let show_help = RwSignal::new(false);
     let predict = Predict::new(session);
+    // The question and the key list open below the stage rail; scrolled down the page, with
+    // the controls stuck at the top, they would open out of sight.
+    Effect::new(move |_| {
+        if predict.on.get() {
+            browser::reveal("predict");
+        }
+    });
+    Effect::new(move |_| {
+        if show_help.get() {
+            browser::reveal("shortcut-help");
+        }
+    });
     let view_query = link::view_params(&query);
 
     let load = move |s: Result<Session, String>| {
@@ -201,23 +217,25 @@ fn Workspace(
     };
     // Starting over, or switching to another scenario, discards the person's actions: ask
     // first.
-    let keeps_actions = move |question: &str| {
+    // Reset keeps an apply made before step 1 (it replaced the manifest); another scenario
+    // does not.
+    let keeps_actions = move |question: &str, counted: fn(usize) -> bool| {
         playing.set(false);
-        let has_actions = session.with_untracked(|s| s.actions.iter().any(|(k, _)| *k > 0));
+        let has_actions = session.with_untracked(|s| s.actions.iter().any(|(k, _)| counted(*k)));
         !has_actions
             || browser::confirm(&format!(
                 "{question} The actions you took during this run (applies, faults) will be discarded."
             ))
     };
     let pick = Callback::new(move |idx: usize| {
-        let go = keeps_actions("Switch to another scenario?");
+        let go = keeps_actions("Switch to another scenario?", |_| true);
         if go {
             load(Session::load(idx));
         }
         go
     });
     let reset = Callback::new(move |()| {
-        if keeps_actions("Start over?") {
+        if keeps_actions("Start over?", |k| k > 0) {
             session.update(Session::reset);
         }
     });
@@ -252,8 +270,9 @@ fn Workspace(
     let channel = StoredValue::new_local(None::<web_sys::BroadcastChannel>);
     if view.present || view.notes {
         let listener = browser::listen_channel(move |text| {
-            // A notes window opened after the presenter asks where it stands.
-            if view.present {
+            // A notes window opened after the presenter asks where it stands. A window that
+            // shows notes only listens, whatever else its address says.
+            if view.present && !view.notes {
                 if text == NOTES_HELLO {
                     channel.with_value(|c| {
                         if let Some(c) = c {

@@ -200,7 +200,7 @@ mod tests {
 pub fn PredictPanel(predict: Predict) -> impl IntoView {
     view! {
         <Show when=move || predict.on.get()>
-            <section class="panel predict" data-testid="predict" aria-labelledby="predict-heading">
+            <section class="panel predict" id="predict" data-testid="predict" aria-labelledby="predict-heading">
                 <h2 id="predict-heading">
                     "Predict the next step "
                     <span class="score" data-testid="predict-score">{move || {

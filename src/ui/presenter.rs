@@ -6,7 +6,8 @@ use leptos::prelude::*;
 
 use super::session::Session;
 
-/// A large card naming the stage, shown on the run's first step in each stage.
+/// A large card naming the stage, shown on the first step in each stage since the run began or
+/// since the last action.
 #[component]
 pub fn StageCard(session: RwSignal<Session>) -> impl IntoView {
     let card = Memo::new(move |_| {
@@ -14,10 +15,18 @@ pub fn StageCard(session: RwSignal<Session>) -> impl IntoView {
             let pos = s.position();
             let steps = s.timeline.steps();
             let here = pos.checked_sub(1).and_then(|i| steps.get(i))?;
-            // Only the run's first step in a stage: a rollout moves back and forth between
-            // stages 3 and 4 every few steps, and a card each time would keep pushing the pods
-            // off a projector's screen.
-            let earlier = steps.get(..pos - 1)?;
+            // Only the first step in a stage since the run began, or since the last action
+            // (an apply starts a new rollout): a rollout moves back and forth between stages 3
+            // and 4 every few steps, and a card each time would keep pushing the pods off a
+            // projector's screen.
+            let since = s
+                .actions
+                .iter()
+                .map(|(k, _)| *k)
+                .filter(|&k| k > 0 && k <= pos)
+                .max()
+                .map_or(0, |k| k - 1);
+            let earlier = steps.get(since..pos - 1)?;
             (!earlier.iter().any(|b| b.stage == here.stage)).then_some(here.stage)
         })
     });

@@ -205,13 +205,18 @@ impl Session {
         manifest::extract_block(&self.source, "deployment").unwrap_or_default()
     }
 
-    /// The manifest of the run's last `kubectl apply`, if it had one: what the editor of the
-    /// person who took these actions shows, and so what a link to their run opens with.
+    /// The manifest of the last `kubectl apply` in effect at the current step, if any: what the
+    /// cluster runs, and so what a link to this moment opens the editor with.
     pub fn last_applied_text(&self) -> Option<String> {
-        self.actions.iter().rev().find_map(|(_, a)| match a {
-            UserAction::Apply(text) => Some(text.clone()),
-            _ => None,
-        })
+        let pos = self.position();
+        self.actions
+            .iter()
+            .rev()
+            .filter(|(k, _)| *k <= pos)
+            .find_map(|(_, a)| match a {
+                UserAction::Apply(text) => Some(text.clone()),
+                _ => None,
+            })
     }
 
     /// Steps taken so far.
@@ -798,8 +803,11 @@ mod tests {
             manifest::set_field(&s.manifest_text(), "spec.replicas", Some("7")).expect("set");
         s.act(UserAction::Apply(edited.clone())).expect("applies");
         let query = crate::ui::link::session_query(&s, "");
-        let opened = crate::ui::link::open(&query).expect("the link opens");
+        let mut opened = crate::ui::link::open(&query).expect("the link opens");
         assert_eq!(opened.last_applied_text(), Some(edited));
+        // Before the apply's step the cluster still runs the scenario's manifest.
+        opened.seek(5);
+        assert_eq!(opened.last_applied_text(), None);
     }
 
     #[test]
