@@ -364,6 +364,11 @@ test('arrows step from the scenario list and the timeline, and switching scenari
   await expect(app.stepCount).toHaveText(/^Step 13 of/);
   await page.keyboard.press('End');
   await expect(app.stepCount).toContainText('end of run');
+  // Home stays the slider's: the first step, keeping the steps found (starting over would
+  // forget them, and ask once there are actions).
+  await app.scrubber.focus();
+  await page.keyboard.press('Home');
+  await expect(app.stepCount).toHaveText(/^Step 0 of [1-9]\d*/);
   // After an action, choosing another scenario asks; declining keeps the run and the list.
   await app.scrubTo(12);
   await page.getByTestId('delete-pod').first().click();
@@ -377,5 +382,18 @@ test('arrows step from the scenario list and the timeline, and switching scenari
   await app.scenarioPicker.selectOption(other ?? '');
   await expect(app.stepCount).toHaveText(/^Step 0 of/);
   expect(await shown()).toBe('recreate.yaml');
+  // An apply made before step 1 is work too: switching away asks.
+  await app.editManifest((t) => t.replace(/replicas: \d+/, 'replicas: 7'));
+  await app.applyButton.click();
+  let asked = 0;
+  page.once('dialog', (d) => {
+    asked++;
+    return d.dismiss();
+  });
+  const third = await app.scenarioPicker.locator('option[data-file="rolling-update.yaml"]').getAttribute('value');
+  await app.scenarioPicker.selectOption(third ?? '');
+  expect(asked).toBe(1);
+  expect(await shown()).toBe('recreate.yaml');
+  await expect(app.manifest).toHaveValue(/replicas: 7/);
   expect(app.consoleErrors).toEqual([]);
 });
