@@ -189,13 +189,14 @@ pub fn confirm(message: &str) -> bool {
 /// create it has run (an element shown in answer to a click does not exist during the click).
 pub fn scroll_into_view(id: &'static str) {
     leptos::prelude::request_animation_frame(move || {
-        if let Some(e) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id(id))
-        {
+        if let Some(e) = element_by_id(id) {
             e.scroll_into_view();
         }
     });
+}
+
+fn element_by_id(id: &str) -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.get_element_by_id(id)
 }
 
 /// Scrolls the element with this id into view at the next frame only as far as needed
@@ -203,10 +204,7 @@ pub fn scroll_into_view(id: &'static str) {
 /// opened it stay in view, comes down to just below them.
 pub fn reveal(id: &'static str) {
     leptos::prelude::request_animation_frame(move || {
-        let Some(e) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id(id))
-        else {
+        let Some(e) = element_by_id(id) else {
             return;
         };
         let options = js_sys::Object::new();

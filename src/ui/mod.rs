@@ -169,10 +169,9 @@ fn Workspace(
     /// The page's query string, whose view options the rewritten address keeps.
     query: String,
 ) -> impl IntoView {
-    let editor = Editor::new(initial.manifest_text());
-    // A link to a run with an apply opens with that manifest in the editor, as its sender saw;
-    // text typed before a reload comes back over it.
-    if let Some(text) = saved_text.or_else(|| initial.last_applied_text()) {
+    let editor = Editor::for_session(&initial);
+    // Text typed before a reload comes back over the manifest.
+    if let Some(text) = saved_text {
         editor.restore(text);
     }
     let session = RwSignal::new(initial);
@@ -206,19 +205,15 @@ fn Workspace(
                 if let Some(lock) = view.lock {
                     s.set_lock(lock);
                 }
-                editor.replace_all(s.manifest_text());
-                if let Some(text) = s.last_applied_text() {
-                    editor.restore(text);
-                }
+                editor.show_session(&s);
                 session.set(s);
             }
             Err(e) => session.update(|s| s.notice = Some(e)),
         }
     };
     // Starting over, or switching to another scenario, discards the person's actions: ask
-    // first.
-    // Reset keeps an apply made before step 1 (it replaced the manifest); another scenario
-    // does not.
+    // first. Reset keeps an apply made before step 1 (it replaced the manifest); another
+    // scenario does not.
     let keeps_actions = move |question: &str, counted: fn(usize) -> bool| {
         playing.set(false);
         let has_actions = session.with_untracked(|s| s.actions.iter().any(|(k, _)| counted(*k)));
@@ -268,20 +263,20 @@ fn Workspace(
     // hears of each step, and speaker notes follow the presenter. This Effect writes to the
     // browser, never to a signal.
     let channel = StoredValue::new_local(None::<web_sys::BroadcastChannel>);
+    let post = move |text: &str| {
+        channel.with_value(|c| {
+            if let Some(c) = c {
+                browser::post_channel(c, text);
+            }
+        });
+    };
     if view.present || view.notes {
         let listener = browser::listen_channel(move |text| {
             // A notes window opened after the presenter asks where it stands. A window that
             // shows notes only listens, whatever else its address says.
             if view.present && !view.notes {
                 if text == NOTES_HELLO {
-                    channel.with_value(|c| {
-                        if let Some(c) = c {
-                            browser::post_channel(
-                                c,
-                                &session.with_untracked(|s| link::session_query(s, "")),
-                            );
-                        }
-                    });
+                    post(&session.with_untracked(|s| link::session_query(s, "")));
                 }
                 return;
             }
@@ -303,11 +298,7 @@ fn Workspace(
         });
         channel.set_value(listener);
         if view.notes {
-            channel.with_value(|c| {
-                if let Some(c) = c {
-                    browser::post_channel(c, NOTES_HELLO);
-                }
-            });
+            post(NOTES_HELLO);
         }
     }
     let framed = browser::in_frame();
@@ -329,11 +320,7 @@ fn Workspace(
         session.track();
         mirror.throttled_write();
         if view.present {
-            channel.with_value(|c| {
-                if let Some(c) = c {
-                    browser::post_channel(c, &session.with(|s| link::session_query(s, "")));
-                }
-            });
+            post(&session.with(|s| link::session_query(s, "")));
         }
         if framed {
             session.with(|s| {

@@ -37,6 +37,23 @@ impl Editor {
         self.replace_text(base);
     }
 
+    /// An editor showing a session's manifest ([`Editor::show_session`]).
+    pub fn for_session(s: &Session) -> Editor {
+        let editor = Editor::new(String::new());
+        editor.show_session(s);
+        editor
+    }
+
+    /// A session's manifest, as its editor shows it: the scenario's, as "revert" returns to, with
+    /// the text of the `kubectl apply` in effect at its step, if any, as the sender of a link
+    /// saw it.
+    pub fn show_session(&self, s: &Session) {
+        self.replace_all(s.manifest_text());
+        if let Some(text) = s.last_applied_text() {
+            self.restore(text);
+        }
+    }
+
     /// Puts back text the person had typed before a reload.
     pub fn restore(&self, text: String) {
         self.replace_text(text);

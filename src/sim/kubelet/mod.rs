@@ -235,6 +235,13 @@ impl ContainerRuntime {
         self.probe_worker(kind).ticker
     }
 
+    /// Whether a probe tick belongs to this container instance and to its worker's current
+    /// ticker: a tick of a replaced container, or of a ticker a triggered run restarted, is
+    /// dropped.
+    fn is_current_tick(&self, target: &ProbeTarget<'_>) -> bool {
+        self.instance == target.instance && self.worker_ticker(target.kind) == target.ticker
+    }
+
     /// The worker for a probe type.
     pub fn worker(&mut self, kind: ProbeKind) -> &mut ProbeWorker {
         match kind {
@@ -964,8 +971,8 @@ pub fn pull_complete(
     k.finish()
 }
 
-/// Which probe worker ticks: the pod, the container index, the probe type and the container
-/// instance the worker was started for.
+/// Which probe worker ticks: the pod, the container index, the probe type, the container
+/// instance the worker was started for, and the worker's ticker the tick was scheduled under.
 #[derive(Clone, Copy, Debug)]
 pub struct ProbeTarget<'a> {
     pub pod: &'a str,
@@ -1003,10 +1010,7 @@ pub fn quiet_probe_tick(
         return None;
     }
     let crt = rt.containers.get(target.container)?;
-    if crt.instance != target.instance
-        || crt.worker_ticker(target.kind) != target.ticker
-        || rt.terminating
-    {
+    if !crt.is_current_tick(&target) || rt.terminating {
         return None;
     }
     let since = crt.running_since?;
@@ -1081,8 +1085,7 @@ pub fn probe_tick(
         pod: name,
         container: c,
         kind,
-        instance,
-        ticker,
+        ..
     } = target;
     if store
         .pods
@@ -1097,7 +1100,7 @@ pub fn probe_tick(
     if k.runtime
         .containers
         .get(c)
-        .is_none_or(|r| r.instance != instance || r.worker_ticker(kind) != ticker)
+        .is_none_or(|r| !r.is_current_tick(&target))
         || k.runtime.terminating
     {
         return Outcome::default();

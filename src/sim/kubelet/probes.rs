@@ -149,6 +149,8 @@ fn trigger_readiness(k: &mut KubeletContext<'_>, c: usize) -> Option<Time> {
     let w = &mut rt.readiness;
     w.ticker = w.ticker.wrapping_add(1);
     w.trigger_pending = due == k.now;
+    // The run's narration says why it came; a run within the delay probes nothing.
+    w.triggered = due == k.now;
     w.has_id |= due > k.now;
     tick_at(k, c, ProbeKind::Readiness, due, instance);
     Some(due)
@@ -170,24 +172,35 @@ pub(super) fn update_pod_status(k: &mut KubeletContext<'_>) -> Vec<(usize, Time)
             continue;
         }
         if let Some(due) = trigger_readiness(k, c) {
-            k.runtime.containers[c].readiness.triggered = due == k.now;
             triggered.push((c, due));
         }
     }
     triggered
 }
 
-/// What the pod worker is busy with, if anything holds it: a kill after a failed probe waiting
-/// for its container to exit, or an image pull.
-fn pod_worker_busy(k: &KubeletContext<'_>) -> Option<String> {
-    if let Some(c) = kill_in_flight(k) {
-        return Some(format!("stopping {}", k.container_name(c)));
+/// What holds the pod worker, so that the pod's next sync waits: the sync killing a container
+/// after a failed probe waits in `killContainer` for it to exit, and the sync pulling a
+/// container's image waits for the pull.
+#[derive(Clone, Copy)]
+enum Hold {
+    Kill(usize),
+    Pull(usize),
+}
+
+/// What holds the pod worker now, if anything.
+fn pod_worker_hold(k: &KubeletContext<'_>) -> Option<Hold> {
+    kill_in_flight(k)
+        .map(Hold::Kill)
+        .or_else(|| pull_in_flight(k).map(Hold::Pull))
+}
+
+/// What the pod worker is still doing, as the narration says it: "stopping web", "pulling
+/// web:2.0".
+fn holding(k: &KubeletContext<'_>, hold: Hold) -> String {
+    match hold {
+        Hold::Kill(c) => format!("stopping {}", k.container_name(c)),
+        Hold::Pull(c) => format!("pulling {}", k.spec_of(c).map_or("", |s| s.image.as_str())),
     }
-    let c = pull_in_flight(k)?;
-    Some(format!(
-        "pulling {}",
-        k.spec_of(c).map_or("", |s| s.image.as_str())
-    ))
 }
 
 /// A sync of the pod that a probe result prompts (`handleProbeSync`), as far as readiness goes:
@@ -195,9 +208,12 @@ fn pod_worker_busy(k: &KubeletContext<'_>) -> Option<String> {
 /// the sync waits for it. Returns what to say of it (nothing when it triggers no run); `sync` is
 /// the sentence's subject, e.g. "The sync this result prompts".
 fn prompted_sync(k: &mut KubeletContext<'_>, sync: &str) -> String {
-    if let Some(busy) = pod_worker_busy(k) {
+    if let Some(hold) = pod_worker_hold(k) {
         k.runtime.sync_deferred = true;
-        return format!(" {sync} waits: the pod worker is still {busy}.");
+        return format!(
+            " {sync} waits: the pod worker is still {}.",
+            holding(k, hold)
+        );
     }
     let triggered = update_pod_status(k);
     describe_triggers(k, sync, &triggered)
@@ -273,7 +289,7 @@ pub fn schedule_initial_probes(k: &mut KubeletContext<'_>, c: usize, instance: u
 /// triggers their readiness runs (`UpdatePodStatus`); then the kill another container's failed
 /// probe asked for meanwhile, if any, and the syncs that waited.
 pub(super) fn when_the_pod_worker_is_free(k: &mut KubeletContext<'_>) {
-    if kill_in_flight(k).is_some() || pull_in_flight(k).is_some() {
+    if pod_worker_hold(k).is_some() {
         return;
     }
     // The status update that publishes the containers the sync started is a status
@@ -564,8 +580,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         && first_contact
         && !flipped
         && !ok
-        && kill_in_flight(k).is_none()
-        && pull_in_flight(k).is_none();
+        && pod_worker_hold(k).is_none();
 
     match (kind, publish, ok) {
         (ProbeKind::Readiness, true, true) if previous != Some(true) => {
@@ -637,27 +652,27 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             // liveness worker has been ticking all along and runs at its next tick. A sidecar's
             // start also lets the next init container start, which that sync does in full.
             let sidecar_sync = k.is_init(c) && !k.app_started();
-            let busy = pod_worker_busy(k);
+            let busy = pod_worker_hold(k).map(|hold| holding(k, hold));
             let mut others = String::new();
-            let due = if busy.is_some() {
-                k.runtime.sync_deferred = true;
-                readiness_due(k, c).map(|_| None)
-            } else if sidecar_sync {
-                readiness_due(k, c).map(Some)
+            // When readiness first probes: the sync that prompts it is put off while the pod
+            // worker is held, and a sidecar's sync triggers it in full below.
+            let due = if busy.is_some() || sidecar_sync {
+                k.runtime.sync_deferred |= busy.is_some();
+                readiness_due(k, c)
             } else {
                 let mut triggered = update_pod_status(k);
                 let own = triggered.iter().position(|&(o, _)| o == c);
                 let due = own.map(|i| triggered.remove(i).1);
                 k.runtime.containers[c].readiness.triggered = false;
                 others = describe_triggers(k, "The sync this result prompts", &triggered);
-                due.map(Some)
+                due
             };
-            let readiness = due.map(|due| match (due, &busy) {
-                (_, Some(busy)) => format!(
+            let readiness = due.map(|due| match &busy {
+                Some(busy) => format!(
                     "readiness waits for the sync this result prompts, as the pod worker is still {busy}"
                 ),
-                (Some(due), None) if due == k.now => "readiness runs at once".to_string(),
-                _ => "readiness runs from its first tick after initialDelaySeconds".to_string(),
+                None if due == k.now => "readiness runs at once".to_string(),
+                None => "readiness runs from its first tick after initialDelaySeconds".to_string(),
             });
             let next = match (readiness, spec.liveness_probe.is_some()) {
                 (Some(r), true) => format!(": {r} and liveness from its next tick"),
@@ -689,20 +704,10 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             // One sync at a time per pod: while another container's kill waits out its grace
             // period inside `killContainer`, or an image pull holds the sync, this kill waits
             // for the next sync.
-            if let Some(other) = kill_in_flight(k) {
-                let other = k.container_name(other);
+            if let Some(hold) = pod_worker_hold(k) {
                 k.out.say(format!(
-                    "{failed} But the pod worker is still stopping {other}, so this kill waits until that has ended."
-                ));
-                return;
-            }
-            if let Some(other) = pull_in_flight(k) {
-                let image = k
-                    .spec_of(other)
-                    .map_or("", |s| s.image.as_str())
-                    .to_string();
-                k.out.say(format!(
-                    "{failed} But the pod worker is still pulling {image}, so this kill waits until that has ended."
+                    "{failed} But the pod worker is still {}, so this kill waits until that has ended.",
+                    holding(k, hold)
                 ));
                 return;
             }
