@@ -3,7 +3,7 @@
 //! Expectations come from the spec (§15.3 image pull back-off, §15.5 CrashLoopBackOff, §15.8
 //! columns) and are written as data.
 
-use rolloutscope::sim::api::{ContainerState, EventReason, PodPhase, Time};
+use rolloutscope::sim::api::{ContainerState, EventReason, PodConditionType, PodPhase, Time};
 use rolloutscope::sim::diagnosis::{Cause, diagnose};
 use rolloutscope::sim::engine::Sim;
 use rolloutscope::sim::kubectl::{self, Moment, Resource};
@@ -688,6 +688,43 @@ fn a_failed_node_goes_not_ready_then_its_pods_are_evicted_and_replaced() {
                 .iter()
                 .any(|e| e.message == "Node node-2 status is now: NodeNotReady")
     }));
+    // A pod whose readiness probe had already turned it not Ready keeps its Ready condition as
+    // the kubelet wrote it (reason ContainersNotReady): `MarkPodsNotReady` changes only the
+    // status of a copy, so nothing changes for it and it gets no `Node is not ready` event.
+    let (before, _) = run_until("node-failure.yaml", 119);
+    let already: Vec<String> = before
+        .store()
+        .pods
+        .values()
+        .filter(|p| p.node_name == "node-2" && !p.is_ready())
+        .map(|p| p.metadata.name.to_string())
+        .collect();
+    assert!(
+        !already.is_empty(),
+        "the scenario has a not-Ready pod on node-2 at 119s"
+    );
+    let marked: Vec<&str> = steps
+        .iter()
+        .filter(|s| s.time == Time::from_secs(120))
+        .flat_map(|s| &s.events)
+        .filter(|e| e.message == "Node is not ready")
+        .map(|e| e.involved_object.name.as_str())
+        .collect();
+    assert_eq!(marked.len(), on_node.len() - already.len(), "{marked:?}");
+    for name in &already {
+        assert!(
+            !marked.contains(&name.as_str()),
+            "{name} was already not Ready"
+        );
+        let pod = sim.store().pods.get(name.as_str()).expect("still there");
+        let ready = pod
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == PodConditionType::Ready)
+            .expect("a Ready condition");
+        assert_eq!(ready.reason.as_deref(), Some("ContainersNotReady"));
+    }
 
     let (sim, steps) = run_until("node-failure.yaml", 480);
     let evicted: Vec<_> = steps

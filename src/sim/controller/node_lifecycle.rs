@@ -39,23 +39,38 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
         EventReason::NodeNotReady,
         format!("Node {node} status is now: NodeNotReady"),
     ));
-    let mut marked = 0;
+    let (mut marked, mut already) = (0, 0);
     for pod in store
         .pods
         .values()
         .filter(|p| p.node_name == node && !p.is_terminal())
     {
-        let mut status = pod.status.clone();
-        let cond = |t| PodCondition {
-            type_: t,
-            status: ConditionStatus::False,
-            last_transition_time: now.truncate_to_secs(),
-            reason: None,
-            message: None,
+        // `MarkPodsNotReady` edits a copy of the pod's own Ready condition: only its status
+        // turns False, its reason and message stay, and a pod whose Ready was already False
+        // (a failing readiness probe, say) is unchanged, so it is neither written nor given a
+        // `NodeNotReady` event. The container statuses (and so kubectl's READY column) and
+        // ContainersReady keep what the lost kubelet last said.
+        let Some(ready) = pod
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == PodConditionType::Ready)
+        else {
+            continue;
         };
-        // `MarkPodsNotReady` sets the pod's Ready condition only: the container statuses (and
-        // so kubectl's READY column) and ContainersReady keep what the lost kubelet last said.
-        set_pod_condition(&mut status.conditions, cond(PodConditionType::Ready));
+        if ready.status == ConditionStatus::False {
+            already += 1;
+            continue;
+        }
+        let mut status = pod.status.clone();
+        set_pod_condition(
+            &mut status.conditions,
+            PodCondition {
+                status: ConditionStatus::False,
+                last_transition_time: now.truncate_to_secs(),
+                ..ready.clone()
+            },
+        );
         if status != pod.status {
             marked += 1;
             out.change(Change::UpdatePodStatus {
@@ -73,8 +88,13 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
     out.requeue
         .push((DEFAULT_TOLERATION_MS, Work::TaintEviction(node.into())));
     out.stage = Some(Stage::Retry);
+    let already = match already {
+        0 => String::new(),
+        1 => " (1 other was not Ready already, so it is left as it is)".to_string(),
+        n => format!(" ({n} others were not Ready already, so they are left as they are)"),
+    };
     out.say(format!(
-        "The kubelet on {node} has not posted status for the node-monitor grace period (40s), so the node controller marks {node} NotReady (Ready=Unknown, tainted unreachable) and its {marked} pod{} not Ready: they stop counting as available. Pods tolerate the unreachable taint for 300s before they are evicted.",
+        "The kubelet on {node} has not posted status for the node-monitor grace period (40s), so the node controller marks {node} NotReady (Ready=Unknown, tainted unreachable) and its {marked} pod{} not Ready{already}: they stop counting as available. Pods tolerate the unreachable taint for 300s before they are evicted.",
         if marked == 1 { "" } else { "s" }
     ));
     out
