@@ -560,9 +560,9 @@ impl Sim {
                 node_lifecycle::taint_eviction(&self.store, node),
                 Stage::Retry,
             ),
-            Work::TerminationComplete(name) => {
-                self.kubelet_work(name, |s, _, _| kubelet::termination_complete(s, name))
-            }
+            Work::TerminationComplete(name) => self.kubelet_work(name, |s, w, r| {
+                kubelet::termination_complete(s, w, name, now, r)
+            }),
         };
         // The controllers' workers forget a key whose sync succeeded and requeue a failed one
         // with rate limiting.

@@ -1379,11 +1379,17 @@ fn describe_state(out: &mut String, label: &str, state: &ContainerState, now: Ti
         ContainerState::Terminated {
             exit_code,
             reason,
+            message,
             started_at,
             finished_at,
         } => {
             out.push_str(&format!("    {label}:\tTerminated\n"));
-            out.push_str(&format!("      Reason:\t{reason}\n"));
+            if !reason.is_empty() {
+                out.push_str(&format!("      Reason:\t{reason}\n"));
+            }
+            if !message.is_empty() {
+                out.push_str(&format!("      Message:\t{message}\n"));
+            }
             out.push_str(&format!("      Exit Code:\t{exit_code}\n"));
             out.push_str(&format!("      Started:\t{}\n", sim_time(*started_at, now)));
             out.push_str(&format!(

@@ -426,11 +426,83 @@ fn kubectl_status_transitions_follow_the_kubelet() {
             "ImagePullBackOff",
             "ErrImagePull",
             "ImagePullBackOff",
+            // Deleted while its container had never run: the status manager's `TerminatePod`
+            // reports the container as ContainerStatusUnknown (exit code 137) and the pod as
+            // Failed, which kubectl shows before the pod object goes.
             "Terminating",
+            "ContainerStatusUnknown",
             "(gone)",
         ],
         "image-typo.yaml"
     );
+    // An old pod of a rolling update that ignores SIGTERM: SIGKILL at the end of the 30 s grace
+    // period (exit code 137), a Failed phase, and kubectl (v1.31+) shows Error, not
+    // Terminating, for the moment before the pod object is removed.
+    let old_hash = replica_set_where("rolling-update.yaml", 1, |spec| {
+        spec.containers[0].image == "web:1.0"
+    });
+    let old = status_transitions("rolling-update.yaml", &old_hash, 200);
+    assert_eq!(
+        old[old.len() - 3..],
+        ["Terminating", "Error", "(gone)"],
+        "rolling-update.yaml: {old:?}"
+    );
+}
+
+/// The last status a deleted pod's kubelet writes: every container terminated with the code
+/// its process ended with, a terminal phase, Ready and PodReadyToStartContainers False; then,
+/// at the same moment, the pod object goes.
+#[test]
+fn a_deleted_pod_ends_in_a_terminal_phase_before_it_goes() {
+    let mut sim = scenario("rolling-update.yaml").sim();
+    let mut seen = None;
+    while let Some(step) = sim.step_until(Time::from_secs(200)) {
+        let Some(pod) = sim
+            .store()
+            .pods
+            .values()
+            .find(|p| p.metadata.deletion_timestamp.is_some() && p.is_terminal())
+        else {
+            continue;
+        };
+        seen = Some((step.clone(), (**pod).clone()));
+        break;
+    }
+    let (step, pod) = seen.expect("an old pod reaches a terminal phase");
+    assert_eq!(pod.status.phase, PodPhase::Failed);
+    assert_eq!(pod.kubectl_status(), "Error");
+    let cs = &pod.status.container_statuses[0];
+    assert!(
+        matches!(&cs.state, ContainerState::Terminated { exit_code: 137, reason, .. } if reason == "Error"),
+        "{:?}",
+        cs.state
+    );
+    assert!(!cs.ready && !cs.started);
+    for t in [
+        PodConditionType::Ready,
+        PodConditionType::PodReadyToStartContainers,
+    ] {
+        assert_eq!(
+            pod.condition(t).map(|c| c.status),
+            Some(rolloutscope::sim::api::ConditionStatus::False),
+            "{t:?}"
+        );
+    }
+    assert!(
+        step.narration.contains("phase Failed") && step.narration.contains("STATUS Error"),
+        "{}",
+        step.narration
+    );
+    let name = pod.metadata.name.to_string();
+    // The same pod is gone one step later or so, at the same time.
+    let next = sim.step().expect("the run goes on");
+    assert_eq!(next.time, step.time);
+    let mut gone = sim.store().pods.get(name.as_str()).is_none();
+    while !gone {
+        let s = sim.step().expect("the run goes on");
+        assert_eq!(s.time, step.time, "{name} is removed at once");
+        gone = sim.store().pods.get(name.as_str()).is_none();
+    }
 }
 
 #[test]

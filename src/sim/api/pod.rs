@@ -513,6 +513,9 @@ pub enum ContainerState {
     Terminated {
         exit_code: i32,
         reason: String,
+        /// Set by the kubelet only for a few reasons (`ContainerStatusUnknown`).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        message: String,
         started_at: Time,
         finished_at: Time,
     },
@@ -745,6 +748,7 @@ mod tests {
         ContainerState::Terminated {
             exit_code: 0,
             reason: "Completed".to_string(),
+            message: String::new(),
             started_at: Time::ZERO,
             finished_at: Time::ZERO,
         }
@@ -783,6 +787,7 @@ mod tests {
         let failed = |reason: &str, exit_code| ContainerState::Terminated {
             exit_code,
             reason: reason.to_string(),
+            message: String::new(),
             started_at: Time::ZERO,
             finished_at: Time::ZERO,
         };

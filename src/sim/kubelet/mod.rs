@@ -267,6 +267,10 @@ pub struct PodRuntime {
     #[serde(default)]
     pub sandbox_event_pending: bool,
     pub terminating: bool,
+    /// The containers of a terminating pod have stopped and its final status is written: the
+    /// phase is terminal, and the pod object goes next.
+    #[serde(default)]
+    pub terminated: bool,
     /// The readiness endpoint fails from now on (the `break_readiness` fault).
     #[serde(default)]
     pub readiness_broken: bool,
@@ -516,6 +520,28 @@ impl<'a> KubeletContext<'a> {
         } else {
             reason.to_string()
         }
+    }
+
+    /// The grace period of the pod's deletion (30 s unless the delete set another).
+    fn deletion_grace_ms(&self) -> u64 {
+        u64::try_from(
+            self.pod
+                .metadata
+                .deletion_grace_period_seconds
+                .unwrap_or(30),
+        )
+        .unwrap_or(0)
+            * 1000
+    }
+
+    /// The containers, numbered as the kubelet numbers them, that both the spec and the
+    /// runtime state know.
+    fn known_containers(&self) -> std::ops::Range<usize> {
+        0..self
+            .pod
+            .spec
+            .kubelet_container_count()
+            .min(self.runtime.containers.len())
     }
 
     fn container_name(&self, c: usize) -> String {
@@ -858,18 +884,11 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
         return;
     }
     k.runtime.terminating = true;
-    let grace_ms = u64::try_from(k.pod.metadata.deletion_grace_period_seconds.unwrap_or(30))
-        .unwrap_or(0)
-        * 1000;
+    let grace_ms = k.deletion_grace_ms();
     let mut wait = 0;
     // The sidecars' shutdown times, in their order.
     let mut sidecars = Vec::new();
-    for c in 0..k
-        .pod
-        .spec
-        .kubelet_container_count()
-        .min(k.runtime.containers.len())
-    {
+    for c in k.known_containers() {
         let rt = &mut k.runtime.containers[c];
         rt.pull_started = None;
         if rt.running_since.is_none() {
@@ -924,22 +943,119 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
     k.out.say(said);
 }
 
-/// The containers of a terminating pod have exited: the pod object is removed.
-pub fn termination_complete(store: &Store, name: &str) -> Outcome {
-    let mut out = Outcome::default();
+/// The end of a pod's termination, in two steps. First (`syncTerminatingPod`, then the status
+/// manager's `TerminatePod`) the kubelet writes the pod's last status: each container it
+/// stopped is terminated with the code its process ended with, a container that never ran is
+/// `ContainerStatusUnknown` (exit code 137), and the phase is terminal, Succeeded only if every
+/// app container exited with code 0, else Failed. kubectl (v1.31+) then shows the pod's
+/// phase-derived STATUS (`Error`, `Completed`) instead of `Terminating`. Then the status
+/// manager removes the pod object (`canBeDeleted`: a delete with grace period 0).
+pub fn termination_complete(
+    store: &Store,
+    world: &World,
+    name: &str,
+    now: Time,
+    rng: &mut Rng,
+) -> Outcome {
     let Some(pod) = store.pods.get(name) else {
-        return out;
+        return Outcome::default();
     };
     if pod.metadata.deletion_timestamp.is_none() || node_down(store, &pod.node_name) {
-        return out;
+        return Outcome::default();
     }
-    out.change(Change::RemovePod(name.to_string()));
-    out.stage = Some(Stage::Reconcile);
-    out.say(format!(
-        "{name}'s containers have stopped, so the kubelet finishes the deletion and the pod is gone; its requests on {} are free again.",
-        pod.node_name
+    let status_written = store.kubelet.get(name).is_none_or(|rt| rt.terminated);
+    let Some(mut k) = KubeletContext::new(store, world, now, rng, name).filter(|_| !status_written)
+    else {
+        let mut out = Outcome::default();
+        out.change(Change::RemovePod(name.to_string()));
+        out.stage = Some(Stage::Reconcile);
+        out.say(format!(
+            "{name}'s final status is written, so the kubelet's status manager deletes the pod object with grace period 0: the pod is gone."
+        ));
+        return out;
+    };
+    let grace_ms = k.deletion_grace_ms();
+    let initialized = k.initialized();
+    let mut ended = Vec::new();
+    for c in k.known_containers() {
+        let Some(cs) = k.cs(c) else {
+            continue;
+        };
+        let name = k.container_name(c);
+        if k.runtime.containers[c].running_since.is_some() {
+            // The process ended as `begin_termination` planned: on its own after SIGTERM if it
+            // shuts down within the grace period, else by SIGKILL when the period ended.
+            let shutdown = k
+                .spec_of(c)
+                .and_then(|s| k.world.behavior(&s.image).shutdown_ms);
+            let code = match shutdown {
+                Some(after) if after < grace_ms => probes::SIGTERM_EXIT_CODE,
+                _ => probes::SIGKILL_EXIT_CODE,
+            };
+            probes::container_stopped(&mut k, c, code, "Error");
+            if !k.is_init(c) {
+                ended.push(format!("{name} exit code {code}"));
+            }
+            continue;
+        }
+        match (&cs.state, &cs.last_state) {
+            (ContainerState::Terminated { .. }, _) => {}
+            // A container waiting to be restarted shows the exit of its last instance, now
+            // that it will not be restarted.
+            (ContainerState::Waiting { .. }, Some(last @ ContainerState::Terminated { .. })) => {
+                let last = last.clone();
+                if let ContainerState::Terminated { exit_code, .. } = &last
+                    && !k.is_init(c)
+                {
+                    ended.push(format!("{name} exit code {exit_code}, from before"));
+                }
+                k.set_state(c, last);
+            }
+            // `TerminatePod`: a container with no exit to report failed as far as the API
+            // knows; an app container of a pod that never initialized is left waiting.
+            _ if k.is_init(c) || initialized => {
+                k.set_state(
+                    c,
+                    ContainerState::Terminated {
+                        exit_code: probes::SIGKILL_EXIT_CODE,
+                        reason: "ContainerStatusUnknown".to_string(),
+                        message: "The container could not be located when the pod was terminated"
+                            .to_string(),
+                        started_at: k.now.truncate_to_secs(),
+                        finished_at: k.now.truncate_to_secs(),
+                    },
+                );
+                if !k.is_init(c) {
+                    ended.push(format!(
+                        "{name} never ran: ContainerStatusUnknown, exit code 137"
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    k.runtime.terminated = true;
+    k.runtime.sandbox_ready = false;
+    let phase = status::get_phase(&k.pod.spec, &k.status, initialized, true);
+    let word = match phase {
+        PodPhase::Succeeded => "Completed",
+        _ => "Error",
+    };
+    let ended = if ended.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", ended.join(", "))
+    };
+    let pod_name = k.pod.metadata.name.to_string();
+    let node = k.pod.node_name.clone();
+    k.out.stage = Some(Stage::Reconcile);
+    k.out.say(format!(
+        "{pod_name}'s containers have stopped{ended}, so the kubelet writes the pod's final status: phase {}, and kubectl get pods shows STATUS {word} (from the phase) instead of Terminating. Its requests on {node} are free again. The pod object is removed next.",
+        phase.as_str()
     ));
-    out
+    let work = k.work_name();
+    k.after(0, Work::TerminationComplete(work));
+    k.finish()
 }
 
 /// A pull that was started completes.

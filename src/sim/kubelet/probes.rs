@@ -988,6 +988,7 @@ pub fn container_stopped(k: &mut KubeletContext<'_>, c: usize, exit_code: i32, r
         ContainerState::Terminated {
             exit_code,
             reason: reason.to_string(),
+            message: String::new(),
             started_at: started.truncate_to_secs(),
             finished_at: k.now.truncate_to_secs(),
         },

@@ -61,7 +61,7 @@ pub(super) fn generate_into(
             || status.conditions.iter().any(|c| {
                 c.type_ == PodConditionType::Initialized && c.status == ConditionStatus::True
             }));
-    let phase = get_phase(spec, status, initialized);
+    let phase = get_phase(spec, status, initialized, rt.terminated);
     if status.phase != phase {
         status.to_mut().phase = phase;
     }
@@ -105,8 +105,20 @@ pub(super) fn generate_into(
     // The unready message as the conditions hold it, made on the first write and shared by the
     // second.
     let mut shared = None;
-    if rt.sandbox_ready {
-        let ready_to_start = PodConditionType::PodReadyToStartContainers;
+    let ready_to_start = PodConditionType::PodReadyToStartContainers;
+    if rt.terminated {
+        // The pod's sandbox is gone with its containers: `PodReadyToStartContainers` turns
+        // False, with no reason.
+        if let Some(i) = status
+            .conditions
+            .iter()
+            .position(|c| c.type_ == ready_to_start && c.status != ConditionStatus::False)
+        {
+            let c = &mut status.to_mut().conditions[i];
+            c.status = ConditionStatus::False;
+            c.last_transition_time = t;
+        }
+    } else if rt.sandbox_ready {
         set_condition(status, ready_to_start, None, &mut shared, t);
     }
     // Its own message, never the unready one.
@@ -199,7 +211,34 @@ fn set_condition(
 /// completion has not (or, before the pod has initialized, a sidecar has not started), or while
 /// any app container waits without having run; Running once one runs (sidecars count), and still
 /// Running while containers crash and restart.
-pub fn get_phase(spec: &PodSpec, status: &PodStatus, initialized: bool) -> PodPhase {
+///
+/// A pod whose termination has ended (`terminal`: deleted, its containers stopped) reaches a
+/// terminal phase: Succeeded if every app container exited with code 0, else Failed, and
+/// Failed whatever its containers say otherwise (the status manager's `TerminatePod` marks a
+/// terminal pod that is still Pending or Running as Failed).
+pub fn get_phase(
+    spec: &PodSpec,
+    status: &PodStatus,
+    initialized: bool,
+    terminal: bool,
+) -> PodPhase {
+    let phase = get_phase_while_alive(spec, status, initialized);
+    if !terminal || matches!(phase, PodPhase::Succeeded | PodPhase::Failed) {
+        return phase;
+    }
+    let app_succeeded = !status.container_statuses.is_empty()
+        && status
+            .container_statuses
+            .iter()
+            .all(|cs| matches!(cs.state, ContainerState::Terminated { exit_code: 0, .. }));
+    if app_succeeded {
+        PodPhase::Succeeded
+    } else {
+        PodPhase::Failed
+    }
+}
+
+fn get_phase_while_alive(spec: &PodSpec, status: &PodStatus, initialized: bool) -> PodPhase {
     let (mut pending_inits, mut pending_sidecars) = (0, 0);
     let (mut running, mut waiting, mut stopped) = (0, 0, 0);
     for (i, c) in spec.init_containers.iter().enumerate() {
