@@ -10,6 +10,7 @@ use super::controller::deployment::util::{
 };
 use super::controller::{Change, Outcome};
 use super::store::Store;
+use super::three_way;
 use super::trace::Stage;
 use super::validation::{self, FieldError};
 use std::fmt;
@@ -237,48 +238,70 @@ fn images_of(d: &Deployment) -> String {
     d.spec.template.spec.images(", ")
 }
 
-/// The Deployment `kubectl apply` of `manifest` leaves over the live one: the manifest's spec,
-/// and its labels and annotations merged as apply's three-way merge merges them. A key the
-/// manifest sets takes its value; a key the manifest applied last set, and this one leaves out,
-/// is removed; any other live key stays: the controller's `deployment.kubernetes.io/…`
-/// annotations, a `kubernetes.io/change-cause` a rollback copied back, a label added by
-/// `kubectl label`.
+/// The Deployment `kubectl apply` of `manifest` leaves over the live one: its labels,
+/// annotations and spec as apply's three-way merge ([`three_way`]) leaves them. A field the
+/// manifest sets takes its value; one the manifest applied last set, and this one leaves out,
+/// is removed; any other live field stays: the controller's `deployment.kubernetes.io/…`
+/// annotations, a label added by `kubectl label`, `spec.replicas` after `kubectl scale` when
+/// the manifest leaves it out, `spec.paused` after `rollout pause`, the template's
+/// `restartedAt` after `rollout restart`, and what the API server defaulted.
 pub fn applied(live: &Deployment, manifest: &Deployment) -> Deployment {
     let mut new = live.clone();
-    new.spec = manifest.spec.clone();
-    let last = last_applied(live);
-    let last_sets = |pointer: &str| {
-        last.as_ref()
-            .and_then(|v| v.pointer(pointer))
-            .is_some_and(|x| !x.is_null())
+    let original = last_applied(live);
+    let merge_map = |live_map: &StringMap, manifest_map: &StringMap, field: &str| {
+        let merged = three_way::merge(
+            pointer(original.as_ref(), &format!("/metadata/{field}")),
+            &serde_json::to_value(manifest_map).unwrap_or_default(),
+            serde_json::to_value(live_map).ok().as_ref(),
+            &["metadata", field],
+        );
+        serde_json::from_value(merged).unwrap_or_else(|_| manifest_map.clone())
     };
-    // Apply's three-way merge for the field people leave out on purpose, so that `kubectl
-    // scale` or an autoscaler owns it: a field the manifest omits is deleted (and defaulted)
-    // only when the manifest applied last set it; otherwise the live value stays.
-    if manifest.spec.replicas.is_none() && !last_sets("/spec/replicas") {
-        new.spec.replicas = live.spec.replicas;
-    }
-    let merge = |live_map: &StringMap, manifest_map: &StringMap, pointer: &str| {
-        let mut merged = manifest_map.clone();
-        for (k, v) in live_map.iter() {
-            let escaped = k.replace('~', "~0").replace('/', "~1");
-            if !merged.contains_key(k) && !last_sets(&format!("{pointer}/{escaped}")) {
-                merged.insert(k.clone(), v.clone());
-            }
-        }
-        merged
-    };
-    new.metadata.labels = merge(
-        &live.metadata.labels,
-        &manifest.metadata.labels,
-        "/metadata/labels",
-    );
-    new.metadata.annotations = merge(
+    new.metadata.labels = merge_map(&live.metadata.labels, &manifest.metadata.labels, "labels");
+    new.metadata.annotations = merge_map(
         &live.metadata.annotations,
         &manifest.metadata.annotations,
-        "/metadata/annotations",
+        "annotations",
     );
+    // The spec as the person wrote it (the manifest kubectl records), so that a field left out
+    // is told apart from one set to its zero value (`paused: false`). A manifest whose record
+    // does not say what its spec says (one edited as an object, not as text) is taken as its
+    // spec serializes.
+    let name = &manifest.metadata.name;
+    let written = last_applied(manifest)
+        .and_then(|v| v.get("spec").cloned())
+        .filter(|raw| decode_spec(name, raw.clone()).is_some_and(|s| s == manifest.spec))
+        .or_else(|| serde_json::to_value(&manifest.spec).ok())
+        .unwrap_or_default();
+    let merged = three_way::merge(
+        pointer(original.as_ref(), "/spec"),
+        &written,
+        serde_json::to_value(&live.spec).ok().as_ref(),
+        &["spec"],
+    );
+    new.spec = decode_spec(name, merged).unwrap_or_else(|| manifest.spec.clone());
     new
+}
+
+/// The value at a JSON pointer, if there is a value to look in.
+fn pointer<'v>(v: Option<&'v serde_json::Value>, at: &str) -> Option<&'v serde_json::Value> {
+    v.and_then(|v| v.pointer(at))
+}
+
+/// A merged spec decoded as the API server decodes what it is sent (quantities in canonical
+/// form); `None` if it does not decode, which a merge of two decodable specs should not give.
+fn decode_spec(name: &str, spec: serde_json::Value) -> Option<super::api::DeploymentSpec> {
+    if !spec.is_object() {
+        return None;
+    }
+    let object = serde_json::json!({
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name},
+        "spec": spec,
+    });
+    let doc = super::yaml::parse(&object.to_string(), &super::yaml::Limits::default()).ok()?;
+    validation::decode_deployment(&doc).ok().map(|d| d.spec)
 }
 
 /// The manifest `kubectl apply` recorded last on `d`, parsed; `None` without a record (an object

@@ -20,6 +20,7 @@ pub mod recorder;
 pub mod rng;
 pub mod scenario;
 pub mod store;
+pub mod three_way;
 pub mod timeline;
 pub mod trace;
 pub mod validation;

@@ -105,10 +105,10 @@ fn preview(live: Option<&Deployment>, edited: &Deployment, position: usize) -> (
             vec!["The Deployment does not exist yet: applying creates it.".into()],
         );
     };
-    let mut defaulted = edited.clone();
+    // Compared as apply would leave it (merged with the live object, then defaulted), so the
+    // controller's annotations, a pause or a server default are no change.
+    let mut defaulted = applied(live, edited);
     validation::set_defaults(&mut defaulted);
-    // Compared as apply would leave it, so the controller's annotations are no change.
-    let defaulted = applied(live, &defaulted);
     let changes = describe_spec_change(live, &defaulted);
     if changes.is_empty() && live.spec == defaulted.spec {
         (

@@ -302,6 +302,76 @@ fn apply_leaves_replicas_it_never_set_to_kubectl_scale() {
     );
 }
 
+/// Apply's three-way merge keeps what other commands set and no manifest did: a paused
+/// Deployment stays paused when an edited manifest is applied (its template change waits for
+/// `rollout resume`), and after `rollout restart` the same manifest again is unchanged rather
+/// than undoing the restart.
+#[test]
+fn apply_keeps_a_pause_and_a_restart_it_never_set() {
+    let actions = format!(
+        "  - {{at: 10s, pause: {{}}}}\n  - at: 20s\n{}",
+        applied("", "RollingUpdate", "web:2.0")
+    );
+    let (sim, steps) = run(&scenario(2, PLAIN, BY_APP, &actions), 40);
+    let d = sim.deployment("web").expect("web");
+    assert!(d.spec.paused, "the apply left spec.paused alone");
+    assert_eq!(d.spec.template.spec.containers[0].image, "web:2.0");
+    assert_eq!(sim.store().replica_sets.len(), 1, "no rollout while paused");
+    assert_narrated(
+        &steps,
+        &["the pod template changed (image web:1.0 → web:2.0), but the Deployment is paused"],
+    );
+
+    // A manifest that says `paused: false` sets it, and so resumes the rollout.
+    let resume = applied("", "RollingUpdate", "web:2.0").replace(
+        "        replicas: 10\n",
+        "        replicas: 10\n        paused: false\n",
+    );
+    let actions = format!("  - {{at: 10s, pause: {{}}}}\n  - at: 20s\n{resume}");
+    let (sim, steps) = run(&scenario(2, PLAIN, BY_APP, &actions), 40);
+    assert!(!sim.deployment("web").expect("web").spec.paused);
+    assert_eq!(sim.store().replica_sets.len(), 2, "the rollout goes on");
+    assert_narrated(&steps, &["spec.paused is now false"]);
+
+    let actions = format!(
+        "  - at: 5s\n{}\n  - {{at: 10s, rollout_restart: {{}}}}\n  - at: 40s\n{}",
+        applied("", "RollingUpdate", "web:1.0"),
+        applied("", "RollingUpdate", "web:1.0")
+    );
+    let (sim, steps) = run(&scenario(2, PLAIN, BY_APP, &actions), 50);
+    let d = sim.deployment("web").expect("web");
+    assert!(
+        d.spec
+            .template
+            .metadata
+            .annotations
+            .contains_key("kubectl.kubernetes.io/restartedAt"),
+        "the restart's annotation survives the apply"
+    );
+    let last = steps
+        .iter()
+        .rev()
+        .find(|s| s.narration.starts_with("deployment.apps/web"))
+        .map(|s| s.narration.clone());
+    assert_eq!(last.as_deref(), Some("deployment.apps/web unchanged."));
+}
+
+/// `spec.strategy` is patched with `retainKeys`: applying `type: Recreate` over a live
+/// RollingUpdate strategy (its `rollingUpdate` filled in by the API server) drops
+/// `rollingUpdate` instead of failing validation, as on a real cluster.
+#[test]
+fn applying_recreate_drops_the_defaulted_rolling_update() {
+    let actions = format!("  - at: 10s\n{}", applied("", "Recreate", "web:1.0"));
+    let (sim, steps) = run(&scenario(2, PLAIN, BY_APP, &actions), 20);
+    let d = sim.deployment("web").expect("web");
+    assert_eq!(
+        d.spec.strategy.type_.as_ref().map(|t| t.as_str()),
+        Some("Recreate")
+    );
+    assert!(d.spec.strategy.rolling_update.is_none());
+    assert_narrated(&steps, &["deployment.apps/web configured"]);
+}
+
 /// kubectl's own lines: `delete` names the namespace (kubectl ≥ v1.34), and `scale` reports
 /// `scaled` even when the count was already the one asked for.
 #[test]
