@@ -481,11 +481,15 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                     };
                     target.image = image.clone();
                 }
+                // `*=<image>`: every container, init containers included, as kubectl's
+                // wildcard matches them all.
                 None => {
-                    let Some(first) = containers.first_mut() else {
+                    if containers.is_empty() {
                         return Err(refuse("error: the deployment has no containers"));
-                    };
-                    first.image = image.clone();
+                    }
+                    for target in containers.iter_mut().chain(&mut spec.init_containers) {
+                        target.image = image.clone();
+                    }
                 }
             }
             // `set image` sends no patch when nothing changes, and prints nothing.

@@ -854,8 +854,15 @@ pub fn get_pods(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
             } else {
                 pod.node_name.as_str()
             };
+            // `<true gates>/<gates>`; no condition the simulator knows can satisfy a gate.
+            let gates = pod.spec.readiness_gates().len();
+            let gates = if gates == 0 {
+                "<none>".to_string()
+            } else {
+                format!("0/{gates}")
+            };
             t.push_str(&format!(
-                "\t{}\t{node}\t<none>\t<none>",
+                "\t{}\t{node}\t<none>\t{gates}",
                 pod.status.pod_ip.as_deref().unwrap_or("<none>")
             ));
         }

@@ -510,6 +510,28 @@ impl Store {
                     pod.spec.default_requests_to_limits();
                 }
                 pod.metadata.generation = 1;
+                // The API server's `applySchedulingGatedCondition`: a pod created with scheduling
+                // gates says so in its PodScheduled condition (kubectl STATUS SchedulingGated).
+                if !pod.spec.scheduling_gates().is_empty()
+                    && !pod
+                        .status
+                        .conditions
+                        .iter()
+                        .any(|c| c.type_ == PodConditionType::PodScheduled)
+                {
+                    set_pod_condition(
+                        &mut pod.status.conditions,
+                        super::api::PodCondition {
+                            type_: PodConditionType::PodScheduled,
+                            status: super::api::ConditionStatus::False,
+                            last_transition_time: now.truncate_to_secs(),
+                            reason: Some("SchedulingGated".into()),
+                            message: Some(
+                                "Scheduling is blocked due to non-empty scheduling gates".into(),
+                            ),
+                        },
+                    );
+                }
                 let key = PodName::from(pod.metadata.name.as_str());
                 self.index_pod(&key, &pod);
                 self.refresh_rank(&key, &pod);

@@ -1094,3 +1094,106 @@ fn the_deployment_errors_keep_the_api_servers_order() {
         "{errors:?}"
     );
 }
+
+/// §15.8 and `applySchedulingGatedCondition`: a pod created with scheduling gates carries
+/// PodScheduled False (reason SchedulingGated), shows STATUS SchedulingGated, and the scheduler
+/// never tries it, so there is no FailedScheduling event.
+#[test]
+fn a_pod_with_scheduling_gates_waits_untried() {
+    let yaml = one_pod_scenario(
+        "{labels: {app: web}}",
+        "
+        schedulingGates: [{name: example.com/quota}]",
+        "",
+        "",
+    );
+    let (sim, steps) = run(&yaml, 60);
+    let pod = sim.store().pods.values().next().expect("the pod exists");
+    assert!(pod.node_name.is_empty(), "never scheduled");
+    assert_eq!(pod.kubectl_status(), "SchedulingGated");
+    let cond = pod
+        .condition(rolloutscope::sim::api::PodConditionType::PodScheduled)
+        .expect("PodScheduled");
+    assert_eq!(cond.reason.as_deref(), Some("SchedulingGated"));
+    assert_eq!(
+        cond.message.as_deref(),
+        Some("Scheduling is blocked due to non-empty scheduling gates")
+    );
+    assert!(messages(&steps, EventReason::FailedScheduling).is_empty());
+    assert!(messages(&steps, EventReason::Scheduled).is_empty());
+}
+
+/// §15.6: a readiness gate whose condition nobody sets keeps a pod whose containers are all
+/// ready not Ready (reason ReadinessGatesNotReady), so the Deployment counts it neither ready
+/// nor available; `get pods -o wide` shows READINESS GATES 0/1.
+#[test]
+fn a_readiness_gate_nobody_sets_keeps_the_pod_not_ready() {
+    let yaml = one_pod_scenario(
+        "{labels: {app: web}}",
+        "
+        readinessGates: [{conditionType: example.com/lb-ready}]",
+        "",
+        "",
+    );
+    let (sim, steps) = run(&yaml, 60);
+    let pod = sim.store().pods.values().next().expect("the pod exists");
+    use rolloutscope::sim::api::{ConditionStatus, PodConditionType};
+    let status = |t| pod.condition(t).map(|c| c.status);
+    assert_eq!(
+        status(PodConditionType::ContainersReady),
+        Some(ConditionStatus::True)
+    );
+    let ready = pod.condition(PodConditionType::Ready).expect("Ready");
+    assert_eq!(ready.status, ConditionStatus::False);
+    assert_eq!(ready.reason.as_deref(), Some("ReadinessGatesNotReady"));
+    assert_eq!(
+        ready.message.as_deref(),
+        Some(
+            "corresponding condition of pod readiness gate \"example.com/lb-ready\" does not exist."
+        )
+    );
+    let d = sim.deployment("web").expect("web");
+    assert_eq!(d.status.ready_replicas, 0);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(60));
+    let wide = kubectl::get(&m, &[Resource::Pods], true);
+    assert!(
+        wide.lines()
+            .nth(1)
+            .is_some_and(|l| l.contains(" 1/1 ") && l.trim_end().ends_with(" 0/1")),
+        "{wide}"
+    );
+    assert_narrated(&steps, &["ReadinessGatesNotReady"]);
+}
+
+/// `kubectl set image deployment/web *=web:2.0` (a scenario's `set_image` without a container
+/// name) sets the image of every container, init containers included, as kubectl's wildcard
+/// matches them all.
+#[test]
+fn set_image_with_the_wildcard_changes_every_container() {
+    let yaml = one_pod_scenario(
+        "{labels: {app: web}}",
+        "
+        initContainers: [{name: init, image: web:1.0}]",
+        "
+          - name: side
+            image: web:1.0",
+        "
+  - {at: 10s, set_image: web:2.0}",
+    );
+    let (sim, steps) = run(&yaml, 20);
+    let d = sim.deployment("web").expect("web");
+    let spec = &d.spec.template.spec;
+    let images: Vec<&str> = spec
+        .init_containers
+        .iter()
+        .chain(&spec.containers)
+        .map(|c| c.image.as_str())
+        .collect();
+    assert_eq!(images, ["web:2.0", "web:2.0", "web:2.0"]);
+    assert_narrated(
+        &steps,
+        &[
+            "deployment.apps/web image updated: the pod template changed (image web:1.0, web:1.0 → web:2.0, web:2.0)",
+        ],
+    );
+}

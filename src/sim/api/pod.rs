@@ -52,6 +52,33 @@ pub struct PodSpec {
 }
 
 impl PodSpec {
+    /// The names of the pod's scheduling gates (`spec.schedulingGates`): while any is left, the
+    /// scheduler does not try the pod, and nothing in the simulated cluster removes one.
+    pub fn scheduling_gates(&self) -> Vec<&str> {
+        self.names_in("schedulingGates", "name")
+    }
+
+    /// The condition types of the pod's readiness gates (`spec.readinessGates`): the pod is
+    /// Ready only when each of these conditions is True too, and nothing in the simulated
+    /// cluster sets one.
+    pub fn readiness_gates(&self) -> Vec<&str> {
+        self.names_in("readinessGates", "conditionType")
+    }
+
+    /// The `key` of each item in the list field `field`, which the pod spec keeps as written.
+    fn names_in(&self, field: &str, key: &str) -> Vec<&str> {
+        self.extra
+            .get(field)
+            .and_then(Value::as_array)
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(|g| g.get(key).and_then(Value::as_str))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// Whether [`PodSpec::default_requests_to_limits`] would change anything: some container
     /// (init containers included) has a limit without a request for the same resource.
     pub fn has_limits_without_requests(&self) -> bool {

@@ -161,6 +161,11 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
     if !pod.node_name.is_empty() || pod.metadata.deletion_timestamp.is_some() {
         return out;
     }
+    // The `SchedulingGates` PreEnqueue plugin: a gated pod waits outside the scheduling queue,
+    // untried and without a FailedScheduling event, until its gates are removed.
+    if !pod.spec.scheduling_gates().is_empty() {
+        return out;
+    }
     let mut failures = Vec::new();
     // The nodes that fit, counted, and those with the top score among them, in name order: a
     // higher score starts the list again.

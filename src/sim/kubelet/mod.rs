@@ -838,6 +838,26 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         }
     }
     k.out.say(said);
+    // Said once however many containers start in this step (the narration drops a repeat).
+    let gates = readiness_gates_hold(k.pod);
+    if !gates.is_empty() {
+        k.out.say(gates.trim_start());
+    }
+}
+
+/// What the pod's readiness gates add to a narration of readiness: that they keep the pod not
+/// Ready, since nothing in the simulated cluster sets their conditions; nothing without gates.
+pub fn readiness_gates_hold(pod: &Pod) -> String {
+    let gates = pod.spec.readiness_gates();
+    if gates.is_empty() {
+        return String::new();
+    }
+    format!(
+        " The pod itself stays not Ready, though (Ready False, ReadinessGatesNotReady): its readiness gate{} {} need{} a condition of that type to be True, and no controller here sets one.",
+        if gates.len() == 1 { "" } else { "s" },
+        gates.join(", "),
+        if gates.len() == 1 { "s" } else { "" }
+    )
 }
 
 /// The rest of the narration of an init container's start: what the pod waits for.

@@ -591,8 +591,11 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
                 .filter(|&o| k.cs(o).is_some_and(|cs| !cs.ready))
                 .filter_map(|o| k.spec_of(o).map(|s| s.name.as_str()))
                 .collect();
-            let pod_turns = if waiting_for.is_empty() {
+            let gates = super::readiness_gates_hold(k.pod);
+            let pod_turns = if waiting_for.is_empty() && gates.is_empty() {
                 "and the pod turns Ready".to_string()
+            } else if waiting_for.is_empty() {
+                "and every container of the pod is ready.".to_string() + gates.trim_end_matches('.')
             } else {
                 format!(
                     "but the pod stays not Ready until {} {} ready too",

@@ -136,7 +136,27 @@ pub(super) fn generate_into(
         &mut shared,
         t,
     );
-    set_condition(status, PodConditionType::Ready, unready, &mut shared, t);
+    // `generatePodReadyCondition`: with every container ready, each readiness gate whose
+    // condition is not True keeps the pod not Ready. No condition the simulator writes can
+    // be a gate's, so each gate reads as missing.
+    let gates = spec.readiness_gates();
+    let gated = (unready.is_none() && !gates.is_empty()).then(|| {
+        gates
+            .iter()
+            .map(|g| format!("corresponding condition of pod readiness gate {g:?} does not exist."))
+            .collect::<Vec<_>>()
+            .join(", ")
+    });
+    match gated.as_deref() {
+        Some(m) => set_condition(
+            status,
+            PodConditionType::Ready,
+            Some(("ReadinessGatesNotReady", m)),
+            &mut None,
+            t,
+        ),
+        None => set_condition(status, PodConditionType::Ready, unready, &mut shared, t),
+    }
 }
 
 /// `prefix`, the names separated by spaces, and `]`, as Go prints a list of names: written
