@@ -47,6 +47,9 @@ pub enum Cause {
     Unschedulable,
     /// The image cannot be pulled (`ErrImagePull`, `ImagePullBackOff`).
     ImagePull,
+    /// The container cannot be created: a ConfigMap or Secret (or a key in one) that its
+    /// environment names is missing (`CreateContainerConfigError`).
+    ContainerConfig,
     /// Containers keep exiting or being killed and restart under back-off (`CrashLoopBackOff`).
     CrashLoop,
     /// Containers run but their readiness probe fails.
@@ -333,6 +336,21 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
             matches!(waiting_reason(p), Some((r, _)) if r == "ErrImagePull" || r == "ImagePullBackOff")
         })
         .collect();
+    let config_error: Vec<&&&Pod> = scheduled
+        .iter()
+        .filter(|p| matches!(waiting_reason(p), Some((r, _)) if r == "CreateContainerConfigError"))
+        .collect();
+    if let Some(p) = config_error.first() {
+        let (_, message) = waiting_reason(p).unwrap_or_default();
+        app.push(signal(
+            format!("kubectl describe pod {}", p.metadata.name),
+            format!(
+                "{} pods cannot create their container; State: Waiting, Reason: CreateContainerConfigError, Message: {message}",
+                config_error.len()
+            ),
+            true,
+        ));
+    }
     let restarts: i32 = scheduled
         .iter()
         .map(|p| p.max_restarts_of_any())
@@ -384,7 +402,8 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         .filter(|p| p.max_restarts_of_any() > 0)
         .max_by_key(|p| p.max_restarts_of_any())
         .or_else(|| not_ready_running.first().copied())
-        .or_else(|| pulling.first().copied());
+        .or_else(|| pulling.first().copied())
+        .or_else(|| config_error.first().copied());
     let mut last_kubelet_warning = None;
     if let Some(p) = suspect {
         let evs = pod_events(&p.metadata.name);
@@ -532,6 +551,19 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
             raising_replicas_helps: false,
             advice: format!(
                 "Raising replicas will not help: new pods use the same image. Fix the image tag (kubectl set image) or roll back (kubectl rollout undo deploy/{name})."
+            ),
+        }
+    } else if let Some(p) = config_error.first() {
+        let (_, message) = waiting_reason(p).unwrap_or_default();
+        Verdict {
+            cause: Cause::ContainerConfig,
+            summary: format!(
+                "{} new pods cannot create their container: STATUS CreateContainerConfigError ({message}). The image is there; a ConfigMap or Secret (or a key in one) that the container's env or envFrom names is missing. The old ReplicaSet keeps serving; READY is {ready}/{desired}.",
+                config_error.len(),
+            ),
+            raising_replicas_helps: false,
+            advice: format!(
+                "Raising replicas will not help: every new pod needs the same missing object. Create it (kubectl create configmap or kubectl create secret), mark the reference optional: true, or roll back (kubectl rollout undo deploy/{name})."
             ),
         }
     } else if restarts > 0 {

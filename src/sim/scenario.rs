@@ -45,6 +45,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../scenarios/scale-during-rollout.yaml"),
     ),
     (
+        "missing-configmap.yaml",
+        include_str!("../../scenarios/missing-configmap.yaml"),
+    ),
+    (
         "pause-resume.yaml",
         include_str!("../../scenarios/pause-resume.yaml"),
     ),
@@ -304,7 +308,8 @@ impl Scenario {
             }),
         };
         let (nodes, quota) = load_cluster(&mut l, root.get("cluster"));
-        let world = load_images(&mut l, root.get("images"));
+        let mut world = load_images(&mut l, root.get("images"));
+        load_config_objects(&mut l, root.get("cluster"), &mut world);
         let before_deployment = l.errors.len();
         let deployment = match root.get("deployment") {
             None => {
@@ -444,7 +449,12 @@ fn load_cluster(l: &mut Loader<'_>, v: Option<&Value>) -> (Vec<Node>, PodQuota) 
         l.err("cluster", "must be a mapping with `nodes:`");
         return (default_nodes(), PodQuota::default());
     };
-    known_keys(l, "cluster", map, &["nodes", "quota"]);
+    known_keys(
+        l,
+        "cluster",
+        map,
+        &["nodes", "quota", "configMaps", "secrets"],
+    );
     let mut quota = PodQuota::default();
     if let Some(q) = map.get("quota") {
         match q.get("pods").and_then(Value::as_u64) {
@@ -536,6 +546,41 @@ fn load_cluster(l: &mut Loader<'_>, v: Option<&Value>) -> (Vec<Node>, PodQuota) 
         nodes.push(node);
     }
     (nodes, quota)
+}
+
+/// The namespace's ConfigMaps and Secrets (`cluster.configMaps`, `cluster.secrets`): each a
+/// name with its data, of which only the keys matter, since nothing runs the containers'
+/// code. A container whose environment refers to one that is missing cannot be created.
+fn load_config_objects(l: &mut Loader<'_>, cluster: Option<&Value>, world: &mut World) {
+    for (field, store) in [
+        ("configMaps", &mut world.config_maps),
+        ("secrets", &mut world.secrets),
+    ] {
+        let Some(v) = cluster.and_then(|c| c.get(field)) else {
+            continue;
+        };
+        let Some(map) = v.as_object() else {
+            l.err(
+                &format!("cluster.{field}"),
+                "must be a mapping from name to data, like {app-config: {LOG_LEVEL: debug}}",
+            );
+            continue;
+        };
+        for (name, data) in map {
+            let keys = match data {
+                Value::Null => Default::default(),
+                Value::Object(d) => d.keys().cloned().collect(),
+                _ => {
+                    l.err(
+                        &format!("cluster.{field}[{name}]"),
+                        "must be a mapping of data keys to values",
+                    );
+                    continue;
+                }
+            };
+            store.insert(name.clone(), keys);
+        }
+    }
 }
 
 fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {

@@ -2002,3 +2002,106 @@ fn a_prompted_sync_waits_while_a_kill_holds_the_pod_worker() {
         "restarted at {restarted}"
     );
 }
+
+/// §15.5: a container whose environment needs a ConfigMap the namespace lacks is never created:
+/// the image is there, then `Error: configmap "web-settings" not found`, waiting reason
+/// CreateContainerConfigError with that message, no restart counted, and the kubelet tries
+/// again each time the pod worker looks (its 10 s × U[1, 1.5) back-off after a failed sync).
+/// The old pods keep serving until the progress deadline says the rollout is stuck.
+#[test]
+fn a_missing_config_map_is_create_container_config_error() {
+    let (sim, steps) = run_until("missing-configmap.yaml", 110);
+    let new_pod = sim
+        .store()
+        .pods
+        .values()
+        .find(|p| p.spec.containers[0].image == "web:2.0")
+        .expect("a new pod");
+    assert_eq!(new_pod.kubectl_status(), "CreateContainerConfigError");
+    assert_eq!(new_pod.status.phase, PodPhase::Pending);
+    let cs = &new_pod.status.container_statuses[0];
+    assert_eq!(cs.restart_count, 0);
+    assert!(
+        matches!(&cs.state, ContainerState::Waiting { reason, message }
+            if reason == "CreateContainerConfigError" && message == "configmap \"web-settings\" not found"),
+        "{:?}",
+        cs.state
+    );
+    let failures: Vec<&Step> = steps
+        .iter()
+        .filter(|s| {
+            s.events.iter().any(|e| {
+                e.reason == EventReason::Failed
+                    && e.message == "Error: configmap \"web-settings\" not found"
+            })
+        })
+        .collect();
+    assert!(failures.len() >= 3, "retried: {}", failures.len());
+    // The first look again comes with the new sandbox's lifecycle event (the relist, within
+    // 1 to 1.5 s), as after a first failed pull; the later ones after the pod worker's back-off.
+    for (i, pair) in failures.windows(2).enumerate() {
+        let gap = pair[1].time.millis_since(pair[0].time);
+        let want = if i == 0 { 1_000..1_500 } else { 10_000..15_000 };
+        assert!(want.contains(&gap), "retry gap {i}: {gap} ms");
+    }
+    let d = sim.deployment("web").expect("web");
+    assert_eq!(d.status.available_replicas, 3, "the old pods serve on");
+    assert!(
+        steps
+            .iter()
+            .any(|s| s.narration.contains("ProgressDeadlineExceeded")),
+        "the rollout is reported stuck"
+    );
+    let diagnosis = diagnose(&sim, &steps, "web");
+    assert_eq!(diagnosis.verdict.cause, Cause::ContainerConfig);
+    assert!(
+        diagnosis
+            .verdict
+            .summary
+            .contains("STATUS CreateContainerConfigError (configmap \"web-settings\" not found)"),
+        "{}",
+        diagnosis.verdict.summary
+    );
+}
+
+/// `makeEnvironmentVariables`' other refusals: a missing key names the object with its
+/// namespace, a missing Secret reads like a missing ConfigMap, and `optional: true` skips what
+/// is missing.
+#[test]
+fn environment_references_fail_or_pass_like_the_kubelet() {
+    let yaml = |env: &str| {
+        one_pod_on_one_node(
+            "",
+            &format!("          - name: web\n            image: web:1.0\n{env}"),
+            "20s",
+        )
+        .replace(
+            "cluster: {nodes: [{name: node-1}]}",
+            "cluster: {nodes: [{name: node-1}], configMaps: {cfg: {A: \"1\"}}}",
+        )
+    };
+    let status_of = |env: &str| {
+        let (sim, _) = run_yaml(&yaml(env), 20);
+        let pod = sim.store().pods.values().next().expect("a pod").clone();
+        match &pod.status.container_statuses[0].state {
+            ContainerState::Waiting { message, .. } if !message.is_empty() => message.clone(),
+            _ => pod.kubectl_status(),
+        }
+    };
+    assert_eq!(
+        status_of(
+            "            env: [{name: B, valueFrom: {configMapKeyRef: {name: cfg, key: B}}}]"
+        ),
+        "couldn't find key B in ConfigMap default/cfg"
+    );
+    assert_eq!(
+        status_of("            envFrom: [{secretRef: {name: db}}]"),
+        "secret \"db\" not found"
+    );
+    assert_eq!(
+        status_of(
+            "            envFrom: [{secretRef: {name: db, optional: true}}]\n            env: [{name: B, valueFrom: {configMapKeyRef: {name: cfg, key: B, optional: true}}}, {name: A, valueFrom: {configMapKeyRef: {name: cfg, key: A}}}]"
+        ),
+        "Running"
+    );
+}

@@ -39,6 +39,10 @@ const GOLDEN: &[(&str, &str)] = &[
     ),
     ("image-typo.yaml", include_str!("../golden/image-typo.txt")),
     (
+        "missing-configmap.yaml",
+        include_str!("../golden/missing-configmap.txt"),
+    ),
+    (
         "readiness-never-passes.yaml",
         include_str!("../golden/readiness-never-passes.txt"),
     ),

@@ -433,7 +433,7 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
 /// When the pod worker looks again after a failed sync, and why: at once (in the model, after
 /// `1 s × U[1, 1.5)`, the relist period) while the new sandbox's lifecycle event is waiting for
 /// the worker, otherwise after its back-off.
-fn look_again_after_failure(k: &mut KubeletContext<'_>) -> (u64, &'static str) {
+pub(super) fn look_again_after_failure(k: &mut KubeletContext<'_>) -> (u64, &'static str) {
     if k.runtime.sandbox_event_pending {
         let pod = k.work_name();
         let jitter = k.rng.jitter_ms(1000, 0.5);

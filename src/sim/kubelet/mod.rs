@@ -18,8 +18,9 @@ use crate::sim::rng::Rng;
 use crate::sim::store::{PodName, Store};
 use crate::sim::trace::Stage;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 pub use images::{Backoff, go_duration};
@@ -109,13 +110,78 @@ impl ImageBehavior {
     }
 }
 
-/// The world outside the control plane: image behaviours by image reference.
+/// The world outside the control plane: image behaviours by image reference, and the
+/// ConfigMaps and Secrets a container's environment may refer to.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct World {
     pub images: BTreeMap<String, ImageBehavior>,
+    /// The ConfigMaps of the namespace, by name, with their data keys: what a container's
+    /// environment may refer to.
+    #[serde(default)]
+    pub config_maps: BTreeMap<String, BTreeSet<String>>,
+    /// The Secrets of the namespace, by name, with their data keys.
+    #[serde(default)]
+    pub secrets: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl World {
+    /// Why the kubelet cannot build container `c`'s environment (`makeEnvironmentVariables`),
+    /// in the kubelet's words, or `None` if every ConfigMap and Secret it needs is there. The
+    /// `envFrom` sources are read first, then `env`, each in order; the first problem wins. A
+    /// reference marked `optional: true` is skipped when its object or key is missing.
+    pub fn missing_config(&self, c: &Container) -> Option<String> {
+        let optional = |r: &Value| r.get("optional").and_then(Value::as_bool) == Some(true);
+        let name_of = |r: &Value| {
+            r.get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        let sources = |field: &str| -> Vec<Value> {
+            c.extra
+                .get(field)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        };
+        // (the object's kind as the error names it, as a key's error names it, its store).
+        let kinds = [
+            ("configMap", "configmap", "ConfigMap", &self.config_maps),
+            ("secret", "secret", "Secret", &self.secrets),
+        ];
+        for from in sources("envFrom") {
+            for (field, lower, _, store) in kinds {
+                if let Some(r) = from.get(format!("{field}Ref")) {
+                    let name = name_of(r);
+                    if !store.contains_key(&name) && !optional(r) {
+                        return Some(format!("{lower} {name:?} not found"));
+                    }
+                }
+            }
+        }
+        for env in sources("env") {
+            let Some(value_from) = env.get("valueFrom") else {
+                continue;
+            };
+            for (field, lower, upper, store) in kinds {
+                let Some(r) = value_from.get(format!("{field}KeyRef")) else {
+                    continue;
+                };
+                let name = name_of(r);
+                let key = r.get("key").and_then(Value::as_str).unwrap_or("");
+                match store.get(&name) {
+                    _ if optional(r) => {}
+                    None => return Some(format!("{lower} {name:?} not found")),
+                    Some(keys) if !keys.contains(key) => {
+                        return Some(format!("couldn't find key {key} in {upper} default/{name}"));
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        None
+    }
+
     /// The behaviour of an image; unlisted images pull in 1 s and serve fine.
     pub fn image(&self, image: &str) -> ImageBehavior {
         self.behavior(image).into_owned()
@@ -741,6 +807,28 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
     let Some(spec) = k.spec_of(c) else {
         return;
     };
+    // `generateContainerConfig` builds the environment before the container is created; a
+    // ConfigMap or Secret it needs that is missing stops this container here.
+    if let Some(err) = k.world.missing_config(spec) {
+        k.container_event(c, true, EventReason::Failed, format!("Error: {err}"));
+        k.set_state(
+            c,
+            ContainerState::Waiting {
+                reason: "CreateContainerConfigError".to_string(),
+                message: err.clone(),
+            },
+        );
+        k.out.stage = Some(Stage::Retry);
+        let (look, why) = images::look_again_after_failure(k);
+        k.out.say(format!(
+            "The kubelet cannot create container {} of {}: its environment needs what the namespace lacks ({err}). STATUS shows {}, and the kubelet tries again each time the pod worker looks, next in {} ({why}); creating the object would let it start.",
+            spec.name,
+            pod.metadata.name,
+            k.status_word(c, "CreateContainerConfigError"),
+            go_duration(look)
+        ));
+        return;
+    }
     let exit = k
         .world
         .behavior(&spec.image)
@@ -1057,9 +1145,12 @@ pub fn termination_complete(
     k.runtime.terminated = true;
     k.runtime.sandbox_ready = false;
     let phase = status::get_phase(&k.pod.spec, &k.status, initialized, true);
-    let word = match phase {
-        PodPhase::Succeeded => "Completed",
-        _ => "Error",
+    // STATUS as kubectl will print it from the status about to be written.
+    let word = {
+        let mut shown = k.pod.clone();
+        shown.status = k.status.clone().into_owned();
+        shown.status.phase = phase;
+        shown.kubectl_status()
     };
     let ended = if ended.is_empty() {
         String::new()
@@ -1070,7 +1161,7 @@ pub fn termination_complete(
     let node = k.pod.node_name.clone();
     k.out.stage = Some(Stage::Reconcile);
     k.out.say(format!(
-        "{pod_name}'s containers have stopped{ended}, so the kubelet writes the pod's final status: phase {}, and kubectl get pods shows STATUS {word} (from the phase) instead of Terminating. Its requests on {node} are free again. The pod object is removed next.",
+        "{pod_name}'s containers have stopped{ended}, so the kubelet writes the pod's final status: phase {}, and kubectl get pods shows STATUS {word} instead of Terminating. Its requests on {node} are free again. The pod object is removed next.",
         phase.as_str()
     ));
     let work = k.work_name();
