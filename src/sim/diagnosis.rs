@@ -104,6 +104,11 @@ fn deployment_pods<'a>(sim: &'a Sim, d: &Deployment) -> Vec<&'a Pod> {
     pods
 }
 
+/// `n` pods, with `kind` before the noun (`"new "`): "1 new pod", "3 new pods".
+fn pods_word(n: usize, kind: &str) -> String {
+    format!("{n} {kind}pod{}", if n == 1 { "" } else { "s" })
+}
+
 /// The first waiting container's reason and message: an init container's when one waits for a
 /// reason of its own (not `PodInitializing`, which only says that its turn has not come), else
 /// an app container's.
@@ -345,8 +350,8 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         app.push(signal(
             format!("kubectl describe pod {}", p.metadata.name),
             format!(
-                "{} pods cannot create their container; State: Waiting, Reason: CreateContainerConfigError, Message: {message}",
-                config_error.len()
+                "{} cannot create their container; State: Waiting, Reason: CreateContainerConfigError, Message: {message}",
+                pods_word(config_error.len(), "")
             ),
             true,
         ));
@@ -381,8 +386,8 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         app.push(signal(
             format!("kubectl describe pod {}", p.metadata.name),
             format!(
-                "{} pods cannot pull their image; State: Waiting, Reason: {reason}{pull_error}",
-                pulling.len()
+                "{} cannot pull their image; State: Waiting, Reason: {reason}{pull_error}",
+                pods_word(pulling.len(), "")
             ),
             true,
         ));
@@ -392,7 +397,12 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         if restarts == 0 {
             "no container has restarted".to_string()
         } else {
-            format!("{crash_looping} pods have restarted, up to {restarts} times")
+            format!(
+                "{} restarted, up to {restarts} times",
+                pods_word(crash_looping, "")
+            )
+            .replacen(" pods restarted", " pods have restarted", 1)
+            .replacen(" pod restarted", " pod has restarted", 1)
         },
         restarts > 0,
     ));
@@ -480,8 +490,13 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         app.push(signal(
             "kubectl get pods   (READY)",
             format!(
-                "{} running pods are not Ready (READY 0/1): their readiness probe does not pass",
-                not_ready_running.len()
+                "{} not Ready (READY 0/1): their readiness probe does not pass",
+                pods_word(not_ready_running.len(), "running ")
+                    + if not_ready_running.len() == 1 {
+                        " is"
+                    } else {
+                        " are"
+                    }
             ),
             true,
         ));
@@ -545,8 +560,8 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         Verdict {
             cause: Cause::ImagePull,
             summary: format!(
-                "{} new pods cannot pull image {image}: STATUS {status} ({message}). The old ReplicaSet keeps serving; READY is {ready}/{desired}.",
-                pulling.len(),
+                "{} cannot pull image {image}: STATUS {status} ({message}). The old ReplicaSet keeps serving; READY is {ready}/{desired}.",
+                pods_word(pulling.len(), "new "),
             ),
             raising_replicas_helps: false,
             advice: format!(
@@ -558,8 +573,8 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         Verdict {
             cause: Cause::ContainerConfig,
             summary: format!(
-                "{} new pods cannot create their container: STATUS CreateContainerConfigError ({message}). The image is there; a ConfigMap or Secret (or a key in one) that the container's env or envFrom names is missing. The old ReplicaSet keeps serving; READY is {ready}/{desired}.",
-                config_error.len(),
+                "{} cannot create their container: STATUS CreateContainerConfigError ({message}). The image is there; a ConfigMap or Secret (or a key in one) that the container's env or envFrom names is missing. The old ReplicaSet keeps serving; READY is {ready}/{desired}.",
+                pods_word(config_error.len(), "new "),
             ),
             raising_replicas_helps: false,
             advice: format!(

@@ -86,11 +86,12 @@ pub fn Narration(session: RwSignal<Session>) -> impl IntoView {
     }
 }
 
-/// Why ready is below desired, from the core's diagnosis, with the commands that show it.
-/// Shown while fewer pods are ready than wanted; opens by itself when the rollout is stuck —
-/// the run ended short, or the progress deadline passed — and stays folded while a rollout is
-/// just moving, where a diagnosis would alarm for nothing. The diagnosis reads the whole trace,
-/// so it is only worked out while the panel is open.
+/// Why ready is below desired, or why the rollout is stuck, from the core's diagnosis, with the
+/// commands that show it. Shown while fewer pods are ready than wanted or once the progress
+/// deadline has passed; opens by itself when the rollout is stuck — the run ended short, or the
+/// progress deadline passed — and stays folded while a rollout is just moving, where a
+/// diagnosis would alarm for nothing. The diagnosis reads the whole trace, so it is only worked
+/// out while the panel is open.
 #[component]
 pub fn DiagnosisPanel(session: RwSignal<Session>) -> impl IntoView {
     let short = Memo::new(move |_| {
@@ -101,14 +102,16 @@ pub fn DiagnosisPanel(session: RwSignal<Session>) -> impl IntoView {
                 d.status.ready_replicas,
                 d.status.available_replicas,
             );
-            if ready >= desired {
-                return None;
-            }
             let deadline = d
                 .status
                 .conditions
                 .iter()
                 .any(|c| c.reason == ConditionReason::ProgressDeadlineExceeded);
+            // A rollout can be stuck with every wanted pod ready: the old ones serve while no
+            // new one becomes ready (maxUnavailable 0), until the progress deadline says so.
+            if ready >= desired && !deadline {
+                return None;
+            }
             Some((desired, ready, available, deadline || s.at_end()))
         })
     });

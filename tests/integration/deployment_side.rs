@@ -1197,3 +1197,25 @@ fn set_image_with_the_wildcard_changes_every_container() {
         ],
     );
 }
+
+/// `names.SimpleNameGenerator`: a pod's `generateName` base (`<rs>-`) is cut to 58 characters
+/// before the 5 random ones, so a long Deployment name still gives 63-character pod names.
+#[test]
+fn long_names_give_pods_of_at_most_63_characters() {
+    let long = "a-deployment-with-a-name-long-enough-to-need-cutting-short";
+    let (sim, _) = run(
+        &scenario(
+            2,
+            &format!("{{name: {long}}}"),
+            BY_APP,
+            "  - {at: 1s, scale: 3}",
+        ),
+        10,
+    );
+    let pods: Vec<&str> = sim.store().pods.keys().map(|k| &**k).collect();
+    assert_eq!(pods.len(), 3);
+    for p in pods {
+        assert_eq!(p.len(), 63, "{p}");
+        assert!(p.starts_with(&long[..50]), "{p}");
+    }
+}

@@ -281,9 +281,23 @@ fn manage_replicas(
     None
 }
 
-/// A new pod from the ReplicaSet's template, named by `generateName` (`<rs>-<5 random>`).
+/// The longest `generateName` base the API server keeps (`names.SimpleNameGenerator`): 63
+/// characters less the 5 random ones it appends.
+const MAX_GENERATED_NAME_BASE: usize = 58;
+
+/// A new pod from the ReplicaSet's template, named by `generateName` (`<rs>-<5 random>`), its
+/// base cut to 58 characters first so that the name fits in 63.
 fn new_pod(store: &Store, rs: &ReplicaSet, names: &mut Rng) -> Pod {
-    let prefix = [rs.metadata.name.as_str(), "-"].concat();
+    let mut prefix = [rs.metadata.name.as_str(), "-"].concat();
+    // Names are ASCII (validated DNS labels), so a byte count is a character count; the cut
+    // still lands on a character boundary whatever the name.
+    if prefix.len() > MAX_GENERATED_NAME_BASE {
+        let mut cut = MAX_GENERATED_NAME_BASE;
+        while !prefix.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        prefix.truncate(cut);
+    }
     // Each candidate is written into one string of its final length: every pod is named here.
     let generate = |names: &mut Rng| {
         let mut name = String::with_capacity(prefix.len() + 5);
