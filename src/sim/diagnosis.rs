@@ -350,7 +350,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         app.push(signal(
             format!("kubectl describe pod {}", p.metadata.name),
             format!(
-                "{} cannot create their container; State: Waiting, Reason: CreateContainerConfigError, Message: {message}",
+                "{} cannot start; State: Waiting, Reason: CreateContainerConfigError, Message: {message}",
                 pods_word(config_error.len(), "")
             ),
             true,
@@ -386,7 +386,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         app.push(signal(
             format!("kubectl describe pod {}", p.metadata.name),
             format!(
-                "{} cannot pull their image; State: Waiting, Reason: {reason}{pull_error}",
+                "{} cannot pull the image; State: Waiting, Reason: {reason}{pull_error}",
                 pods_word(pulling.len(), "")
             ),
             true,
@@ -573,7 +573,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         Verdict {
             cause: Cause::ContainerConfig,
             summary: format!(
-                "{} cannot create their container: STATUS CreateContainerConfigError ({message}). The image is there; a ConfigMap or Secret (or a key in one) that the container's env or envFrom names is missing. The old ReplicaSet keeps serving; READY is {ready}/{desired}.",
+                "{} cannot start: STATUS CreateContainerConfigError ({message}). The image is there; a ConfigMap or Secret (or a key in one) that the container's env or envFrom names is missing. The old ReplicaSet keeps serving; READY is {ready}/{desired}.",
                 pods_word(config_error.len(), "new "),
             ),
             raising_replicas_helps: false,

@@ -171,12 +171,55 @@ pub fn extract_block(scenario_text: &str, key: &str) -> Option<String> {
     let start = lines
         .iter()
         .position(|l| l.trim_end() == head || l.starts_with(&format!("{head} #")))?;
-    let body: Vec<&str> = lines[start + 1..]
+    block_below(&lines, start, 0)
+}
+
+/// The manifest of each `apply:` action of a scenario file, in the order of the `actions:`
+/// list, dedented like [`extract_block`]; `None` for an action that is not an apply or whose
+/// manifest is written as a flow map.
+pub fn extract_apply_blocks(scenario_text: &str) -> Vec<Option<String>> {
+    let Ok(doc) = yaml::parse(scenario_text, &Limits::default()) else {
+        return Vec::new();
+    };
+    let lines: Vec<&str> = scenario_text.lines().collect();
+    let count = doc
+        .value
+        .get("actions")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    (0..count)
+        .map(|i| {
+            let line = doc.line_of(&format!("actions[{i}].apply"))?;
+            let text = lines.get(line.checked_sub(1)?)?;
+            // The key's column: after `- ` when it opens its list item.
+            let column = text.find("apply:")?;
+            if !text[column + "apply:".len()..]
+                .trim_start()
+                .starts_with('#')
+                && !text[column + "apply:".len()..].trim().is_empty()
+            {
+                return None;
+            }
+            block_below(&lines, line - 1, column)
+        })
+        .collect()
+}
+
+/// The lines below line `start` (0-based) indented deeper than `column`, dedented: the block
+/// value of the key on that line. Blank and comment lines inside it are kept; trailing ones
+/// belong to whatever follows.
+fn block_below(lines: &[&str], start: usize, column: usize) -> Option<String> {
+    let deeper = |l: &&&str| {
+        l.trim().is_empty()
+            || l.len() - l.trim_start().len() > column
+            || l.trim_start().starts_with('#')
+    };
+    let body: Vec<&str> = lines
+        .get(start + 1..)?
         .iter()
-        .take_while(|l| l.trim().is_empty() || l.starts_with(' ') || l.starts_with('#'))
+        .take_while(deeper)
         .copied()
         .collect();
-    // Trailing blank or comment lines belong to whatever follows the block.
     let end = body
         .iter()
         .rposition(|l| !l.trim().is_empty() && !l.starts_with('#'))?
@@ -643,6 +686,44 @@ spec:
         assert!(errs[0].line.is_some());
         let errs = check(&MANIFEST.replace("replicas: 10", "replicas: 20001")).unwrap_err();
         assert!(errs[0].message.contains("at most 20000"), "{:?}", errs);
+    }
+
+    #[test]
+    fn extract_apply_blocks_cuts_out_each_apply_action() {
+        let indented = |by: &str| {
+            MANIFEST
+                .lines()
+                .map(|l| format!("{by}{l}\n"))
+                .collect::<String>()
+        };
+        let scenario = format!(
+            "name: x\ndeployment:\n{}actions:\n  - {{at: 1s, scale: 2}}\n  - at: 5s\n    apply:\n{}  - apply: # comment\n{}    at: 9s\n  - {{at: 12s, apply: {{kind: Deployment}}}}\n",
+            indented("  "),
+            indented("      "),
+            indented("      "),
+        );
+        assert_eq!(
+            extract_apply_blocks(&scenario),
+            [
+                None,
+                Some(MANIFEST.to_string()),
+                Some(MANIFEST.to_string()),
+                None
+            ]
+        );
+        let bundled = crate::sim::scenario::BUNDLED
+            .iter()
+            .find(|(f, _)| *f == "missing-configmap.yaml")
+            .map(|(_, t)| *t)
+            .unwrap_or_default();
+        let blocks = extract_apply_blocks(bundled);
+        let block = blocks.iter().flatten().next().expect("an apply action");
+        assert!(block.starts_with("apiVersion: apps/v1\n"), "{block}");
+        assert!(
+            block.contains("configMapRef: {name: web-settings}"),
+            "{block}"
+        );
+        assert!(check(block).is_ok(), "{block}");
     }
 
     #[test]

@@ -175,6 +175,11 @@ fn Workspace(
         editor.restore(text);
     }
     let session = RwSignal::new(initial);
+    // The editor follows the scenario's own `apply:` actions as the run passes them.
+    Effect::new(move |_| {
+        let base = session.with(Session::scenario_manifest_in_effect);
+        editor.follow_scenario(base);
+    });
     // The pod whose `kubectl describe pod` the kubectl panel shows, picked from a pod chip.
     let described = RwSignal::new(None::<String>);
     provide_context(DescribedPod(described));

@@ -4,6 +4,7 @@
 
 use crate::sim::api::{Deployment, Time};
 use crate::sim::commands::Command;
+use crate::sim::controller::deployment::util::LAST_APPLIED_CONFIG_ANNOTATION;
 use crate::sim::engine::TimedCommand;
 use crate::sim::kubectl::{EventFold, EventRecord};
 use crate::sim::manifest;
@@ -150,6 +151,8 @@ pub struct Session {
     /// Bumped whenever discovered steps may be rewritten (an action, a reset).
     epoch: u64,
     events: FoldCache,
+    /// The text of each `apply:` action in the scenario file, by its place in `actions:`.
+    apply_blocks: Vec<Option<String>>,
 }
 
 impl Session {
@@ -197,12 +200,43 @@ impl Session {
             lock: None,
             epoch: 0,
             events: FoldCache::default(),
+            apply_blocks: manifest::extract_apply_blocks(text),
         })
     }
 
     /// The Deployment manifest as the scenario file writes it, for the editor.
     pub fn manifest_text(&self) -> String {
         manifest::extract_block(&self.source, "deployment").unwrap_or_default()
+    }
+
+    /// The manifest of the scenario's own latest `kubectl apply` in effect at the current step:
+    /// the `deployment:` block until the run has passed an `apply:` action of the scenario, then
+    /// that action's manifest, as the file a person following along would now edit. An apply
+    /// counts once its step has run: before its time, or at its time while the live object
+    /// does not yet carry the manifest it records.
+    pub fn scenario_manifest_in_effect(&self) -> String {
+        let now = self.current_step().map_or(Time::ZERO, |s| s.time);
+        let recorded = |d: &Deployment| {
+            d.metadata
+                .annotations
+                .get(LAST_APPLIED_CONFIG_ANNOTATION)
+                .cloned()
+        };
+        let live = self.live_deployment().and_then(recorded);
+        self.scenario
+            .actions
+            .iter()
+            .skip(1)
+            .zip(&self.apply_blocks)
+            .rev()
+            .find_map(|(action, block)| {
+                let Command::Apply(d) = &action.command else {
+                    return None;
+                };
+                let done = action.at < now || (action.at == now && live == recorded(d));
+                block.clone().filter(|_| done)
+            })
+            .unwrap_or_else(|| self.manifest_text())
     }
 
     /// The manifest of the last `kubectl apply` in effect at the current step, if any: what the
@@ -552,6 +586,36 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The editor's base follows the scenario's own `apply:` actions: the `deployment:` block
+    /// before the one at 30 s, that action's manifest once it has run, and still after the
+    /// undo (which does not change what was last applied).
+    #[test]
+    fn the_scenario_manifest_in_effect_follows_its_apply_actions() {
+        let mut s = Session::load_file("missing-configmap.yaml").expect("loads");
+        assert_eq!(s.scenario_manifest_in_effect(), s.manifest_text());
+        while s
+            .current_step()
+            .is_none_or(|st| st.time < Time::from_secs(30))
+        {
+            assert!(!s.scenario_manifest_in_effect().contains("web-settings"));
+            assert!(s.forward(), "the run reaches 30 s");
+        }
+        // The step at 30 s is the apply itself.
+        assert!(
+            s.scenario_manifest_in_effect()
+                .contains("configMapRef: {name: web-settings}")
+        );
+        // To the end of the run, past the undo at 2 minutes.
+        while s.forward() {}
+        assert!(
+            s.current_step()
+                .is_some_and(|st| st.time >= Time::from_secs(120))
+        );
+        assert!(s.scenario_manifest_in_effect().contains("image: web:2.0"));
+        s.seek(1);
+        assert_eq!(s.scenario_manifest_in_effect(), s.manifest_text());
+    }
 
     #[test]
     fn the_event_fold_matches_a_fresh_fold_at_every_position_and_after_actions() {

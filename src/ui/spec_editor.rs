@@ -48,9 +48,26 @@ impl Editor {
     /// the text of the `kubectl apply` in effect at its step, if any, as the sender of a link
     /// saw it.
     pub fn show_session(&self, s: &Session) {
-        self.replace_all(s.manifest_text());
+        self.replace_all(s.scenario_manifest_in_effect());
         if let Some(text) = s.last_applied_text() {
             self.restore(text);
+        }
+    }
+
+    /// Follows the scenario's own manifest as the run passes (or steps back over) an `apply:`
+    /// action of the scenario: what "revert" returns to becomes `base`, and the text too while
+    /// the person has not changed it.
+    pub fn follow_scenario(&self, base: String) {
+        if self.base.with_untracked(|b| *b == base) {
+            return;
+        }
+        let untouched = self
+            .text
+            .with_untracked(|t| self.base.with_untracked(|b| t == b));
+        if untouched {
+            self.replace_all(base);
+        } else {
+            self.base.set(base);
         }
     }
 

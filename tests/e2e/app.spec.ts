@@ -175,6 +175,27 @@ test('the image-typo scenario shows ImagePullBackOff and ProgressDeadlineExceede
   expect(app.consoleErrors).toEqual([]);
 });
 
+test('the missing-ConfigMap scenario shows CreateContainerConfigError, its diagnosis, and the applied manifest', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('missing-configmap.yaml');
+  // Before the scenario's own apply at 30 s the editor holds the deployment it starts from.
+  await expect(app.manifest).not.toHaveValue(/web-settings/);
+  const stuck = page.locator('[data-testid="pod"][data-status="CreateContainerConfigError"]');
+  while ((await stuck.count()) === 0) await app.forward();
+  await expect(stuck.first()).toHaveAttribute('aria-label', /not ready, 0 restarts/);
+  await expect(app.eventLog).toContainText('Error: configmap "web-settings" not found');
+  // The editor now holds the manifest the scenario applied, the one that names the ConfigMap.
+  await expect(app.manifest).toHaveValue(/configMapRef: \{name: web-settings\}/);
+  while (!((await app.conditions.textContent()) ?? '').includes('ProgressDeadlineExceeded')) await app.forward();
+  // Every wanted pod is still ready (the old ones), yet the diagnosis opens for the stuck rollout.
+  const diagnosis = page.getByTestId('diagnosis');
+  await expect(diagnosis).toContainText('1 new pod cannot start: STATUS CreateContainerConfigError');
+  await expect(diagnosis).toContainText('configmap "web-settings" not found');
+  await app.screenshot('missing-configmap-diagnosis');
+  expect(app.consoleErrors).toEqual([]);
+});
+
 test('the init-containers scenario walks Init:0/2 to Running, then shows Init:CrashLoopBackOff', async ({ page }) => {
   const app = new AppPage(page);
   await app.goto();
