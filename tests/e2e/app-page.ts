@@ -1,10 +1,24 @@
 // The page object for RolloutScope: every locator the specs use, by data-testid or role, so the
 // specs read as behaviour and survive markup changes.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type ConsoleMessage, type Locator, type Page } from '@playwright/test';
 import path from 'node:path';
 
 /** Where screenshots go: target/screenshots/ under the repository root. */
 export const SCREENSHOT_DIR = path.resolve(__dirname, '..', '..', 'target', 'screenshots');
+
+/**
+ * The serious and critical accessibility violations axe finds on the page, one line each. It
+ * judges what a person sees once the page has settled: a pod chip fades in over 250 ms, and
+ * mid-fade its text is paler than it will be.
+ */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
 
 /** One ReplicaSet lane's numbers, as the lane states them. */
 export interface LaneCounts {

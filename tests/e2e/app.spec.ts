@@ -1,11 +1,10 @@
 // End-to-end behaviour of the app against the release build: loading, stepping through a
 // rollout against the CLI's own JSON trace, exact step back, editing, a stuck rollout,
 // keyboard-only use, and an accessibility audit.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppPage, type LaneCounts } from './app-page';
+import { AppPage, seriousViolations, type LaneCounts } from './app-page';
 
 /** One line of `rolloutscope run --json`, reduced to what the lanes show. */
 interface TraceLine {
@@ -345,9 +344,7 @@ test('the page has no serious accessibility violations', async ({ page }) => {
   await app.goto();
   await app.chooseScenario('image-typo.yaml');
   await app.scrubTo(60);
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
 });
 
 test('a pod chip describes its pod in the kubectl panel, as the CLI does', async ({ page }) => {

@@ -1,16 +1,8 @@
 // The docs and workshop surface: links that reproduce a moment, the embed and its lock, the
 // presenter with its speaker notes, click-to-break faults, hostile links, saved work, and the
 // accessibility audit in every mode.
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { AppPage } from './app-page';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
+import { expect, test } from '@playwright/test';
+import { AppPage, seriousViolations } from './app-page';
 
 test('a copied link reopens the same step with the same state, faults included', async ({ page, context, browser }) => {
   const app = new AppPage(page);

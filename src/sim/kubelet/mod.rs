@@ -1161,7 +1161,7 @@ pub fn termination_complete(
     let node = k.pod.node_name.clone();
     k.out.stage = Some(Stage::Reconcile);
     k.out.say(format!(
-        "{pod_name}'s containers have stopped{ended}, so the kubelet writes the pod's final status: phase {}, and kubectl get pods shows STATUS {word} instead of Terminating. Its requests on {node} are free again. The pod object is removed next.",
+        "{pod_name}'s containers have stopped{ended}, so the kubelet writes the pod's final status: phase {}, and kubectl get pods shows STATUS {word} instead of Terminating. Its requests on {node} are free again. The kubelet removes the pod object next, at this same moment.",
         phase.as_str()
     ));
     let work = k.work_name();
