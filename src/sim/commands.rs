@@ -53,6 +53,13 @@ pub enum Command {
     CrashPod(String),
     /// A fault: the registry stops serving an image; pulls of it fail from now on.
     FailRegistry(String),
+    /// `kubectl create configmap <name> --from-literal=K=V …`, or with `secret`,
+    /// `kubectl create secret generic <name> --from-literal=K=V …`.
+    CreateConfig {
+        secret: bool,
+        name: String,
+        data: std::collections::BTreeMap<String, String>,
+    },
 }
 
 /// Why a command was refused: kubectl's or the API server's message.
@@ -125,6 +132,17 @@ impl Command {
             Command::BreakReadiness(p) => format!("(fault) the readiness endpoint of {p} fails"),
             Command::CrashPod(p) => format!("(fault) the container of {p} crashes"),
             Command::FailRegistry(i) => format!("(fault) the registry stops serving {i}"),
+            Command::CreateConfig { secret, name, data } => {
+                let mut line = if *secret {
+                    format!("kubectl create secret generic {name}")
+                } else {
+                    format!("kubectl create configmap {name}")
+                };
+                for (k, v) in data {
+                    line.push_str(&format!(" --from-literal={k}={v}"));
+                }
+                line
+            }
         }
     }
 
@@ -143,6 +161,9 @@ impl Command {
                 format!("pod/{}", resolve_pod(store, p).unwrap_or_else(|| p.clone()))
             }
             Command::FailRegistry(i) => format!("image/{i}"),
+            Command::CreateConfig { secret, name, .. } => {
+                format!("{}/{name}", if *secret { "secret" } else { "configmap" })
+            }
         }
     }
 
@@ -667,6 +688,27 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             out.stage = Some(Stage::Retry);
             out.say(format!(
                 "Fault: the registry stops serving {image}. Pods already running it are unaffected, and nodes that already hold the image do not pull it again (imagePullPolicy IfNotPresent); every new pull of it fails with ErrImagePull and then waits in ImagePullBackOff."
+            ));
+        }
+        Command::CreateConfig { secret, name, data } => {
+            let (kind, plural) = if *secret {
+                ("secret", "secrets")
+            } else {
+                ("configmap", "configmaps")
+            };
+            if store.config_object(*secret, name).is_some() {
+                return Err(refuse(format!(
+                    "error: failed to create {kind}: {plural} {name:?} already exists"
+                )));
+            }
+            out.change(Change::CreateConfig {
+                secret: *secret,
+                name: name.clone(),
+                keys: data.keys().cloned().collect(),
+            });
+            out.stage = Some(Stage::Retry);
+            out.say(format!(
+                "{kind}/{name} created. Nothing is told about it: the kubelet reads it the next time it builds the environment of a container that needs it, so a pod waiting in CreateContainerConfigError starts when its pod worker next looks."
             ));
         }
         Command::DeletePod(p) => {

@@ -234,6 +234,13 @@ impl Sim {
         for n in nodes {
             store.add_node(n);
         }
+        // The scenario's ConfigMaps and Secrets exist from the start.
+        for (name, keys) in &config.world.config_maps {
+            store.config_maps.insert(name.clone(), keys.clone());
+        }
+        for (name, keys) in &config.world.secrets {
+            store.secrets.insert(name.clone(), keys.clone());
+        }
         order::sort_by_key(&mut actions, |a| a.at);
         let mut queue = WorkQueue::default();
         for (i, a) in actions.iter().enumerate() {

@@ -759,6 +759,8 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
         "break_readiness",
         "crash_pod",
         "fail_registry",
+        "create_configmap",
+        "create_secret",
     ];
     for (i, a) in list.iter().enumerate() {
         let path = format!("actions[{i}]");
@@ -872,6 +874,34 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                 }
             }
             "apply" => load_deployment(l, &vpath, false).map(|m| Command::Apply(Box::new(m))),
+            "create_configmap" | "create_secret" => {
+                let name = arg.get("name").and_then(Value::as_str).unwrap_or("");
+                let data = arg.get("data").map_or(Some(Default::default()), |d| {
+                    d.as_object().map(|o| {
+                        o.iter()
+                            .map(|(k, v)| (k.clone(), render(v)))
+                            .collect::<std::collections::BTreeMap<_, _>>()
+                    })
+                });
+                match (name, data) {
+                    ("", _) => {
+                        l.err(&format!("{vpath}.name"), "Required value");
+                        None
+                    }
+                    (_, None) => {
+                        l.err(
+                            &format!("{vpath}.data"),
+                            "must be a mapping of keys to values, like {LOG_LEVEL: info}",
+                        );
+                        None
+                    }
+                    (name, Some(data)) => Some(Command::CreateConfig {
+                        secret: verb == "create_secret",
+                        name: name.to_string(),
+                        data,
+                    }),
+                }
+            }
             "pause" => Some(Command::Pause { deployment: d }),
             "resume" => Some(Command::Resume { deployment: d }),
             "rollout_restart" => Some(Command::RolloutRestart { deployment: d }),

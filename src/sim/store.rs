@@ -14,7 +14,7 @@ use super::kubelet::PodRuntime;
 use imbl::{OrdMap, OrdSet};
 use serde::Serialize;
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -200,6 +200,10 @@ pub struct Store {
     pub kubelet_nodes: OrdMap<String, crate::sim::kubelet::NodeRuntime>,
     /// Images the registry refuses to serve (the `fail_registry` fault).
     pub registry_down: OrdSet<String>,
+    /// The namespace's ConfigMaps, by name, with their data keys (nothing reads the values).
+    pub config_maps: OrdMap<String, BTreeSet<String>>,
+    /// The namespace's Secrets, the same way.
+    pub secrets: OrdMap<String, BTreeSet<String>>,
 }
 
 /// A pod's CPU and memory requests as the scheduler counts them ([`aggregate_containers`]).
@@ -428,6 +432,16 @@ impl Store {
 
     fn charge_node(&mut self, node: &str, pod: &Pod, sign: i64) {
         charge_node(&mut self.node_usage, node, pod, sign);
+    }
+
+    /// The data keys of the ConfigMap (or, with `secret`, the Secret) called `name`, if the
+    /// namespace has it.
+    pub fn config_object(&self, secret: bool, name: &str) -> Option<&BTreeSet<String>> {
+        if secret {
+            self.secrets.get(name)
+        } else {
+            self.config_maps.get(name)
+        }
     }
 
     /// Adds a node (scenario set-up).
@@ -661,6 +675,14 @@ impl Store {
             }
             Change::SetNodeRuntime { name, runtime } => {
                 self.kubelet_nodes.insert(name, runtime);
+                None
+            }
+            Change::CreateConfig { secret, name, keys } => {
+                if secret {
+                    self.secrets.insert(name, keys);
+                } else {
+                    self.config_maps.insert(name, keys);
+                }
                 None
             }
             Change::SetRegistryDown { image, down } => {

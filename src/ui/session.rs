@@ -588,8 +588,7 @@ mod tests {
     use super::*;
 
     /// The editor's base follows the scenario's own `apply:` actions: the `deployment:` block
-    /// before the one at 30 s, that action's manifest once it has run, and still after the
-    /// undo (which does not change what was last applied).
+    /// before the one at 30 s, and that action's manifest once it has run, to the end.
     #[test]
     fn the_scenario_manifest_in_effect_follows_its_apply_actions() {
         let mut s = Session::load_file("missing-configmap.yaml").expect("loads");
@@ -606,7 +605,7 @@ mod tests {
             s.scenario_manifest_in_effect()
                 .contains("configMapRef: {name: web-settings}")
         );
-        // To the end of the run, past the undo at 2 minutes.
+        // To the end of the run, past the ConfigMap's creation at 2 minutes.
         while s.forward() {}
         assert!(
             s.current_step()

@@ -2064,6 +2064,43 @@ fn a_missing_config_map_is_create_container_config_error() {
     );
 }
 
+/// `kubectl create configmap` lets the stuck pod start at its pod worker's next look (no
+/// restart counted), and the rollout completes; creating one that exists is refused as kubectl
+/// refuses it.
+#[test]
+fn creating_the_missing_config_map_lets_the_rollout_finish() {
+    let (sim, steps) = run_until("missing-configmap.yaml", 300);
+    let created = steps
+        .iter()
+        .find(|s| s.object == "configmap/web-settings")
+        .expect("the create step");
+    assert!(
+        created
+            .narration
+            .starts_with("configmap/web-settings created."),
+        "{}",
+        created.narration
+    );
+    let d = sim.deployment("web").expect("web");
+    assert_eq!(
+        (d.status.updated_replicas, d.status.available_replicas),
+        (3, 3)
+    );
+    assert!(
+        sim.store().pods.values().all(|p| {
+            p.spec.containers[0].image == "web:2.0" && p.kubectl_status() == "Running"
+        })
+    );
+    let yaml = scenario_text("missing-configmap.yaml").replace(
+        "create_configmap: {name: web-settings",
+        "create_secret: {name: web-db",
+    );
+    let (_, steps) = run_yaml(&yaml, 130);
+    assert!(steps.iter().any(|s| s.narration.ends_with(
+        "was refused: error: failed to create secret: secrets \"web-db\" already exists"
+    )));
+}
+
 /// `makeEnvironmentVariables`' other refusals: a missing key names the object with its
 /// namespace, a missing Secret reads like a missing ConfigMap, and `optional: true` skips what
 /// is missing.

@@ -63,6 +63,12 @@ pub enum Change {
         runtime: PodRuntime,
     },
     UpdateNode(Box<Node>),
+    /// A ConfigMap (or, with `secret`, a Secret) is created, with these data keys.
+    CreateConfig {
+        secret: bool,
+        name: String,
+        keys: std::collections::BTreeSet<String>,
+    },
     /// A fault: the registry serves an image or not (not an API object).
     SetRegistryDown {
         image: String,

@@ -110,6 +110,63 @@ impl ImageBehavior {
     }
 }
 
+/// Why the kubelet cannot build container `c`'s environment (`makeEnvironmentVariables`),
+/// in the kubelet's words, or `None` if every ConfigMap and Secret it needs is there. The
+/// `envFrom` sources are read first, then `env`, each in order; the first problem wins. A
+/// reference marked `optional: true` is skipped when its object or key is missing.
+pub fn missing_config(store: &Store, c: &Container) -> Option<String> {
+    let optional = |r: &Value| r.get("optional").and_then(Value::as_bool) == Some(true);
+    let name_of = |r: &Value| {
+        r.get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let sources = |field: &str| -> Vec<Value> {
+        c.extra
+            .get(field)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    // (the field's prefix, the object's kind as the errors name it, whether a Secret).
+    let kinds = [
+        ("configMap", "configmap", "ConfigMap", false),
+        ("secret", "secret", "Secret", true),
+    ];
+    for from in sources("envFrom") {
+        for (field, lower, _, secret) in kinds {
+            if let Some(r) = from.get(format!("{field}Ref")) {
+                let name = name_of(r);
+                if store.config_object(secret, &name).is_none() && !optional(r) {
+                    return Some(format!("{lower} {name:?} not found"));
+                }
+            }
+        }
+    }
+    for env in sources("env") {
+        let Some(value_from) = env.get("valueFrom") else {
+            continue;
+        };
+        for (field, lower, upper, secret) in kinds {
+            let Some(r) = value_from.get(format!("{field}KeyRef")) else {
+                continue;
+            };
+            let name = name_of(r);
+            let key = r.get("key").and_then(Value::as_str).unwrap_or("");
+            match store.config_object(secret, &name) {
+                _ if optional(r) => {}
+                None => return Some(format!("{lower} {name:?} not found")),
+                Some(keys) if !keys.contains(key) => {
+                    return Some(format!("couldn't find key {key} in {upper} default/{name}"));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    None
+}
+
 /// The world outside the control plane: image behaviours by image reference, and the
 /// ConfigMaps and Secrets a container's environment may refer to.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,63 +182,6 @@ pub struct World {
 }
 
 impl World {
-    /// Why the kubelet cannot build container `c`'s environment (`makeEnvironmentVariables`),
-    /// in the kubelet's words, or `None` if every ConfigMap and Secret it needs is there. The
-    /// `envFrom` sources are read first, then `env`, each in order; the first problem wins. A
-    /// reference marked `optional: true` is skipped when its object or key is missing.
-    pub fn missing_config(&self, c: &Container) -> Option<String> {
-        let optional = |r: &Value| r.get("optional").and_then(Value::as_bool) == Some(true);
-        let name_of = |r: &Value| {
-            r.get("name")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string()
-        };
-        let sources = |field: &str| -> Vec<Value> {
-            c.extra
-                .get(field)
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default()
-        };
-        // (the object's kind as the error names it, as a key's error names it, its store).
-        let kinds = [
-            ("configMap", "configmap", "ConfigMap", &self.config_maps),
-            ("secret", "secret", "Secret", &self.secrets),
-        ];
-        for from in sources("envFrom") {
-            for (field, lower, _, store) in kinds {
-                if let Some(r) = from.get(format!("{field}Ref")) {
-                    let name = name_of(r);
-                    if !store.contains_key(&name) && !optional(r) {
-                        return Some(format!("{lower} {name:?} not found"));
-                    }
-                }
-            }
-        }
-        for env in sources("env") {
-            let Some(value_from) = env.get("valueFrom") else {
-                continue;
-            };
-            for (field, lower, upper, store) in kinds {
-                let Some(r) = value_from.get(format!("{field}KeyRef")) else {
-                    continue;
-                };
-                let name = name_of(r);
-                let key = r.get("key").and_then(Value::as_str).unwrap_or("");
-                match store.get(&name) {
-                    _ if optional(r) => {}
-                    None => return Some(format!("{lower} {name:?} not found")),
-                    Some(keys) if !keys.contains(key) => {
-                        return Some(format!("couldn't find key {key} in {upper} default/{name}"));
-                    }
-                    Some(_) => {}
-                }
-            }
-        }
-        None
-    }
-
     /// The behaviour of an image; unlisted images pull in 1 s and serve fine.
     pub fn image(&self, image: &str) -> ImageBehavior {
         self.behavior(image).into_owned()
@@ -809,7 +809,7 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
     };
     // `generateContainerConfig` builds the environment before the container is created; a
     // ConfigMap or Secret it needs that is missing stops this container here.
-    if let Some(err) = k.world.missing_config(spec) {
+    if let Some(err) = missing_config(k.store, spec) {
         k.container_event(c, true, EventReason::Failed, format!("Error: {err}"));
         k.set_state(
             c,
