@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use super::session::{Session, UserAction};
 use super::{DescribedPod, browser};
 use crate::sim::engine::Sim;
+use crate::sim::kubelet;
 use crate::sim::view::{ClusterView, NodeView, PodView, ReplicaSetView};
 use std::collections::BTreeSet;
 
@@ -316,6 +317,20 @@ fn PodChip(pod: PodView, session: Option<RwSignal<Session>>) -> impl IntoView {
     let can_delete = session.is_some() && !pod.terminating;
     let running = session.is_some() && pod.status == "Running" && !pod.terminating;
     let (break_name, crash_name) = (pod.name.clone(), pod.name.clone());
+    // A pod stuck on a missing ConfigMap or Secret offers the fix: create it.
+    let missing = session
+        .filter(|_| pod.status == "CreateContainerConfigError" && !pod.terminating)
+        .and_then(|s| {
+            s.with_untracked(|s| {
+                let p = s.timeline.sim().store().pods.get(pod.name.as_str())?;
+                p.spec
+                    .init_containers
+                    .iter()
+                    .chain(&p.spec.containers)
+                    .filter_map(|c| kubelet::missing_config(s.timeline.sim().store(), c))
+                    .find(|problem| problem.key.is_none())
+            })
+        });
     // Describing is offered for the live run's pods only (not for a side-by-side copy's).
     let described = session.and_then(|_| use_context::<DescribedPod>());
     view! {
@@ -340,6 +355,22 @@ fn PodChip(pod: PodView, session: Option<RwSignal<Session>>) -> impl IntoView {
                     on:click=move |_| act_on(session, UserAction::CrashPod(crash_name.clone()))>
                     "↯"
                 </button>
+            })}
+            {missing.map(|problem| {
+                let kind = if problem.secret { "secret generic" } else { "configmap" };
+                let command = format!("kubectl create {kind} {}", problem.name);
+                let action = if problem.secret {
+                    UserAction::CreateSecret(problem.name.clone())
+                } else {
+                    UserAction::CreateConfigMap(problem.name.clone())
+                };
+                view! {
+                    <button class="fix" data-testid="create-config" title=format!("Fix it: {command}")
+                        aria-label=format!("Fix it: {command}")
+                        on:click=move |_| act_on(session, action.clone())>
+                        "＋"
+                    </button>
+                }
             })}
             <span class="glyph" aria-hidden="true">{glyph}</span>
             {match described {

@@ -36,6 +36,10 @@ pub enum UserAction {
     CrashPod(String),
     /// The registry stops serving the image (a fault).
     FailRegistry(String),
+    /// `kubectl create configmap <name>` with the keys the Deployment's pods read from it.
+    CreateConfigMap(String),
+    /// `kubectl create secret generic <name>`, the same way.
+    CreateSecret(String),
 }
 
 impl UserAction {
@@ -50,6 +54,8 @@ impl UserAction {
             UserAction::BreakReadiness(_) => "break-readiness",
             UserAction::CrashPod(_) => "crash-pod",
             UserAction::FailRegistry(_) => "fail-registry",
+            UserAction::CreateConfigMap(_) => "create-configmap",
+            UserAction::CreateSecret(_) => "create-secret",
         }
     }
 
@@ -63,7 +69,9 @@ impl UserAction {
             | UserAction::FailNode(a)
             | UserAction::BreakReadiness(a)
             | UserAction::CrashPod(a)
-            | UserAction::FailRegistry(a) => a,
+            | UserAction::FailRegistry(a)
+            | UserAction::CreateConfigMap(a)
+            | UserAction::CreateSecret(a) => a,
         }
     }
 
@@ -78,6 +86,8 @@ impl UserAction {
             "break-readiness" => UserAction::BreakReadiness(arg),
             "crash-pod" => UserAction::CrashPod(arg),
             "fail-registry" => UserAction::FailRegistry(arg),
+            "create-configmap" => UserAction::CreateConfigMap(arg),
+            "create-secret" => UserAction::CreateSecret(arg),
             _ => return None,
         })
     }
@@ -99,6 +109,14 @@ impl UserAction {
             UserAction::BreakReadiness(pod) => Command::BreakReadiness(pod.clone()),
             UserAction::CrashPod(pod) => Command::CrashPod(pod.clone()),
             UserAction::FailRegistry(image) => Command::FailRegistry(image.clone()),
+            // Its data is filled in from the Deployment when the command runs ([`Session::act`]).
+            UserAction::CreateConfigMap(name) | UserAction::CreateSecret(name) => {
+                Command::CreateConfig {
+                    secret: matches!(self, UserAction::CreateSecret(_)),
+                    name: name.clone(),
+                    data: Default::default(),
+                }
+            }
         })
     }
 }
@@ -514,7 +532,16 @@ impl Session {
     /// # Errors
     /// The manifest's problems or the API server's or kubectl's refusal; nothing changes then.
     pub fn act(&mut self, action: UserAction) -> Result<(), String> {
-        let command = action.command()?;
+        let mut command = action.command()?;
+        // A ConfigMap or Secret made to unblock the pods holds every key their containers read
+        // from it, each with a stand-in value.
+        if let Command::CreateConfig { secret, name, data } = &mut command
+            && let Some(d) = self.live_deployment()
+        {
+            for key in crate::sim::kubelet::keys_read(&d.spec.template.spec, *secret, name) {
+                data.insert(key, "example".to_string());
+            }
+        }
         if self.position() == 0
             && let Command::Apply(deployment) = command
         {
@@ -586,6 +613,46 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Creating the missing ConfigMap from the app runs `kubectl create configmap` with the
+    /// keys the pods read from it, and the stuck pod starts at its pod worker's next look; the
+    /// action survives a link.
+    #[test]
+    fn creating_a_missing_config_map_unblocks_the_rollout() {
+        let mut s = Session::load_file("missing-configmap.yaml").expect("loads");
+        while s
+            .current_step()
+            .is_none_or(|st| st.time < Time::from_secs(40))
+        {
+            assert!(s.forward());
+        }
+        let action = UserAction::CreateConfigMap("web-settings".into());
+        let again = UserAction::from_parts(action.verb(), action.arg().to_string());
+        assert_eq!(again.as_ref(), Some(&action));
+        s.act(action).expect("created");
+        assert!(
+            s.notice
+                .as_deref()
+                .is_some_and(|n| n.contains("configmap/web-settings created")),
+            "{:?}",
+            s.notice
+        );
+        let created = s.current_step().map(|st| st.time).unwrap_or_default();
+        while s.forward() {}
+        let d = s.live_deployment().expect("web");
+        assert_eq!(d.status.updated_replicas, 3);
+        assert_eq!(d.status.available_replicas, 3);
+        // Long before the scenario's own create at 2 minutes.
+        let started = s
+            .past()
+            .iter()
+            .find(|st| {
+                st.narration.contains("created and started container web") && st.time > created
+            })
+            .map(|st| st.time)
+            .expect("the container starts");
+        assert!(started < Time::from_secs(60), "{started}");
+    }
 
     /// The editor's base follows the scenario's own `apply:` actions: the `deployment:` block
     /// before the one at 30 s, and that action's manifest once it has run, to the end.

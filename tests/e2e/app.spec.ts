@@ -192,6 +192,14 @@ test('the missing-ConfigMap scenario shows CreateContainerConfigError, its diagn
   await expect(diagnosis).toContainText('1 new pod cannot start: STATUS CreateContainerConfigError');
   await expect(diagnosis).toContainText('configmap "web-settings" not found');
   await app.screenshot('missing-configmap-diagnosis');
+  // The stuck pod's chip offers the fix; after it the pod starts at its worker's next look.
+  const fix = page.getByTestId('create-config');
+  await expect(fix.first()).toHaveAttribute('aria-label', 'Fix it: kubectl create configmap web-settings');
+  await fix.first().click();
+  await expect(app.narration).toContainText('configmap/web-settings created');
+  for (let i = 0; i < 40 && (await stuck.count()) > 0; i++) await app.forward();
+  await expect(stuck).toHaveCount(0);
+  await app.screenshot('missing-configmap-fixed');
   expect(app.consoleErrors).toEqual([]);
 });
 

@@ -110,11 +110,38 @@ impl ImageBehavior {
     }
 }
 
-/// Why the kubelet cannot build container `c`'s environment (`makeEnvironmentVariables`),
-/// in the kubelet's words, or `None` if every ConfigMap and Secret it needs is there. The
-/// `envFrom` sources are read first, then `env`, each in order; the first problem wins. A
-/// reference marked `optional: true` is skipped when its object or key is missing.
-pub fn missing_config(store: &Store, c: &Container) -> Option<String> {
+/// What a container's environment needs and the namespace lacks: a ConfigMap or Secret, or one
+/// key in it. Displayed in the kubelet's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigProblem {
+    pub secret: bool,
+    pub name: String,
+    /// The missing key, when the object is there.
+    pub key: Option<String>,
+}
+
+impl std::fmt::Display for ConfigProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (lower, upper) = if self.secret {
+            ("secret", "Secret")
+        } else {
+            ("configmap", "ConfigMap")
+        };
+        match &self.key {
+            Some(key) => write!(
+                f,
+                "couldn't find key {key} in {upper} default/{}",
+                self.name
+            ),
+            None => write!(f, "{lower} {:?} not found", self.name),
+        }
+    }
+}
+
+/// The references of container `c`'s environment, in the kubelet's order (`envFrom`, then
+/// `env`): whether a Secret, the object's name, the key (`None` for a whole `envFrom` source)
+/// and whether the reference is optional.
+fn config_refs(c: &Container) -> Vec<(bool, String, Option<String>, bool)> {
     let optional = |r: &Value| r.get("optional").and_then(Value::as_bool) == Some(true);
     let name_of = |r: &Value| {
         r.get("name")
@@ -122,49 +149,69 @@ pub fn missing_config(store: &Store, c: &Container) -> Option<String> {
             .unwrap_or("")
             .to_string()
     };
-    let sources = |field: &str| -> Vec<Value> {
+    let items = |field: &str| {
         c.extra
             .get(field)
             .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default()
+            .into_iter()
+            .flatten()
     };
-    // (the field's prefix, the object's kind as the errors name it, whether a Secret).
-    let kinds = [
-        ("configMap", "configmap", "ConfigMap", false),
-        ("secret", "secret", "Secret", true),
-    ];
-    for from in sources("envFrom") {
-        for (field, lower, _, secret) in kinds {
-            if let Some(r) = from.get(format!("{field}Ref")) {
-                let name = name_of(r);
-                if store.config_object(secret, &name).is_none() && !optional(r) {
-                    return Some(format!("{lower} {name:?} not found"));
-                }
+    let mut out = Vec::new();
+    for from in items("envFrom") {
+        for (field, secret) in [("configMapRef", false), ("secretRef", true)] {
+            if let Some(r) = from.get(field) {
+                out.push((secret, name_of(r), None, optional(r)));
             }
         }
     }
-    for env in sources("env") {
-        let Some(value_from) = env.get("valueFrom") else {
-            continue;
-        };
-        for (field, lower, upper, secret) in kinds {
-            let Some(r) = value_from.get(format!("{field}KeyRef")) else {
-                continue;
-            };
-            let name = name_of(r);
-            let key = r.get("key").and_then(Value::as_str).unwrap_or("");
-            match store.config_object(secret, &name) {
-                _ if optional(r) => {}
-                None => return Some(format!("{lower} {name:?} not found")),
-                Some(keys) if !keys.contains(key) => {
-                    return Some(format!("couldn't find key {key} in {upper} default/{name}"));
-                }
-                Some(_) => {}
+    for value_from in items("env").filter_map(|e| e.get("valueFrom")) {
+        for (field, secret) in [("configMapKeyRef", false), ("secretKeyRef", true)] {
+            if let Some(r) = value_from.get(field) {
+                let key = r
+                    .get("key")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                out.push((secret, name_of(r), Some(key), optional(r)));
             }
         }
     }
-    None
+    out
+}
+
+/// Why the kubelet cannot build container `c`'s environment (`makeEnvironmentVariables`), or
+/// `None` if every ConfigMap and Secret it needs is there. The first problem wins; a reference
+/// marked `optional: true` is skipped when its object or key is missing.
+pub fn missing_config(store: &Store, c: &Container) -> Option<ConfigProblem> {
+    config_refs(c)
+        .into_iter()
+        .filter(|(_, _, _, optional)| !optional)
+        .find_map(
+            |(secret, name, key, _)| match store.config_object(secret, &name) {
+                None => Some(ConfigProblem {
+                    secret,
+                    name,
+                    key: None,
+                }),
+                Some(keys) => key.filter(|k| !keys.contains(k)).map(|k| ConfigProblem {
+                    secret,
+                    name: name.clone(),
+                    key: Some(k),
+                }),
+            },
+        )
+}
+
+/// Every data key the pod's containers read one by one from the ConfigMap (or Secret) `name`:
+/// what creating it must hold for all of them to start.
+pub fn keys_read(spec: &crate::sim::api::PodSpec, secret: bool, name: &str) -> BTreeSet<String> {
+    spec.init_containers
+        .iter()
+        .chain(&spec.containers)
+        .flat_map(config_refs)
+        .filter(|(s, n, _, _)| *s == secret && n == name)
+        .filter_map(|(_, _, key, _)| key)
+        .collect()
 }
 
 /// The world outside the control plane: image behaviours by image reference, and the
@@ -809,7 +856,7 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
     };
     // `generateContainerConfig` builds the environment before the container is created; a
     // ConfigMap or Secret it needs that is missing stops this container here.
-    if let Some(err) = missing_config(k.store, spec) {
+    if let Some(err) = missing_config(k.store, spec).map(|p| p.to_string()) {
         k.container_event(c, true, EventReason::Failed, format!("Error: {err}"));
         k.set_state(
             c,
