@@ -608,9 +608,15 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         Verdict {
             cause: Cause::ReadinessFailing,
             summary: format!(
-                "{} pods run but never pass their readiness probe ({}). The rollout stops where maxSurge and maxUnavailable allow; READY is {ready}/{desired}.",
-                not_ready_running.len(),
-                last_kubelet_warning.unwrap_or_else(|| "see kubectl describe pod".to_string())
+                "{} ({}). The rollout stops where maxSurge and maxUnavailable allow; READY is {ready}/{desired}.",
+                match not_ready_running.len() {
+                    1 => "1 pod runs but does not pass its readiness probe".to_string(),
+                    n => format!("{n} pods run but do not pass their readiness probe"),
+                },
+                // Only a readiness warning says why; an older one (a failed create) does not.
+                last_kubelet_warning
+                    .filter(|w| w.contains("Unhealthy"))
+                    .unwrap_or_else(|| "see kubectl describe pod".to_string())
             ),
             raising_replicas_helps: false,
             advice: format!(
