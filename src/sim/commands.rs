@@ -85,6 +85,12 @@ fn refuse(message: impl Into<String>) -> CommandError {
     }
 }
 
+/// The word kubectl and the kubelet use for a ConfigMap or, with `secret`, a Secret
+/// (`configmap/web-settings`, `configmap "web-settings" not found`).
+pub fn config_kind(secret: bool) -> &'static str {
+    if secret { "secret" } else { "configmap" }
+}
+
 impl Command {
     /// The kubectl command line this stands for.
     pub fn describe(&self) -> String {
@@ -133,11 +139,8 @@ impl Command {
             Command::CrashPod(p) => format!("(fault) the container of {p} crashes"),
             Command::FailRegistry(i) => format!("(fault) the registry stops serving {i}"),
             Command::CreateConfig { secret, name, data } => {
-                let mut line = if *secret {
-                    format!("kubectl create secret generic {name}")
-                } else {
-                    format!("kubectl create configmap {name}")
-                };
+                let generic = if *secret { " generic" } else { "" };
+                let mut line = format!("kubectl create {}{generic} {name}", config_kind(*secret));
                 for (k, v) in data {
                     line.push_str(&format!(" --from-literal={k}={v}"));
                 }
@@ -162,7 +165,7 @@ impl Command {
             }
             Command::FailRegistry(i) => format!("image/{i}"),
             Command::CreateConfig { secret, name, .. } => {
-                format!("{}/{name}", if *secret { "secret" } else { "configmap" })
+                format!("{}/{name}", config_kind(*secret))
             }
         }
     }
@@ -691,14 +694,10 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             ));
         }
         Command::CreateConfig { secret, name, data } => {
-            let (kind, plural) = if *secret {
-                ("secret", "secrets")
-            } else {
-                ("configmap", "configmaps")
-            };
+            let kind = config_kind(*secret);
             if store.config_object(*secret, name).is_some() {
                 return Err(refuse(format!(
-                    "error: failed to create {kind}: {plural} {name:?} already exists"
+                    "error: failed to create {kind}: {kind}s {name:?} already exists"
                 )));
             }
             out.change(Change::CreateConfig {

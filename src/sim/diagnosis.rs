@@ -335,16 +335,15 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         .iter()
         .filter(|p| !p.node_name.is_empty() && p.metadata.deletion_timestamp.is_none())
         .collect();
-    let pulling: Vec<&&&Pod> = scheduled
-        .iter()
-        .filter(|p| {
-            matches!(waiting_reason(p), Some((r, _)) if r == "ErrImagePull" || r == "ImagePullBackOff")
-        })
-        .collect();
-    let config_error: Vec<&&&Pod> = scheduled
-        .iter()
-        .filter(|p| matches!(waiting_reason(p), Some((r, _)) if r == "CreateContainerConfigError"))
-        .collect();
+    // The scheduled pods whose first waiting container waits for one of `reasons`.
+    let waiting_for = |reasons: &[&str]| -> Vec<&&&Pod> {
+        scheduled
+            .iter()
+            .filter(|p| waiting_reason(p).is_some_and(|(r, _)| reasons.contains(&r)))
+            .collect()
+    };
+    let pulling = waiting_for(&["ErrImagePull", "ImagePullBackOff"]);
+    let config_error = waiting_for(&["CreateContainerConfigError"]);
     if let Some(p) = config_error.first() {
         let (_, message) = waiting_reason(p).unwrap_or_default();
         app.push(signal(

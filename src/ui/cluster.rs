@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use super::session::{Session, UserAction};
 use super::{DescribedPod, browser};
+use crate::sim::commands::Command;
 use crate::sim::engine::Sim;
 use crate::sim::kubelet;
 use crate::sim::view::{ClusterView, NodeView, PodView, ReplicaSetView};
@@ -357,8 +358,13 @@ fn PodChip(pod: PodView, session: Option<RwSignal<Session>>) -> impl IntoView {
                 </button>
             })}
             {missing.map(|problem| {
-                let kind = if problem.secret { "secret generic" } else { "configmap" };
-                let command = format!("kubectl create {kind} {}", problem.name);
+                // The command line as the action log will show it, before its data is added.
+                let command = Command::CreateConfig {
+                    secret: problem.secret,
+                    name: problem.name.clone(),
+                    data: Default::default(),
+                }
+                .describe();
                 let action = if problem.secret {
                     UserAction::CreateSecret(problem.name.clone())
                 } else {

@@ -175,9 +175,12 @@ fn Workspace(
         editor.restore(text);
     }
     let session = RwSignal::new(initial);
-    // The editor follows the scenario's own `apply:` actions as the run passes them.
+    // The editor follows the scenario's own `apply:` actions as the run passes them. Which one
+    // is in effect is worked out on every step; the manifest only when that changes.
+    let apply_in_effect = Memo::new(move |_| session.with(Session::scenario_apply_in_effect));
     Effect::new(move |_| {
-        let base = session.with(Session::scenario_manifest_in_effect);
+        apply_in_effect.track();
+        let base = session.with_untracked(Session::scenario_manifest_in_effect);
         editor.follow_scenario(base);
     });
     // The pod whose `kubectl describe pod` the kubectl panel shows, picked from a pod chip.

@@ -227,33 +227,38 @@ impl Session {
         manifest::extract_block(&self.source, "deployment").unwrap_or_default()
     }
 
-    /// The manifest of the scenario's own latest `kubectl apply` in effect at the current step:
-    /// the `deployment:` block until the run has passed an `apply:` action of the scenario, then
-    /// that action's manifest, as the file a person following along would now edit. An apply
-    /// counts once its step has run: before its time, or at its time while the live object
-    /// does not yet carry the manifest it records.
-    pub fn scenario_manifest_in_effect(&self) -> String {
+    /// Which of the scenario's own `apply:` actions is in effect at the current step, by its
+    /// place in `actions:`; `None` before the run passes one. An apply counts once its step has
+    /// run: before its time, or at its time while the live object carries the manifest it
+    /// records.
+    pub fn scenario_apply_in_effect(&self) -> Option<usize> {
         let now = self.current_step().map_or(Time::ZERO, |s| s.time);
-        let recorded = |d: &Deployment| {
-            d.metadata
-                .annotations
-                .get(LAST_APPLIED_CONFIG_ANNOTATION)
-                .cloned()
-        };
+        fn recorded(d: &Deployment) -> Option<&String> {
+            d.metadata.annotations.get(LAST_APPLIED_CONFIG_ANNOTATION)
+        }
         let live = self.live_deployment().and_then(recorded);
         self.scenario
             .actions
             .iter()
             .skip(1)
             .zip(&self.apply_blocks)
+            .enumerate()
             .rev()
-            .find_map(|(action, block)| {
+            .find_map(|(i, (action, block))| {
                 let Command::Apply(d) = &action.command else {
                     return None;
                 };
                 let done = action.at < now || (action.at == now && live == recorded(d));
-                block.clone().filter(|_| done)
+                (done && block.is_some()).then_some(i)
             })
+    }
+
+    /// The manifest of the scenario's own latest `kubectl apply` in effect at the current step:
+    /// the `deployment:` block until the run has passed an `apply:` action of the scenario, then
+    /// that action's manifest, as the file a person following along would now edit.
+    pub fn scenario_manifest_in_effect(&self) -> String {
+        self.scenario_apply_in_effect()
+            .and_then(|i| self.apply_blocks.get(i).cloned().flatten())
             .unwrap_or_else(|| self.manifest_text())
     }
 

@@ -122,11 +122,8 @@ pub struct ConfigProblem {
 
 impl std::fmt::Display for ConfigProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (lower, upper) = if self.secret {
-            ("secret", "Secret")
-        } else {
-            ("configmap", "ConfigMap")
-        };
+        let lower = crate::sim::commands::config_kind(self.secret);
+        let upper = if self.secret { "Secret" } else { "ConfigMap" };
         match &self.key {
             Some(key) => write!(
                 f,
@@ -215,15 +212,16 @@ pub fn keys_read(spec: &crate::sim::api::PodSpec, secret: bool, name: &str) -> B
 }
 
 /// The world outside the control plane: image behaviours by image reference, and the
-/// ConfigMaps and Secrets a container's environment may refer to.
+/// ConfigMaps and Secrets the scenario starts with.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct World {
     pub images: BTreeMap<String, ImageBehavior>,
-    /// The ConfigMaps of the namespace, by name, with their data keys: what a container's
-    /// environment may refer to.
+    /// The ConfigMaps the namespace starts with, by name, with their data keys. They are API
+    /// objects: a run copies them into its store ([`Store::config_object`]), which is what the
+    /// kubelet reads and what `kubectl create configmap` adds to.
     #[serde(default)]
     pub config_maps: BTreeMap<String, BTreeSet<String>>,
-    /// The Secrets of the namespace, by name, with their data keys.
+    /// The Secrets the namespace starts with, the same way.
     #[serde(default)]
     pub secrets: BTreeMap<String, BTreeSet<String>>,
 }
@@ -1143,10 +1141,7 @@ pub fn termination_complete(
             let shutdown = k
                 .spec_of(c)
                 .and_then(|s| k.world.behavior(&s.image).shutdown_ms);
-            let code = match shutdown {
-                Some(after) if after < grace_ms => probes::SIGTERM_EXIT_CODE,
-                _ => probes::SIGKILL_EXIT_CODE,
-            };
+            let (_, code) = probes::end_after_sigterm(shutdown, grace_ms);
             probes::container_stopped(&mut k, c, code, "Error");
             if !k.is_init(c) {
                 ended.push(format!("{name} exit code {code}"));

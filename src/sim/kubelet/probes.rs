@@ -874,19 +874,22 @@ pub fn probe_kill(k: &KubeletContext<'_>, c: usize, kind: ProbeKind) -> ProbeKil
         .unwrap_or(30);
     let grace_ms = (u64::try_from(grace_s).unwrap_or(0) * 1000).max(MINIMUM_GRACE_MS);
     let shutdown = spec.and_then(|s| k.world.behavior(&s.image).shutdown_ms);
+    let (after_ms, exit_code) = end_after_sigterm(shutdown, grace_ms);
+    ProbeKill {
+        grace_ms,
+        shutdown_ms: shutdown,
+        after_ms,
+        exit_code,
+    }
+}
+
+/// How a process ends after SIGTERM with `grace_ms` to go: when and with which exit code. It
+/// exits after its `shutdown` time if that is shorter than the grace period (code 143);
+/// otherwise, or if it ignores SIGTERM (`None`), SIGKILL ends it when the period ends (137).
+pub fn end_after_sigterm(shutdown: Option<u64>, grace_ms: u64) -> (u64, i32) {
     match shutdown {
-        Some(after) if after < grace_ms => ProbeKill {
-            grace_ms,
-            shutdown_ms: shutdown,
-            after_ms: after,
-            exit_code: SIGTERM_EXIT_CODE,
-        },
-        _ => ProbeKill {
-            grace_ms,
-            shutdown_ms: shutdown,
-            after_ms: grace_ms,
-            exit_code: SIGKILL_EXIT_CODE,
-        },
+        Some(after) if after < grace_ms => (after, SIGTERM_EXIT_CODE),
+        _ => (grace_ms, SIGKILL_EXIT_CODE),
     }
 }
 
