@@ -179,8 +179,8 @@ fn Workspace(
     // is in effect is worked out on every step; the manifest only when that changes.
     let apply_in_effect = Memo::new(move |_| session.with(Session::scenario_apply_in_effect));
     Effect::new(move |_| {
-        apply_in_effect.track();
-        let base = session.with_untracked(Session::scenario_manifest_in_effect);
+        let apply = apply_in_effect.get();
+        let base = session.with_untracked(|s| s.scenario_manifest_of(apply));
         editor.follow_scenario(base);
     });
     // The pod whose `kubectl describe pod` the kubectl panel shows, picked from a pod chip.

@@ -257,7 +257,13 @@ impl Session {
     /// the `deployment:` block until the run has passed an `apply:` action of the scenario, then
     /// that action's manifest, as the file a person following along would now edit.
     pub fn scenario_manifest_in_effect(&self) -> String {
-        self.scenario_apply_in_effect()
+        self.scenario_manifest_of(self.scenario_apply_in_effect())
+    }
+
+    /// The manifest of the scenario's `apply:` action at `apply` (a place in `actions:`), or
+    /// with `None` the `deployment:` block.
+    pub fn scenario_manifest_of(&self, apply: Option<usize>) -> String {
+        apply
             .and_then(|i| self.apply_blocks.get(i).cloned().flatten())
             .unwrap_or_else(|| self.manifest_text())
     }
