@@ -21,9 +21,14 @@ pub fn lanes_view(sim: &Sim, expanded: &BTreeSet<String>) -> ClusterView {
     ClusterView::for_lanes(sim, CHIPS_PER_LANE, expanded)
 }
 
-/// The Deployment: desired, updated, ready and available replicas, and its conditions.
+/// The Deployment: desired, updated, ready and available replicas, its conditions, and the
+/// kubectl commands a person runs on it (scale, and rollout pause, resume, restart and undo).
 #[component]
-pub fn DeploymentPanel(cluster: Memo<ClusterView>) -> impl IntoView {
+pub fn DeploymentPanel(
+    cluster: Memo<ClusterView>,
+    /// The session the commands act on; `None` draws no command buttons.
+    session: Option<RwSignal<Session>>,
+) -> impl IntoView {
     let deployment = move || cluster.with(|c| c.deployment.clone());
     view! {
         <section class="panel deployment" data-testid="deployment" aria-label="The Deployment">
@@ -86,10 +91,62 @@ pub fn DeploymentPanel(cluster: Memo<ClusterView>) -> impl IntoView {
                                 }
                             }).collect_view()}
                         </ul>
+                        {session.map(|session| view! {
+                            <DeploymentCommands session name=d.name.clone() replicas=d.spec_replicas paused=d.paused />
+                        })}
                     }.into_any()
                 }
             }}
         </section>
+    }
+}
+
+/// The buttons that run kubectl on the Deployment at the current simulated time: `scale` to the
+/// count typed beside it, and `rollout pause` or `resume`, `restart` and `undo`. Each button's
+/// tooltip is the command it runs; what kubectl printed, or its refusal, becomes the notice.
+#[component]
+fn DeploymentCommands(
+    session: RwSignal<Session>,
+    name: String,
+    replicas: i32,
+    paused: bool,
+) -> impl IntoView {
+    // The count as typed; it starts at the current spec.replicas whenever the panel redraws.
+    let count = RwSignal::new(replicas.to_string());
+    let kubectl = |words: &str| format!("kubectl {words} deployment/{name}");
+    let (pause_label, pause_action, pause_words) = if paused {
+        (
+            "Resume rollout",
+            UserAction::RolloutResume,
+            "rollout resume",
+        )
+    } else {
+        ("Pause rollout", UserAction::RolloutPause, "rollout pause")
+    };
+    let target = name.clone();
+    let scale_title = move || {
+        format!(
+            "kubectl scale deployment/{target} --replicas={}",
+            count.get()
+        )
+    };
+    view! {
+        <div class="deployment-commands" role="group" aria-label="kubectl commands on the Deployment" data-testid="deployment-commands">
+            <label class="scale-field">
+                <span>"Replicas"</span>
+                <input type="number" min="0" inputmode="numeric" data-testid="scale-count"
+                    prop:value=move || count.get()
+                    on:input=move |ev| count.set(event_target_value(&ev)) />
+            </label>
+            <button class="control small" data-testid="scale" title=scale_title.clone()
+                on:click=move |_| act(session, UserAction::Scale(count.get_untracked()))>"Scale"</button>
+            <button class="control small" data-testid="rollout-pause" title=kubectl(pause_words)
+                on:click=move |_| act(session, pause_action.clone())>{pause_label}</button>
+            <button class="control small" data-testid="rollout-restart" title=kubectl("rollout restart")
+                on:click=move |_| act(session, UserAction::RolloutRestart)>"Restart"</button>
+            <button class="control small" data-testid="rollout-undo" title=kubectl("rollout undo")
+                on:click=move |_| act(session, UserAction::RolloutUndo("0".into()))>"Undo rollout"</button>
+        </div>
     }
 }
 

@@ -114,7 +114,7 @@ fn Side(pair: RwSignal<Pair>, left: bool) -> impl IntoView {
         <section class="compare-side" data-testid=format!("compare-{label}") aria-label=format!("{label} run")>
             <h2>{move || format!("{}: {}", if left { "A" } else { "B" }, cluster.with(strategy_line))}</h2>
             <p class="compare-narration">{move || narration.get()}</p>
-            <DeploymentPanel cluster />
+            <DeploymentPanel cluster session=None />
             <ReplicaSetLanes cluster expanded session=None />
         </section>
     }

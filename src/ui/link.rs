@@ -367,6 +367,7 @@ pub fn base64url_decode(text: &str) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::session::tests::assert_notice;
 
     #[test]
     fn base64url_round_trips() {
@@ -436,13 +437,7 @@ mod tests {
         assert_eq!(s.notice, None);
         assert_eq!(BUNDLED[s.scenario_idx.unwrap_or(99)].0, "recreate.yaml");
         let s = open("?step=999").expect("opens");
-        assert!(
-            s.notice
-                .as_deref()
-                .is_some_and(|n| n.contains("ends at step")),
-            "{:?}",
-            s.notice
-        );
+        assert_notice(&s, "ends at step");
         let bad = format!(
             "?yaml={}",
             base64url_encode(b"name: <script>alert(1)</script>\nseed: -1\n")
@@ -478,21 +473,9 @@ mod tests {
         assert_eq!(again.timeline.steps()[..30], s.timeline.steps()[..30]);
         // A damaged or unknown action falls back to the scenario, saying why.
         let s = open("?scenario=recreate&do=3.explode.eA&step=4").expect("falls back");
-        assert!(
-            s.notice
-                .as_deref()
-                .is_some_and(|n| n.contains("unknown action")),
-            "{:?}",
-            s.notice
-        );
+        assert_notice(&s, "unknown action");
         let s = open("?scenario=recreate&do=3.cordon.bm9kZS05&step=4").expect("falls back");
-        assert!(
-            s.notice
-                .as_deref()
-                .is_some_and(|n| n.contains("could not be repeated")),
-            "{:?}",
-            s.notice
-        );
+        assert_notice(&s, "could not be repeated");
         assert_eq!(s.position(), 0);
     }
 

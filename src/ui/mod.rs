@@ -541,7 +541,7 @@ fn Workspace(
             <div class="workspace" class:hidden=move || comparing.with(Option::is_some)>
                 <SpecEditor session editor readonly=view.readonly collapsed=view.embed on_compare />
                 <section class="cluster" aria-label="The cluster">
-                    <DeploymentPanel cluster />
+                    <DeploymentPanel cluster session=Some(session) />
                     <ReplicaSetLanes cluster expanded session=Some(session) />
                     <NodeGrid cluster session />
                 </section>

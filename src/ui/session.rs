@@ -40,6 +40,16 @@ pub enum UserAction {
     CreateConfigMap(String),
     /// `kubectl create secret generic <name>`, the same way.
     CreateSecret(String),
+    /// `kubectl scale deployment/<d> --replicas=<n>`, with the count as typed.
+    Scale(String),
+    /// `kubectl rollout undo deployment/<d> --to-revision=<n>`; `0` is the previous revision.
+    RolloutUndo(String),
+    /// `kubectl rollout pause deployment/<d>`.
+    RolloutPause,
+    /// `kubectl rollout resume deployment/<d>`.
+    RolloutResume,
+    /// `kubectl rollout restart deployment/<d>`.
+    RolloutRestart,
 }
 
 impl UserAction {
@@ -56,10 +66,16 @@ impl UserAction {
             UserAction::FailRegistry(_) => "fail-registry",
             UserAction::CreateConfigMap(_) => "create-configmap",
             UserAction::CreateSecret(_) => "create-secret",
+            UserAction::Scale(_) => "scale",
+            UserAction::RolloutUndo(_) => "rollout-undo",
+            UserAction::RolloutPause => "rollout-pause",
+            UserAction::RolloutResume => "rollout-resume",
+            UserAction::RolloutRestart => "rollout-restart",
         }
     }
 
-    /// The action's argument: a manifest, or a pod or node name.
+    /// The action's argument: a manifest, a pod or node name, a count or a revision; empty for
+    /// the rollout commands that need only the Deployment, which is the session's own.
     pub fn arg(&self) -> &str {
         match self {
             UserAction::Apply(a)
@@ -71,7 +87,10 @@ impl UserAction {
             | UserAction::CrashPod(a)
             | UserAction::FailRegistry(a)
             | UserAction::CreateConfigMap(a)
-            | UserAction::CreateSecret(a) => a,
+            | UserAction::CreateSecret(a)
+            | UserAction::Scale(a)
+            | UserAction::RolloutUndo(a) => a,
+            UserAction::RolloutPause | UserAction::RolloutResume | UserAction::RolloutRestart => "",
         }
     }
 
@@ -88,11 +107,18 @@ impl UserAction {
             "fail-registry" => UserAction::FailRegistry(arg),
             "create-configmap" => UserAction::CreateConfigMap(arg),
             "create-secret" => UserAction::CreateSecret(arg),
+            "scale" => UserAction::Scale(arg),
+            "rollout-undo" => UserAction::RolloutUndo(arg),
+            "rollout-pause" => UserAction::RolloutPause,
+            "rollout-resume" => UserAction::RolloutResume,
+            "rollout-restart" => UserAction::RolloutRestart,
             _ => return None,
         })
     }
 
-    fn command(&self) -> Result<Command, String> {
+    /// The command the action runs; the rollout commands run on `deployment`.
+    fn command(&self, deployment: &str) -> Result<Command, String> {
+        let deployment = deployment.to_string();
         Ok(match self {
             UserAction::Apply(text) => {
                 Command::Apply(Box::new(manifest::check(text).map_err(|errs| {
@@ -117,8 +143,36 @@ impl UserAction {
                     data: Default::default(),
                 }
             }
+            UserAction::Scale(count) => {
+                let replicas = count_flag(count, "replicas")?;
+                // kubectl's own check, before it sends anything.
+                if replicas < 0 {
+                    return Err("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0".into());
+                }
+                Command::Scale {
+                    deployment,
+                    replicas,
+                }
+            }
+            UserAction::RolloutUndo(revision) => Command::RolloutUndo {
+                deployment,
+                to_revision: count_flag(revision, "to-revision")?.into(),
+            },
+            UserAction::RolloutPause => Command::Pause { deployment },
+            UserAction::RolloutResume => Command::Resume { deployment },
+            UserAction::RolloutRestart => Command::RolloutRestart { deployment },
         })
     }
+}
+
+/// A whole-number kubectl flag as typed, or kubectl's refusal of it (cobra's flag parsing, which
+/// fails before kubectl looks at the value).
+fn count_flag(text: &str, flag: &str) -> Result<i32, String> {
+    text.trim().parse().map_err(|_| {
+        format!(
+            "error: invalid argument {text:?} for \"--{flag}\" flag: strconv.ParseInt: parsing {text:?}: invalid syntax"
+        )
+    })
 }
 
 /// A range an embedded view may not leave: steps `from..=to`, or the steps of stages
@@ -543,7 +597,7 @@ impl Session {
     /// # Errors
     /// The manifest's problems or the API server's or kubectl's refusal; nothing changes then.
     pub fn act(&mut self, action: UserAction) -> Result<(), String> {
-        let mut command = action.command()?;
+        let mut command = action.command(self.deployment_name())?;
         // A ConfigMap or Secret made to unblock the pods holds every key their containers read
         // from it, each with a stand-in value.
         if let Command::CreateConfig { secret, name, data } = &mut command
@@ -622,7 +676,7 @@ impl Session {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Creating the missing ConfigMap from the app runs `kubectl create configmap` with the
@@ -641,13 +695,7 @@ mod tests {
         let again = UserAction::from_parts(action.verb(), action.arg().to_string());
         assert_eq!(again.as_ref(), Some(&action));
         s.act(action).expect("created");
-        assert!(
-            s.notice
-                .as_deref()
-                .is_some_and(|n| n.contains("configmap/web-settings created")),
-            "{:?}",
-            s.notice
-        );
+        assert_notice(&s, "configmap/web-settings created");
         let created = s.current_step().map(|st| st.time).unwrap_or_default();
         while s.forward() {}
         let d = s.live_deployment().expect("web");
@@ -663,6 +711,88 @@ mod tests {
             .map(|st| st.time)
             .expect("the container starts");
         assert!(started < Time::from_secs(60), "{started}");
+    }
+
+    /// The Deployment panel's kubectl commands: at the progress deadline of the image typo, a
+    /// person's `rollout undo` brings web:1.0 back long before the scenario's own undo at 3
+    /// minutes, and every command survives a link.
+    #[test]
+    fn a_rollout_undo_from_the_app_ends_the_image_typo_early() {
+        let mut s = Session::load_file("image-typo.yaml").expect("loads");
+        let stuck = |s: &Session| {
+            s.live_deployment().is_some_and(|d| {
+                d.status
+                    .conditions
+                    .iter()
+                    .any(|c| c.reason == crate::sim::api::ConditionReason::ProgressDeadlineExceeded)
+            })
+        };
+        while !stuck(&s) {
+            assert!(s.forward(), "the deadline passes");
+        }
+        let deadline = s.now();
+        s.act(UserAction::RolloutUndo("0".into())).expect("undone");
+        assert_notice(&s, "deployment.apps/web rolled back");
+        // Up to the scenario's own undo at 3 minutes, which now brings the typo back.
+        while s
+            .peek_next()
+            .is_some_and(|st| st.time < deadline.plus_secs(60))
+        {
+            assert!(s.forward());
+        }
+        let d = s.live_deployment().expect("web");
+        assert_eq!(d.spec.template.spec.containers[0].image, "web:1.0");
+        assert_eq!(d.status.updated_replicas, 4);
+        assert_eq!(d.status.available_replicas, 4);
+        assert_eq!(d.status.replicas, 4, "the typo's pods are gone");
+        for action in [
+            UserAction::Scale("5".into()),
+            UserAction::RolloutUndo("2".into()),
+            UserAction::RolloutPause,
+            UserAction::RolloutResume,
+            UserAction::RolloutRestart,
+        ] {
+            let again = UserAction::from_parts(action.verb(), action.arg().to_string());
+            assert_eq!(again.as_ref(), Some(&action));
+        }
+    }
+
+    /// Scale, pause and resume from the app run kubectl's commands, and a count kubectl would
+    /// refuse is refused with kubectl's words, changing nothing.
+    #[test]
+    fn scale_pause_and_resume_from_the_app() {
+        let mut s = rolling();
+        s.seek(3);
+        let before = s.position();
+        let err = s.act(UserAction::Scale("five".into())).unwrap_err();
+        assert_eq!(
+            err,
+            "error: invalid argument \"five\" for \"--replicas\" flag: strconv.ParseInt: parsing \"five\": invalid syntax"
+        );
+        let err = s.act(UserAction::Scale("-1".into())).unwrap_err();
+        assert!(
+            err.contains("COUNT must be greater than or equal to 0"),
+            "{err}"
+        );
+        assert_eq!(s.position(), before);
+        s.act(UserAction::Scale(" 6 ".into())).expect("scaled");
+        assert_eq!(s.live_deployment().and_then(|d| d.spec.replicas), Some(6));
+        s.act(UserAction::RolloutPause).expect("paused");
+        assert!(s.live_deployment().is_some_and(|d| d.spec.paused));
+        let err = s.act(UserAction::RolloutRestart).unwrap_err();
+        assert!(err.contains("can't restart paused deployment"), "{err}");
+        s.act(UserAction::RolloutResume).expect("resumed");
+        assert!(s.live_deployment().is_some_and(|d| !d.spec.paused));
+        s.act(UserAction::RolloutRestart).expect("restarted");
+        assert_eq!(
+            s.actions.iter().map(|(_, a)| a.verb()).collect::<Vec<_>>(),
+            [
+                "scale",
+                "rollout-pause",
+                "rollout-resume",
+                "rollout-restart"
+            ]
+        );
     }
 
     /// The editor's base follows the scenario's own `apply:` actions: the `deployment:` block
@@ -821,6 +951,15 @@ mod tests {
             .replay(vec![(5, UserAction::Cordon("node-9".into()))])
             .expect_err("no such node");
         assert!(err.contains("cordon at step 5"), "{err}");
+    }
+
+    /// Asserts that the session's notice says `part`.
+    pub(crate) fn assert_notice(s: &Session, part: &str) {
+        assert!(
+            s.notice.as_deref().is_some_and(|n| n.contains(part)),
+            "{:?}",
+            s.notice
+        );
     }
 
     fn rolling() -> Session {

@@ -171,6 +171,27 @@ test('the image-typo scenario shows ImagePullBackOff and ProgressDeadlineExceede
   await expect(app.eventLog).toContainText('⚠ Warning');
   await expect(app.rolloutStatus).toContainText('exceeded its progress deadline');
   await app.screenshot('image-typo-deadline');
+  // Stage 5 from the Deployment panel: kubectl rollout undo, at this simulated moment.
+  const undo = page.getByTestId('rollout-undo');
+  await expect(undo).toHaveAttribute('title', 'kubectl rollout undo deployment/web');
+  await undo.click();
+  await expect(app.narration).toContainText('deployment.apps/web rolled back');
+  for (let i = 0; i < 60 && (await backOff.count()) > 0; i++) await app.forward();
+  await expect(backOff).toHaveCount(0);
+  while (!((await page.getByTestId('deployment-available').textContent()) ?? '').includes('4')) await app.forward();
+  await expect(app.rolloutStatus).toContainText('successfully rolled out');
+  await app.screenshot('image-typo-undone');
+  // Scale from the same panel, with the count typed; a count kubectl refuses changes nothing.
+  const count = page.getByTestId('scale-count');
+  await count.fill('-2');
+  await page.getByTestId('scale').click();
+  await expect(page.getByTestId('notice')).toContainText('COUNT must be greater than or equal to 0');
+  await expect(page.getByTestId('deployment-desired')).toContainText('4');
+  await count.fill('6');
+  await expect(page.getByTestId('scale')).toHaveAttribute('title', 'kubectl scale deployment/web --replicas=6');
+  await page.getByTestId('scale').click();
+  await expect(app.narration).toContainText('deployment.apps/web scaled');
+  await expect(page.getByTestId('deployment-desired')).toContainText('6');
   expect(app.consoleErrors).toEqual([]);
 });
 
