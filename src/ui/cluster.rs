@@ -91,8 +91,11 @@ pub fn DeploymentPanel(
                                 }
                             }).collect_view()}
                         </ul>
-                        {session.map(|session| view! {
-                            <DeploymentCommands session name=d.name.clone() replicas=d.spec_replicas paused=d.paused />
+                        {session.map(|session| {
+                            let revisions = undo_targets(&cluster.read_untracked(), &d.revision);
+                            view! {
+                                <DeploymentCommands session name=d.name.clone() replicas=d.spec_replicas paused=d.paused revisions />
+                            }
                         })}
                     }.into_any()
                 }
@@ -110,9 +113,13 @@ fn DeploymentCommands(
     name: String,
     replicas: i32,
     paused: bool,
+    /// The revisions `rollout undo --to-revision` may name, newest first, with their images.
+    revisions: Vec<(i64, String)>,
 ) -> impl IntoView {
     // The count as typed; it starts at the current spec.replicas whenever the panel redraws.
     let count = RwSignal::new(replicas.to_string());
+    // The revision to go back to; `0` is kubectl's default, the previous one.
+    let to_revision = RwSignal::new("0".to_string());
     let kubectl = |words: &str| format!("kubectl {words} deployment/{name}");
     let (pause_label, pause_action, pause_words) = if paused {
         (
@@ -123,6 +130,7 @@ fn DeploymentCommands(
     } else {
         ("Pause rollout", UserAction::RolloutPause, "rollout pause")
     };
+    let undo_title = kubectl("rollout undo");
     let target = name.clone();
     let scale_title = move || {
         format!(
@@ -144,10 +152,36 @@ fn DeploymentCommands(
                 on:click=move |_| act(session, pause_action.clone())>{pause_label}</button>
             <button class="control small" data-testid="rollout-restart" title=kubectl("rollout restart")
                 on:click=move |_| act(session, UserAction::RolloutRestart)>"Restart"</button>
-            <button class="control small" data-testid="rollout-undo" title=kubectl("rollout undo")
-                on:click=move |_| act(session, UserAction::RolloutUndo("0".into()))>"Undo rollout"</button>
+            <button class="control small" data-testid="rollout-undo"
+                title=move || match to_revision.get().as_str() {
+                    "0" => undo_title.clone(),
+                    n => format!("{undo_title} --to-revision={n}"),
+                }
+                on:click=move |_| act(session, UserAction::RolloutUndo(to_revision.get_untracked()))>"Undo rollout"</button>
+            <label class="scale-field">
+                <span>"to"</span>
+                <select data-testid="undo-revision" on:change=move |ev| to_revision.set(event_target_value(&ev))>
+                    <option value="0">"the previous revision"</option>
+                    {revisions.into_iter().map(|(n, image)| view! {
+                        <option value=n.to_string()>{format!("revision {n} ({image})")}</option>
+                    }).collect_view()}
+                </select>
+            </label>
         </div>
     }
+}
+
+/// The revisions of the Deployment's ReplicaSets other than `current`, newest first, each with
+/// its image: what `kubectl rollout undo --to-revision` can go back to.
+fn undo_targets(cluster: &ClusterView, current: &str) -> Vec<(i64, String)> {
+    let mut out: Vec<(i64, String)> = cluster
+        .replica_sets
+        .iter()
+        .filter(|rs| rs.revision != current)
+        .filter_map(|rs| Some((rs.revision.parse().ok()?, rs.image.clone())))
+        .collect();
+    crate::sim::order::sort_by_key(&mut out, |(n, _)| std::cmp::Reverse(*n));
+    out
 }
 
 /// One lane per ReplicaSet, newest revision first, each with its pods.

@@ -192,6 +192,12 @@ test('the image-typo scenario shows ImagePullBackOff and ProgressDeadlineExceede
   await page.getByTestId('scale').click();
   await expect(app.narration).toContainText('deployment.apps/web scaled');
   await expect(page.getByTestId('deployment-desired')).toContainText('6');
+  // The revision to undo to is chosen from the ReplicaSets' revisions, as rollout history lists them.
+  const revision = page.getByTestId('undo-revision');
+  await expect(revision.locator('option')).toHaveText(['the previous revision', 'revision 2 (web:2.0-typo)']);
+  await revision.selectOption('2');
+  await expect(undo).toHaveAttribute('title', 'kubectl rollout undo deployment/web --to-revision=2');
+  await app.screenshot('deployment-commands');
   expect(app.consoleErrors).toEqual([]);
 });
 
