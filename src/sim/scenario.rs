@@ -616,6 +616,7 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
                 "complete_after",
                 "exit_code",
                 "shutdown",
+                "shutdown_exit_code",
                 "response_time",
             ],
         );
@@ -690,6 +691,15 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
         }
         if let Some(v) = m.get("shutdown") {
             ib.shutdown_ms = l.duration(&format!("{path}.shutdown"), v);
+        }
+        if let Some(v) = m.get("shutdown_exit_code") {
+            match v.as_i64().and_then(|c| u8::try_from(c).ok()) {
+                Some(c) => ib.shutdown_exit_code = c.into(),
+                None => l.err(
+                    &format!("{path}.shutdown_exit_code"),
+                    "must be an integer from 0 to 255",
+                ),
+            }
         }
         world.images.insert(image.clone(), ib);
     }

@@ -3,7 +3,9 @@
 //! Expectations come from the spec (§15.3 image pull back-off, §15.5 CrashLoopBackOff, §15.8
 //! columns) and are written as data.
 
-use rolloutscope::sim::api::{ContainerState, EventReason, PodConditionType, PodPhase, Time};
+use rolloutscope::sim::api::{
+    ContainerState, ContainerStatus, EventReason, Pod, PodConditionType, PodPhase, Time,
+};
 use rolloutscope::sim::diagnosis::{Cause, diagnose};
 use rolloutscope::sim::engine::Sim;
 use rolloutscope::sim::kubectl::{self, Moment, Resource};
@@ -449,34 +451,76 @@ fn kubectl_status_transitions_follow_the_kubelet() {
     );
 }
 
+/// The first step after which a deleted pod has its terminal status, that pod, and the run at
+/// that moment.
+fn first_terminal_deleted_pod(scenario: Scenario) -> (Step, Pod, Sim) {
+    let mut sim = scenario.sim();
+    while let Some(step) = sim.step_until(Time::from_secs(200)) {
+        if let Some(pod) = sim
+            .store()
+            .pods
+            .values()
+            .find(|p| p.metadata.deletion_timestamp.is_some() && p.is_terminal())
+        {
+            let pod = (**pod).clone();
+            return (step, pod, sim);
+        }
+    }
+    panic!("no deleted pod reaches a terminal phase");
+}
+
+/// Asserts a pod's terminal phase and kubectl STATUS, and that its first container terminated
+/// with `code` and `reason` (the STATUS kubectl shows); returns that container's status.
+fn assert_terminal<'a>(
+    pod: &'a Pod,
+    phase: PodPhase,
+    code: i32,
+    reason: &str,
+) -> &'a ContainerStatus {
+    assert_eq!(pod.status.phase, phase);
+    assert_eq!(pod.kubectl_status(), reason);
+    let cs = &pod.status.container_statuses[0];
+    assert!(
+        matches!(&cs.state, ContainerState::Terminated { exit_code, reason: r, .. } if *exit_code == code && r == reason),
+        "{:?}",
+        cs.state
+    );
+    cs
+}
+
+/// An app that exits 0 on SIGTERM (its image's `shutdown_exit_code`) leaves a deleted pod
+/// Succeeded, its container terminated `Completed` with exit code 0, so kubectl shows
+/// `Completed` rather than `Error` for the moment before it goes.
+#[test]
+fn an_app_that_exits_cleanly_on_sigterm_ends_completed() {
+    let text = scenario_text("rolling-update.yaml").replace(
+        "web:1.0: {pull_time: 2s, listen_after: 3s, ready: always}",
+        "web:1.0: {pull_time: 2s, listen_after: 3s, ready: always, shutdown: 1s, shutdown_exit_code: 0}",
+    );
+    let (step, pod, _) = first_terminal_deleted_pod(Scenario::parse(&text).expect("parses"));
+    assert_terminal(&pod, PodPhase::Succeeded, 0, "Completed");
+    assert!(
+        step.narration.contains("phase Succeeded") && step.narration.contains("STATUS Completed"),
+        "{}",
+        step.narration
+    );
+    let bad = text.replace("shutdown_exit_code: 0", "shutdown_exit_code: 300");
+    let errs = Scenario::parse(&bad).expect_err("refused");
+    assert!(
+        errs.iter().any(|e| e
+            .to_string()
+            .contains("images[web:1.0].shutdown_exit_code: must be an integer from 0 to 255")),
+        "{errs:?}"
+    );
+}
+
 /// The last status a deleted pod's kubelet writes: every container terminated with the code
 /// its process ended with, a terminal phase, Ready and PodReadyToStartContainers False; then,
 /// at the same moment, the pod object goes.
 #[test]
 fn a_deleted_pod_ends_in_a_terminal_phase_before_it_goes() {
-    let mut sim = scenario("rolling-update.yaml").sim();
-    let mut seen = None;
-    while let Some(step) = sim.step_until(Time::from_secs(200)) {
-        let Some(pod) = sim
-            .store()
-            .pods
-            .values()
-            .find(|p| p.metadata.deletion_timestamp.is_some() && p.is_terminal())
-        else {
-            continue;
-        };
-        seen = Some((step.clone(), (**pod).clone()));
-        break;
-    }
-    let (step, pod) = seen.expect("an old pod reaches a terminal phase");
-    assert_eq!(pod.status.phase, PodPhase::Failed);
-    assert_eq!(pod.kubectl_status(), "Error");
-    let cs = &pod.status.container_statuses[0];
-    assert!(
-        matches!(&cs.state, ContainerState::Terminated { exit_code: 137, reason, .. } if reason == "Error"),
-        "{:?}",
-        cs.state
-    );
+    let (step, pod, mut sim) = first_terminal_deleted_pod(scenario("rolling-update.yaml"));
+    let cs = assert_terminal(&pod, PodPhase::Failed, 137, "Error");
     assert!(!cs.ready && !cs.started);
     for t in [
         PodConditionType::Ready,

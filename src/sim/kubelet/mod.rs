@@ -66,6 +66,11 @@ pub struct ImageBehavior {
     /// How long the process takes to exit after SIGTERM; `None` means it ignores SIGTERM and is
     /// killed when the grace period ends.
     pub shutdown_ms: Option<u64>,
+    /// The exit code of the process when it exits after SIGTERM within the grace period: 143
+    /// (128 + 15, how most runtimes' default handlers end), or 0 for an app that shuts down
+    /// cleanly, whose deleted pod then ends `Completed` rather than `Error`.
+    #[serde(default = "probes::sigterm_exit_code")]
+    pub shutdown_exit_code: i32,
     /// How long the app takes to answer a probe request once it listens; a probe whose
     /// `timeoutSeconds` is shorter fails with a timeout.
     pub response_ms: u64,
@@ -84,6 +89,7 @@ impl Default for ImageBehavior {
             exit_code: 1,
             complete_after_ms: None,
             shutdown_ms: None,
+            shutdown_exit_code: probes::SIGTERM_EXIT_CODE,
             response_ms: 0,
         }
     }
@@ -1138,11 +1144,9 @@ pub fn termination_complete(
         if k.runtime.containers[c].running_since.is_some() {
             // The process ended as `begin_termination` planned: on its own after SIGTERM if it
             // shuts down within the grace period, else by SIGKILL when the period ended.
-            let shutdown = k
-                .spec_of(c)
-                .and_then(|s| k.world.behavior(&s.image).shutdown_ms);
-            let (_, code) = probes::end_after_sigterm(shutdown, grace_ms);
-            probes::container_stopped(&mut k, c, code, "Error");
+            let image = k.spec_of(c).map(|s| k.world.behavior(&s.image));
+            let (_, code) = probes::end_after_sigterm(image.as_deref(), grace_ms);
+            probes::container_stopped(&mut k, c, code, probes::exit_reason(code));
             if !k.is_init(c) {
                 ended.push(format!("{name} exit code {code}"));
             }
@@ -1429,12 +1433,7 @@ pub fn container_exit(
         return k.finish();
     }
     let code = planned.map_or(behavior.exit_code, |(_, code)| code);
-    probes::container_stopped(
-        &mut k,
-        c,
-        code,
-        if code == 0 { "Completed" } else { "Error" },
-    );
+    probes::container_stopped(&mut k, c, code, probes::exit_reason(code));
     let pod = &k.pod.metadata.name;
     let said = match (completes, code) {
         (true, 0) => {

@@ -764,8 +764,19 @@ fn put_on_hold(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
 }
 
 /// The exit code of a process that ends on SIGTERM (128 + 15), as most runtimes' default
-/// handlers and the JVM report it.
+/// handlers and the JVM report it; an image's `shutdown_exit_code` may say otherwise.
 pub const SIGTERM_EXIT_CODE: i32 = 143;
+
+/// [`SIGTERM_EXIT_CODE`], as serde's default for an image's `shutdown_exit_code`.
+pub fn sigterm_exit_code() -> i32 {
+    SIGTERM_EXIT_CODE
+}
+
+/// The reason the runtime gives a container that exited with `code`: `Completed` for 0, else
+/// `Error`.
+pub fn exit_reason(code: i32) -> &'static str {
+    if code == 0 { "Completed" } else { "Error" }
+}
 /// The exit code of a process stopped by SIGKILL (128 + 9).
 pub const SIGKILL_EXIT_CODE: i32 = 137;
 /// `minimumGracePeriodInSeconds`: the kubelet never gives a container less to stop.
@@ -820,9 +831,10 @@ fn start_probe_kill(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) -> St
         },
     );
     let how = match end.shutdown_ms {
-        _ if end.exit_code == SIGTERM_EXIT_CODE => format!(
-            "{name} exits {} after it (exit code {SIGTERM_EXIT_CODE})",
-            go_duration(end.after_ms)
+        Some(needs) if needs < end.grace_ms => format!(
+            "{name} exits {} after it (exit code {})",
+            go_duration(end.after_ms),
+            end.exit_code
         ),
         Some(needs) => format!(
             "{name} needs {} to shut down, longer than that, so SIGKILL stops it when the grace period ends (exit code {SIGKILL_EXIT_CODE})",
@@ -873,22 +885,23 @@ pub fn probe_kill(k: &KubeletContext<'_>, c: usize, kind: ProbeKind) -> ProbeKil
         .or(k.pod.spec.termination_grace_period_seconds)
         .unwrap_or(30);
     let grace_ms = (u64::try_from(grace_s).unwrap_or(0) * 1000).max(MINIMUM_GRACE_MS);
-    let shutdown = spec.and_then(|s| k.world.behavior(&s.image).shutdown_ms);
-    let (after_ms, exit_code) = end_after_sigterm(shutdown, grace_ms);
+    let image = spec.map(|s| k.world.behavior(&s.image));
+    let (after_ms, exit_code) = end_after_sigterm(image.as_deref(), grace_ms);
     ProbeKill {
         grace_ms,
-        shutdown_ms: shutdown,
+        shutdown_ms: image.and_then(|b| b.shutdown_ms),
         after_ms,
         exit_code,
     }
 }
 
-/// How a process ends after SIGTERM with `grace_ms` to go: when and with which exit code. It
-/// exits after its `shutdown` time if that is shorter than the grace period (code 143);
-/// otherwise, or if it ignores SIGTERM (`None`), SIGKILL ends it when the period ends (137).
-pub fn end_after_sigterm(shutdown: Option<u64>, grace_ms: u64) -> (u64, i32) {
-    match shutdown {
-        Some(after) if after < grace_ms => (after, SIGTERM_EXIT_CODE),
+/// How a process of `image` ends after SIGTERM with `grace_ms` to go: when and with which exit
+/// code. It exits after its `shutdown` time if that is shorter than the grace period (with its
+/// `shutdown_exit_code`, 143 unless it says otherwise); otherwise, or if it ignores SIGTERM,
+/// SIGKILL ends it when the period ends (137).
+pub fn end_after_sigterm(image: Option<&ImageBehavior>, grace_ms: u64) -> (u64, i32) {
+    match image.and_then(|b| Some((b.shutdown_ms?, b.shutdown_exit_code))) {
+        Some((after, code)) if after < grace_ms => (after, code),
         _ => (grace_ms, SIGKILL_EXIT_CODE),
     }
 }
@@ -908,7 +921,7 @@ pub fn killed_container_exited(
     by_the_kill: bool,
 ) {
     let before = k.runtime.containers[c].finished_at;
-    container_stopped(k, c, code, if code == 0 { "Completed" } else { "Error" });
+    container_stopped(k, c, code, exit_reason(code));
     let name = k.container_name(c);
     let pod = k.pod.metadata.name.clone();
     let probe = kind.word();
