@@ -52,8 +52,14 @@ pub enum Cause {
     ContainerConfig,
     /// Containers keep exiting or being killed and restart under back-off (`CrashLoopBackOff`).
     CrashLoop,
+    /// Pods stay Pending because their `schedulingGates` are not removed: the scheduler does
+    /// not look at them (PodScheduled False, SchedulingGated).
+    SchedulingGated,
     /// Containers run but their readiness probe fails.
     ReadinessFailing,
+    /// Containers are ready, but a `readinessGates` condition is not True, so the pod is not
+    /// (Ready False, ReadinessGatesNotReady).
+    ReadinessGates,
     /// Pods are still being created, pulled or started; the rollout is moving.
     Starting,
 }
@@ -142,14 +148,23 @@ fn waiting_container(pod: &Pod) -> Option<(&ContainerStatus, bool)> {
 fn unschedulable_message(pod: &Pod) -> Option<&str> {
     pod.condition(PodConditionType::PodScheduled)
         .filter(|c| c.status == ConditionStatus::False)
+        // A gated pod was never tried: its condition is the API server's, not a failure.
+        .filter(|c| c.reason.as_deref() != Some("SchedulingGated"))
         .and_then(|c| c.message.as_deref())
+}
+
+/// Whether the pod's condition `type_` is False with `reason`.
+fn has_condition_reason(pod: &Pod, type_: PodConditionType, reason: &str) -> bool {
+    pod.condition(type_)
+        .is_some_and(|c| c.status == ConditionStatus::False && c.reason.as_deref() == Some(reason))
 }
 
 /// Explains why `deployment` has fewer ready replicas than it wants, at the simulator's current
 /// moment. `steps` is the trace so far (for events).
 ///
-/// The verdict checks, in order: unschedulable pods (capacity first), image pulls, restarts,
-/// failing readiness, pods still starting. Raising replicas helps in none of these: more pods
+/// The verdict checks, in order: unschedulable pods (capacity first), scheduling gates, image
+/// pulls, missing ConfigMaps or Secrets, restarts, readiness gates, failing readiness, pods
+/// still starting. Raising replicas helps in none of these: more pods
 /// from the same template meet the same full nodes, the same missing image, the same probes.
 pub fn diagnose(sim: &Sim, steps: &[Step], deployment: &str) -> Diagnosis {
     diagnose_at(sim, steps, deployment, sim.now())
@@ -261,6 +276,23 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
     let failed_scheduling = unscheduled
         .iter()
         .find_map(|p| unschedulable_message(p).map(|m| (p.metadata.name.clone(), m.to_string())));
+    // The pods the scheduler leaves alone until their scheduling gates are removed.
+    let gated: Vec<&&Pod> = unscheduled
+        .iter()
+        .copied()
+        .filter(|p| has_condition_reason(p, PodConditionType::PodScheduled, "SchedulingGated"))
+        .collect();
+    if let Some(p) = gated.first() {
+        cluster.push(signal(
+            format!("kubectl describe pod {}", p.metadata.name),
+            format!(
+                "{} Pending with PodScheduled False, reason SchedulingGated; Scheduling Gates: {}",
+                pods_word(gated.len(), "") + if gated.len() == 1 { " is" } else { " are" },
+                p.spec.scheduling_gates().join(", ")
+            ),
+            true,
+        ));
+    }
     if let Some((pod, msg)) = &failed_scheduling {
         cluster.push(signal(
             format!("kubectl describe pod {pod}"),
@@ -364,10 +396,25 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         .iter()
         .filter(|p| kubectl::is_crash_looping(p) || p.max_restarts_of_any() > 0)
         .count();
-    let not_ready_running: Vec<&&&Pod> = scheduled
+    // Running pods that are not Ready: those whose containers are ready but a readiness gate
+    // is not, and the rest, whose readiness probe does not pass.
+    let (gate_held, not_ready_running): (Vec<&&&Pod>, Vec<&&&Pod>) = scheduled
         .iter()
         .filter(|p| !p.is_ready() && super::kubelet::is_running(p))
-        .collect();
+        .partition(|p| has_condition_reason(p, PodConditionType::Ready, "ReadinessGatesNotReady"));
+    if let Some(p) = gate_held.first() {
+        app.push(signal(
+            "kubectl get pods -o wide   (READINESS GATES)",
+            format!(
+                "{} READY {} (every container ready) but READINESS GATES 0/{}: no condition {} is True",
+                pods_word(gate_held.len(), "") + if gate_held.len() == 1 { " shows" } else { " show" },
+                kubectl::ready_cell(p),
+                p.spec.readiness_gates().len(),
+                p.spec.readiness_gates().iter().map(|g| format!("{g:?}")).collect::<Vec<_>>().join(", ")
+            ),
+            true,
+        ));
+    }
     if let Some(p) = pulling.first() {
         let (reason, _) = waiting_reason(p).unwrap_or_default();
         // Describe shows a waiting container's reason only; the pull's error is in its events.
@@ -545,6 +592,19 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
                 "Raising replicas will not help: every extra pod fails the same scheduling filters. Fix the reason in the message (uncordon a node, correct a nodeSelector or toleration).".to_string()
             },
         }
+    } else if let Some(p) = gated.first() {
+        Verdict {
+            cause: Cause::SchedulingGated,
+            summary: format!(
+                "{} Pending with STATUS SchedulingGated: the pod template sets schedulingGates ({}), and the scheduler does not try a pod until every gate is removed (PodScheduled False: Scheduling is blocked due to non-empty scheduling gates). No FailedScheduling event says so. READY is {ready}/{desired}.",
+                pods_word(gated.len(), "") + if gated.len() == 1 { " stays" } else { " stay" },
+                p.spec.scheduling_gates().join(", ")
+            ),
+            raising_replicas_helps: false,
+            advice: format!(
+                "Raising replicas will not help: every new pod carries the same gates. The controller that owns the gate removes it from each pod; without one, drop schedulingGates from the template (kubectl apply) or roll back (kubectl rollout undo deploy/{name})."
+            ),
+        }
     } else if let Some(p) = pulling.first() {
         let (reason, message) = waiting_reason(p).unwrap_or_default();
         // The image of the container that waits; an init container's shows in STATUS as
@@ -602,6 +662,30 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
             ),
             raising_replicas_helps: false,
             advice: "Raising replicas will not help: every new pod runs the same code with the same probes. Read kubectl logs --previous; if a liveness probe kills a slow starter, add a startupProbe or raise its thresholds.".to_string(),
+        }
+    } else if let Some(p) = gate_held.first() {
+        let gates = p.spec.readiness_gates();
+        Verdict {
+            cause: Cause::ReadinessGates,
+            summary: format!(
+                "{} every container ready, yet not Ready: Ready False, reason ReadinessGatesNotReady, because no condition of type {} is True on {}. The rollout stops where maxSurge and maxUnavailable allow; READY is {ready}/{desired}.",
+                pods_word(gate_held.len(), "")
+                    + if gate_held.len() == 1 {
+                        " has"
+                    } else {
+                        " have"
+                    },
+                gates
+                    .iter()
+                    .map(|g| format!("{g:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if gate_held.len() == 1 { "it" } else { "them" }
+            ),
+            raising_replicas_helps: false,
+            advice: format!(
+                "Raising replicas will not help: new pods wait on the same gate. A controller (a load balancer's, usually) sets that condition on each pod once it is ready for it; nothing in this namespace does. Drop readinessGates from the template (kubectl apply) or roll back (kubectl rollout undo deploy/{name})."
+            ),
         }
     } else if !not_ready_running.is_empty() {
         Verdict {

@@ -4,6 +4,7 @@
 //! function it follows.
 
 use rolloutscope::sim::api::{EventReason, Time};
+use rolloutscope::sim::diagnosis::{Cause, diagnose};
 use rolloutscope::sim::engine::Sim;
 use rolloutscope::sim::kubectl::{self, Moment, Resource};
 use rolloutscope::sim::scenario::Scenario;
@@ -1121,6 +1122,17 @@ fn a_pod_with_scheduling_gates_waits_untried() {
     );
     assert!(messages(&steps, EventReason::FailedScheduling).is_empty());
     assert!(messages(&steps, EventReason::Scheduled).is_empty());
+    // The diagnosis names the gate, not a scheduling failure.
+    let d = diagnose(&sim, &steps, "web");
+    assert_eq!(d.verdict.cause, Cause::SchedulingGated);
+    assert!(
+        d.verdict
+            .summary
+            .starts_with("1 pod stays Pending with STATUS SchedulingGated")
+            && d.verdict.summary.contains("(example.com/quota)"),
+        "{}",
+        d.verdict.summary
+    );
 }
 
 /// §15.6: a readiness gate whose condition nobody sets keeps a pod whose containers are all
@@ -1163,6 +1175,22 @@ fn a_readiness_gate_nobody_sets_keeps_the_pod_not_ready() {
         "{wide}"
     );
     assert_narrated(&steps, &["ReadinessGatesNotReady"]);
+    // The diagnosis blames the gate, not the readiness probe, and kubectl's READY is 1/1.
+    let d = diagnose(&sim, &steps, "web");
+    assert_eq!(d.verdict.cause, Cause::ReadinessGates);
+    assert!(
+        d.verdict.summary.starts_with(
+            "1 pod has every container ready, yet not Ready: Ready False, reason ReadinessGatesNotReady, because no condition of type \"example.com/lb-ready\" is True on it."
+        ),
+        "{}",
+        d.verdict.summary
+    );
+    assert!(
+        d.application_signals.iter().any(|sig| sig.sees
+            == "1 pod shows READY 1/1 (every container ready) but READINESS GATES 0/1: no condition \"example.com/lb-ready\" is True"),
+        "{:?}",
+        d.application_signals
+    );
 }
 
 /// `kubectl set image deployment/web *=web:2.0` (a scenario's `set_image` without a container
