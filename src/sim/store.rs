@@ -186,6 +186,10 @@ pub struct Store {
     node_usage: OrdMap<String, NodeUsage>,
     /// The next host number for pod IPs on each node.
     next_ip: OrdMap<String, u32>,
+    /// The address each bound pod's sandbox gets on its node (the node's IPAM hands them out in
+    /// binding order). The kubelet publishes it in `status.podIP` once the sandbox is up, not
+    /// before: a pod whose first image pull holds its worker shows IP `<none>`.
+    pub pod_ips: OrdMap<PodName, Arc<str>>,
     /// Pod counts by owner UID.
     counts: OrdMap<String, PodCounts>,
     /// Active pods by owner UID, then node: the co-location rank of the deletion ranking. Nested
@@ -591,6 +595,7 @@ impl Store {
                     self.charge_node(&pod.node_name, &pod, -1);
                 }
                 self.kubelet.remove(name.as_str());
+                self.pod_ips.remove(name.as_str());
                 Some(Touched::pod(key, &pod, true, false, true))
             }
             Change::BindPod {
@@ -608,7 +613,8 @@ impl Store {
                 let (key, pod) = self.pods.get_key_value_mut(name.as_str())?;
                 let key = Arc::clone(key);
                 account(&mut self.on_node, &mut self.counts, pod, -1);
-                pod.status.pod_ip = Some(format!("10.244.{cidr}.{ip}"));
+                self.pod_ips
+                    .insert(Arc::clone(&key), format!("10.244.{cidr}.{ip}").into());
                 pod.status.host_ip = Some(format!("192.168.49.{}", cidr + 2));
                 set_pod_condition(&mut pod.status.conditions, condition);
                 charge_node(&mut self.node_usage, &node, pod, 1);

@@ -514,6 +514,50 @@ fn an_app_that_exits_cleanly_on_sigterm_ends_completed() {
     );
 }
 
+/// The first sync writes the pod's status before it creates the sandbox, and its image pull
+/// then holds the pod worker: until the sync after it, the pod has no IP (`-o wide` shows
+/// `<none>`) and PodReadyToStartContainers is False; with the container started, both are there.
+#[test]
+fn a_pod_has_no_ip_while_its_first_pull_holds_the_worker() {
+    let (sim, steps) = run_until("rolling-update.yaml", 1);
+    let pod = sim
+        .store()
+        .pods
+        .values()
+        .find(|p| !p.node_name.is_empty())
+        .expect("a bound pod");
+    assert_eq!(pod.kubectl_status(), "ContainerCreating");
+    assert_eq!(pod.status.pod_ip, None);
+    assert_eq!(
+        pod.condition(PodConditionType::PodReadyToStartContainers)
+            .map(|c| c.status),
+        Some(rolloutscope::sim::api::ConditionStatus::False)
+    );
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(1));
+    let wide = kubectl::get(&m, &[Resource::Pods], true);
+    assert!(
+        wide.lines().skip(1).all(|l| l.contains(" <none> ")),
+        "{wide}"
+    );
+    let name = pod.metadata.name.to_string();
+    let (sim, _) = run_until("rolling-update.yaml", 3);
+    let pod = sim.store().pods.get(name.as_str()).expect("still there");
+    assert_eq!(pod.kubectl_status(), "Running");
+    assert!(
+        pod.status
+            .pod_ip
+            .as_deref()
+            .is_some_and(|ip| ip.starts_with("10.244.")),
+        "{:?}",
+        pod.status.pod_ip
+    );
+    assert_eq!(
+        pod.condition(PodConditionType::PodReadyToStartContainers)
+            .map(|c| c.status),
+        Some(rolloutscope::sim::api::ConditionStatus::True)
+    );
+}
+
 /// The last status a deleted pod's kubelet writes: every container terminated with the code
 /// its process ended with, a terminal phase, Ready and PodReadyToStartContainers False; then,
 /// at the same moment, the pod object goes.

@@ -396,6 +396,17 @@ pub struct PodRuntime {
     pub sync_deferred: bool,
 }
 
+impl PodRuntime {
+    /// Whether the pod's status may report its sandbox (its IP, PodReadyToStartContainers
+    /// True). The first sync generates the status before it creates the sandbox
+    /// (`generateAPIPodStatus` runs before the runtime's `SyncPod`), so only a later sync's
+    /// status reports it: the model's first sync reports it when it also started a container,
+    /// and otherwise (its pull holds the worker) the sync the sandbox's event asks for does.
+    pub fn sandbox_published(&self) -> bool {
+        self.sandbox_ready && !self.sandbox_event_pending
+    }
+}
+
 /// Node-local state shared by the pods of one node: the serialized image puller.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeRuntime {
@@ -545,6 +556,13 @@ impl<'a> KubeletContext<'a> {
         probes::when_the_pod_worker_is_free(&mut self);
         let mut status = self.status;
         status::generate_into(&mut status, &self.pod.spec, &self.runtime, self.now);
+        // The sandbox's address, once a status generated after the sandbox came up reports it.
+        if status.pod_ip.is_none()
+            && self.runtime.sandbox_published()
+            && let Some(ip) = self.store.pod_ips.get(self.key)
+        {
+            status.to_mut().pod_ip = Some(ip.to_string());
+        }
         // A status still borrowed is the stored one. A copy is compared with the stored status:
         // the kubelet functions edit the working status in place (`set_state`), and those edits
         // must be written too, but an edit may also have set a field back as it was.

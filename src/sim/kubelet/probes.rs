@@ -367,7 +367,17 @@ fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (boo
     }
     let elapsed = k.now.millis_since(since);
     let listening = elapsed >= b.listen_after_ms;
-    let ip = k.pod.status.pod_ip.as_deref().unwrap_or("10.244.0.2");
+    let ip = k
+        .status
+        .pod_ip
+        .as_deref()
+        .or_else(|| {
+            k.store
+                .pod_ips
+                .get(k.pod.metadata.name.as_str())
+                .map(|ip| &**ip)
+        })
+        .unwrap_or("10.244.0.2");
     let port_of = |port| port_text(spec, port);
     let ready_ok = match b.ready {
         ReadyBehavior::Always => true,

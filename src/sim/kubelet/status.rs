@@ -105,21 +105,31 @@ pub(super) fn generate_into(
     // The unready message as the conditions hold it, made on the first write and shared by the
     // second.
     let mut shared = None;
+    // `generatePodReadyToStartContainersCondition`: True while the sandbox is up and reported;
+    // False, with no reason, before it is (the first sync's status) and once it is gone with
+    // the containers of a terminated pod.
     let ready_to_start = PodConditionType::PodReadyToStartContainers;
-    if rt.terminated {
-        // The pod's sandbox is gone with its containers: `PodReadyToStartContainers` turns
-        // False, with no reason.
-        if let Some(i) = status
-            .conditions
-            .iter()
-            .position(|c| c.type_ == ready_to_start && c.status != ConditionStatus::False)
-        {
-            let c = &mut status.to_mut().conditions[i];
-            c.status = ConditionStatus::False;
-            c.last_transition_time = t;
-        }
-    } else if rt.sandbox_ready {
-        set_condition(status, ready_to_start, None, &mut shared, t);
+    let sandbox = if !rt.terminated && rt.sandbox_published() {
+        ConditionStatus::True
+    } else {
+        ConditionStatus::False
+    };
+    if status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == ready_to_start)
+        .is_none_or(|c| c.status != sandbox)
+    {
+        set_pod_condition(
+            &mut status.to_mut().conditions,
+            PodCondition {
+                type_: ready_to_start,
+                status: sandbox,
+                last_transition_time: t,
+                reason: None,
+                message: None,
+            },
+        );
     }
     // Its own message, never the unready one.
     set_condition(
