@@ -421,32 +421,6 @@ fn opt(v: Option<i32>) -> String {
     v.map_or_else(|| "unset".to_string(), |v| v.to_string())
 }
 
-/// The wall-clock time a simulated instant stands for, in RFC 3339, for fields kubectl fills
-/// with the current time (`restartedAt`). Simulated time 0 is 2026-01-01T00:00:00Z.
-pub fn rfc3339(t: Time) -> String {
-    const EPOCH_DAYS: i64 = 20_454; // 2026-01-01 in days since 1970-01-01
-    let secs = (t.as_millis() / 1000) as i64;
-    let days = EPOCH_DAYS + secs / 86_400;
-    let rem = secs % 86_400;
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        (rem / 60) % 60,
-        rem % 60
-    )
-}
-
 /// Runs a command against the current state and returns the writes it makes.
 ///
 /// # Errors
@@ -567,7 +541,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             let mut new = old.clone();
             new.spec.template.metadata.annotations.insert(
                 "kubectl.kubernetes.io/restartedAt".to_string(),
-                rfc3339(now),
+                now.rfc3339(),
             );
             if new.spec.template == old.spec.template {
                 return Err(refuse(format!(
@@ -839,18 +813,4 @@ fn rollout_undo(
     ));
     out.change(Change::UpdateDeployment(Box::new(new)));
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rfc3339_counts_days_from_2026() {
-        assert_eq!(rfc3339(Time::ZERO), "2026-01-01T00:00:00Z");
-        assert_eq!(
-            rfc3339(Time::from_secs(86_400 * 59 + 3661)),
-            "2026-03-01T01:01:01Z"
-        );
-    }
 }

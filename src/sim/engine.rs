@@ -564,7 +564,7 @@ impl Sim {
             ),
             Work::TaintEviction(node) => (
                 Subject::component("taint-eviction-controller", "node", node),
-                node_lifecycle::taint_eviction(&self.store, node),
+                node_lifecycle::taint_eviction(&self.store, node, now),
                 Stage::Retry,
             ),
             Work::TerminationComplete(name) => self.kubelet_work(name, |s, w, r| {

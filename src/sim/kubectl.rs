@@ -563,7 +563,7 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
     describe_annotations(&mut o, "Annotations", &n.metadata.annotations);
     o.push_str(&format!(
         "CreationTimestamp:\t{}\n",
-        sim_time(n.metadata.creation_timestamp, now)
+        n.metadata.creation_timestamp.rfc1123z()
     ));
     // `printNodeTaintsMultiline` orders taints by effect, then key.
     let mut taints = Vec::new();
@@ -593,7 +593,7 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
         })
         .map(|s| s.time.truncate_to_secs())
         .next_back();
-    let since_start = sim_time(n.metadata.creation_timestamp, now);
+    let since_start = n.metadata.creation_timestamp.rfc1123z();
     // The kubelet reports its status every five minutes (`nodeStatusReportFrequency`) while
     // nothing changes, so the last heartbeat is the last report before now, or before it fell
     // silent (the node controller notices after its 40 s grace period).
@@ -604,7 +604,7 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
     });
     let heartbeat =
         Time::from_millis(created + last_seen.saturating_sub(created) / REPORT_MS * REPORT_MS);
-    let heartbeat = sim_time(heartbeat, now);
+    let heartbeat = heartbeat.rfc1123z();
     o.push_str(
         "Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n",
     );
@@ -641,7 +641,7 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
                 "Unknown",
                 "NodeStatusUnknown",
                 "Kubelet stopped posting node status.",
-                sim_time(t, now),
+                t.rfc1123z(),
             ),
             _ => (status, reason, message, since_start.clone()),
         };
@@ -1369,7 +1369,7 @@ fn probe_text(p: &Probe) -> String {
     )
 }
 
-fn describe_state(out: &mut String, label: &str, state: &ContainerState, now: Time) {
+fn describe_state(out: &mut String, label: &str, state: &ContainerState) {
     match state {
         // `describeStatus` prints a waiting container's reason only; its message (the back-off
         // or the pull error) is left to `kubectl get pod -o yaml` and the events.
@@ -1381,7 +1381,7 @@ fn describe_state(out: &mut String, label: &str, state: &ContainerState, now: Ti
         }
         ContainerState::Running { started_at } => {
             out.push_str(&format!("    {label}:\tRunning\n"));
-            out.push_str(&format!("      Started:\t{}\n", sim_time(*started_at, now)));
+            out.push_str(&format!("      Started:\t{}\n", started_at.rfc1123z()));
         }
         ContainerState::Terminated {
             exit_code,
@@ -1398,24 +1398,16 @@ fn describe_state(out: &mut String, label: &str, state: &ContainerState, now: Ti
                 out.push_str(&format!("      Message:\t{message}\n"));
             }
             out.push_str(&format!("      Exit Code:\t{exit_code}\n"));
-            out.push_str(&format!("      Started:\t{}\n", sim_time(*started_at, now)));
-            out.push_str(&format!(
-                "      Finished:\t{}\n",
-                sim_time(*finished_at, now)
-            ));
+            out.push_str(&format!("      Started:\t{}\n", started_at.rfc1123z()));
+            out.push_str(&format!("      Finished:\t{}\n", finished_at.rfc1123z()));
         }
     }
 }
 
-/// A timestamp on the logical clock, where kubectl would print a wall-clock date.
-fn sim_time(t: Time, now: Time) -> String {
-    format!("{t} after the scenario started ({} ago)", since(now, t))
-}
-
 /// `kubectl describe pod NAME` at the simulator's current moment: status, the container's
 /// State / Last State / Ready / Restart Count and probes, the conditions in describe's order,
-/// and the pod's events with the v1.35 `spec.containers{<c>}: ` prefix. Wall-clock dates are
-/// shown as simulated times.
+/// and the pod's events with the v1.35 `spec.containers{<c>}: ` prefix. Dates are the wall-clock
+/// dates the simulated times stand for, in `time.RFC1123Z` as describe prints them.
 ///
 /// # Errors
 /// `Error from server (NotFound): pods "<name>" not found` when there is no such pod.
@@ -1453,7 +1445,7 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
         ));
     }
     if let Some(t) = pod.status.start_time {
-        o.push_str(&format!("Start Time:\t{}\n", sim_time(t, now)));
+        o.push_str(&format!("Start Time:\t{}\n", t.rfc1123z()));
     }
     describe_labels(&mut o, "Labels", &pod.metadata.labels);
     describe_annotations(&mut o, "Annotations", &pod.metadata.annotations);
@@ -1493,7 +1485,6 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
                 &pod.status.init_container_statuses,
             ),
             pod,
-            now,
             token.as_deref(),
         );
     }
@@ -1502,7 +1493,6 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
         "Containers",
         (&pod.spec.containers, &pod.status.container_statuses),
         pod,
-        now,
         token.as_deref(),
     );
     if !pod.status.conditions.is_empty() {
@@ -1928,7 +1918,6 @@ fn describe_pod_containers(
     title: &str,
     (containers, statuses): (&[Container], &[ContainerStatus]),
     pod: &Pod,
-    now: Time,
     token: Option<&str>,
 ) {
     o.push_str(title);
@@ -1949,9 +1938,9 @@ fn describe_pod_containers(
         describe_unmodelled(o, "    ", c, Unmodelled::Command);
         // A container without a status (no kubelet has synced the pod) has no state lines.
         if let Some(cs) = cs {
-            describe_state(o, "State", &cs.state, now);
+            describe_state(o, "State", &cs.state);
             if let Some(last) = &cs.last_state {
-                describe_state(o, "Last State", last, now);
+                describe_state(o, "Last State", last);
             }
             o.push_str(&format!(
                 "    Ready:\t{}\n",
@@ -2441,7 +2430,7 @@ pub fn describe_deployment(m: &Moment<'_>, name: &str) -> Result<String, String>
     o.push_str("Namespace:\tdefault\n");
     o.push_str(&format!(
         "CreationTimestamp:\t{}\n",
-        sim_time(d.metadata.creation_timestamp, now)
+        d.metadata.creation_timestamp.rfc1123z()
     ));
     describe_labels(&mut o, "Labels", &d.metadata.labels);
     describe_annotations(&mut o, "Annotations", &d.metadata.annotations);

@@ -538,7 +538,7 @@ fn describe_deployment_reads_like_kubectl() {
     let expected = "\
 Name:                   web
 Namespace:              default
-CreationTimestamp:      0s after the scenario started (75s ago)
+CreationTimestamp:      Thu, 01 Jan 2026 00:00:00 +0000
 Labels:                 app=web
 Annotations:            deployment.kubernetes.io/revision: 2
 Selector:               app=web

@@ -905,6 +905,34 @@ fn a_failed_node_goes_not_ready_then_its_pods_are_evicted_and_replaced() {
             .all(|p| p.metadata.deletion_timestamp.is_some()),
         "every pod left on node-2 is Terminating"
     );
+    // `addConditionAndDeletePod`: each was marked the target of a disruption before its
+    // deletion, the condition last, as describe lists it.
+    let evicted_names: Vec<&str> = evicted
+        .iter()
+        .map(|e| e.involved_object.name.as_str())
+        .collect();
+    for p in store
+        .pods
+        .values()
+        .filter(|p| evicted_names.contains(&p.metadata.name.as_str()))
+    {
+        let last = p.status.conditions.last().expect("conditions");
+        assert_eq!(last.type_, PodConditionType::DisruptionTarget);
+        assert_eq!(last.status, rolloutscope::sim::api::ConditionStatus::True);
+        assert_eq!(last.reason.as_deref(), Some("DeletionByTaintManager"));
+        assert_eq!(
+            last.message.as_deref(),
+            Some("Taint manager: deleting due to NoExecute taint")
+        );
+        let m = Moment::new(&sim, &steps).at(Time::from_secs(480));
+        let text = kubectl::describe_pod(&m, &p.metadata.name).unwrap_or_else(|e| e);
+        assert!(
+            text.contains(
+                "  PodScheduled                True \n  DisruptionTarget            True \n"
+            ),
+            "{text}"
+        );
+    }
     let d = store.deployments.get("web").expect("web exists");
     assert_eq!(
         d.status.available_replicas, 10,

@@ -55,6 +55,51 @@ impl Time {
     pub const fn truncate_to_secs(self) -> Time {
         Time(self.0 / 1000 * 1000)
     }
+
+    /// The wall-clock date this instant stands for, where kubectl prints one (simulated time 0
+    /// is 2026-01-01T00:00:00Z): year, month, day, hour, minute, second and the weekday
+    /// (0 is Sunday).
+    fn civil(self) -> (i64, i64, i64, i64, i64, i64, usize) {
+        const EPOCH_DAYS: i64 = 20_454; // 2026-01-01 in days since 1970-01-01
+        let secs = i64::try_from(self.0 / 1000).unwrap_or(i64::MAX / 2);
+        let days = EPOCH_DAYS + secs / 86_400;
+        let rem = secs % 86_400;
+        // 1970-01-01 was a Thursday.
+        let weekday = usize::try_from((days + 4).rem_euclid(7)).unwrap_or(0);
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let d = doy - (153 * mp + 2) / 5 + 1;
+        let m = if mp < 10 { mp + 3 } else { mp - 9 };
+        let y = yoe + era * 400 + i64::from(m <= 2);
+        (y, m, d, rem / 3600, (rem / 60) % 60, rem % 60, weekday)
+    }
+
+    /// RFC 3339 in UTC (`2026-01-01T00:01:10Z`), as the API writes a time into a field.
+    pub fn rfc3339(self) -> String {
+        let (y, mo, d, h, mi, s, _) = self.civil();
+        format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+    }
+
+    /// RFC 1123 with a numeric zone (`Thu, 01 Jan 2026 00:01:10 +0000`), Go's
+    /// `time.RFC1123Z`, which `kubectl describe` prints its dates in.
+    pub fn rfc1123z(self) -> String {
+        const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+        const MONTHS: [&str; 12] = [
+            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        ];
+        let (y, mo, d, h, mi, s, wd) = self.civil();
+        let month = usize::try_from(mo - 1).ok().and_then(|i| MONTHS.get(i));
+        format!(
+            "{}, {d:02} {} {y:04} {h:02}:{mi:02}:{s:02} +0000",
+            DAYS[wd % 7],
+            month.unwrap_or(&"Jan")
+        )
+    }
 }
 
 impl fmt::Display for Time {
@@ -140,4 +185,26 @@ pub struct OwnerReference {
     pub uid: String,
     pub controller: bool,
     pub block_owner_deletion: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Time;
+
+    #[test]
+    fn wall_clock_dates_count_days_from_2026() {
+        assert_eq!(Time::ZERO.rfc3339(), "2026-01-01T00:00:00Z");
+        let march = Time::from_secs(86_400 * 59 + 3661);
+        assert_eq!(march.rfc3339(), "2026-03-01T01:01:01Z");
+        assert_eq!(Time::ZERO.rfc1123z(), "Thu, 01 Jan 2026 00:00:00 +0000");
+        assert_eq!(
+            Time::from_millis(70_900).rfc1123z(),
+            "Thu, 01 Jan 2026 00:01:10 +0000"
+        );
+        assert_eq!(march.rfc1123z(), "Sun, 01 Mar 2026 01:01:01 +0000");
+        assert_eq!(
+            Time::from_secs(86_400 * 365).rfc1123z(),
+            "Fri, 01 Jan 2027 00:00:00 +0000"
+        );
+    }
 }

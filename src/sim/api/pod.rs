@@ -471,6 +471,10 @@ pub enum PodConditionType {
     Ready,
     ContainersReady,
     PodScheduled,
+    /// Set by the component that is about to delete the pod for a disruption (the taint
+    /// eviction controller's `DeletionByTaintManager`); appended last, as `UpdatePodCondition`
+    /// appends a new type.
+    DisruptionTarget,
 }
 
 impl PodConditionType {
@@ -482,6 +486,7 @@ impl PodConditionType {
             Self::Ready => "Ready",
             Self::ContainersReady => "ContainersReady",
             Self::PodScheduled => "PodScheduled",
+            Self::DisruptionTarget => "DisruptionTarget",
         }
     }
 }

@@ -102,7 +102,7 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
 
 /// Taint-based eviction: pods still on an unreachable node after their toleration are deleted.
 /// Their kubelet is gone, so they stay Terminating, but their ReplicaSets replace them at once.
-pub fn taint_eviction(store: &Store, node: &str) -> Outcome {
+pub fn taint_eviction(store: &Store, node: &str, now: Time) -> Outcome {
     let mut out = Outcome::default();
     let silent = store
         .kubelet_nodes
@@ -117,6 +117,25 @@ pub fn taint_eviction(store: &Store, node: &str) -> Outcome {
         .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_none())
         .collect();
     for p in &victims {
+        // `addConditionAndDeletePod`: the pod is marked as the target of a disruption, then
+        // deleted.
+        let mut status = p.status.clone();
+        set_pod_condition(
+            &mut status.conditions,
+            PodCondition {
+                type_: PodConditionType::DisruptionTarget,
+                status: ConditionStatus::True,
+                last_transition_time: now.truncate_to_secs(),
+                reason: Some("DeletionByTaintManager".into()),
+                message: Some("Taint manager: deleting due to NoExecute taint".into()),
+            },
+        );
+        if status != p.status {
+            out.change(Change::UpdatePodStatus {
+                name: p.metadata.name.as_str().into(),
+                status,
+            });
+        }
         out.change(Change::DeletePod {
             name: p.metadata.name.clone(),
             grace_seconds: p.spec.termination_grace_period_seconds.unwrap_or(30),
