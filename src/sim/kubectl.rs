@@ -2271,6 +2271,23 @@ fn volume_source_text(v: &serde_json::Value) -> String {
             json_str(src, "medium")
         );
     }
+    // `printDownwardAPIVolumeSource`: each item as `<field path or resource> -> <file>`.
+    if let Some(src) = v.get("downwardAPI") {
+        let mut text = String::from(
+            "    Type:\tDownwardAPI (a volume populated by information about the pod)\n    Items:\n",
+        );
+        let items = src.get("items").and_then(serde_json::Value::as_array);
+        for item in items.into_iter().flatten() {
+            let path = json_str(item, "path");
+            for (reference, field) in [("fieldRef", "fieldPath"), ("resourceFieldRef", "resource")]
+            {
+                if let Some(r) = item.get(reference) {
+                    text.push_str(&format!("      {} -> {path}\n", json_str(r, field)));
+                }
+            }
+        }
+        return text;
+    }
     // Each kind: its field, the Type text, and the lines after it (label, field; the `optional`
     // and `readOnly` flags print `false` when unset).
     type Kind = (

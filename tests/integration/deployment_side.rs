@@ -661,7 +661,7 @@ fn describe_deployment_shows_the_whole_pod_template() {
         )
         .replace(
             "actions:\n",
-            "        volumes: [{name: data, emptyDir: {}}, {name: cfg, configMap: {name: web}}]
+            "        volumes: [{name: data, emptyDir: {}}, {name: cfg, configMap: {name: web}}, {name: info, downwardAPI: {items: [{path: labels, fieldRef: {fieldPath: metadata.labels}}, {path: cpu, resourceFieldRef: {containerName: web, resource: limits.cpu}}]}}]
         priorityClassName: high
         initContainers: [{name: migrate, image: \"web:1.0\", command: [migrate, --up]}]
         nodeSelector: {disk: ssd}
@@ -715,9 +715,14 @@ actions:
     Medium:
     SizeLimit:  <unset>
    cfg:
-    Type:               ConfigMap (a volume populated by a ConfigMap)
-    Name:               web
-    Optional:           false
+    Type:      ConfigMap (a volume populated by a ConfigMap)
+    Name:      web
+    Optional:  false
+   info:
+    Type:  DownwardAPI (a volume populated by information about the pod)
+    Items:
+      metadata.labels -> labels
+      limits.cpu -> cpu
   Priority Class Name:  high
   Node-Selectors:       disk=ssd
   Tolerations:          dedicated=web:NoSchedule
