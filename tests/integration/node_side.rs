@@ -2258,3 +2258,95 @@ fn environment_references_fail_or_pass_like_the_kubelet() {
         "Running"
     );
 }
+
+/// The Unhealthy messages of a run, in order.
+fn unhealthy(steps: &[Step]) -> Vec<String> {
+    steps
+        .iter()
+        .flat_map(|s| &s.events)
+        .filter(|e| e.reason == EventReason::Unhealthy)
+        .map(|e| e.message.clone())
+        .collect()
+}
+
+/// §15.4: a probe whose port names no port of the container cannot be run
+/// (`ResolveContainerPort` fails): `… probe errored and resulted in unknown state: …`, and the
+/// run is thrown away. Readiness keeps its initial Failure, so the pod is never Ready; liveness
+/// keeps its initial Success, so the container is never killed, even though the app never
+/// listens.
+#[test]
+fn a_probe_on_a_port_name_the_container_lacks_errors_and_is_not_counted() {
+    let sc = probed_pod(
+        "  app:1: {pull_time: 1s, listen_after: 100s}",
+        "            ports: [{containerPort: 8080, name: web}]
+            readinessProbe: {httpGet: {path: /ready, port: http}, periodSeconds: 10}
+            livenessProbe: {tcpSocket: {port: health}, periodSeconds: 10}",
+        "",
+    );
+    let (sim, steps) = run_scenario(sc, 60);
+    let messages = unhealthy(&steps);
+    assert!(
+        messages.contains(&"Readiness probe errored and resulted in unknown state: strconv.Atoi: parsing \"http\": invalid syntax".to_string()),
+        "{messages:?}"
+    );
+    assert!(
+        messages.contains(&"Liveness probe errored and resulted in unknown state: strconv.Atoi: parsing \"health\": invalid syntax".to_string()),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().all(|m| m.contains(" errored ")),
+        "{messages:?}"
+    );
+    let pod = sim.store().pods.values().next().expect("the pod");
+    assert_eq!(pod.status.container_statuses[0].restart_count, 0);
+    assert!(!pod.is_ready());
+    assert!(
+        steps
+            .iter()
+            .flat_map(|s| &s.events)
+            .all(|e| e.reason != EventReason::Killing)
+    );
+}
+
+/// §15.4 step 8: every probe but TCP waits for its answer within `timeoutSeconds`; an exec
+/// probe's timeout is the kubelet's `command "…" timed out`, a gRPC one's `health rpc did not
+/// complete`, and a gRPC probe of a port that refuses connections runs into the timeout while
+/// it dials.
+#[test]
+fn exec_and_grpc_probes_time_out_like_http() {
+    let sc = probed_pod(
+        "  app:1: {pull_time: 1s, response_time: 3s}",
+        "            readinessProbe: {exec: {command: [cat, /tmp/ready]}, periodSeconds: 5}
+            livenessProbe: {grpc: {port: 9090}, periodSeconds: 5}",
+        "",
+    );
+    let (sim, steps) = run_scenario(sc, 40);
+    let messages = unhealthy(&steps);
+    for m in [
+        "Readiness probe failed: command \"cat /tmp/ready\" timed out",
+        "Liveness probe failed: timeout: health rpc did not complete within 1s",
+    ] {
+        assert!(messages.contains(&m.to_string()), "{m}: {messages:?}");
+    }
+    let pod = sim.store().pods.values().next().expect("the pod");
+    assert!(!pod.is_ready());
+    assert!(
+        steps
+            .iter()
+            .flat_map(|s| &s.events)
+            .any(|e| e.message == "Container app failed liveness probe, will be restarted")
+    );
+    let sc = probed_pod(
+        "  app:1: {pull_time: 1s, listen_after: 20s}",
+        "            livenessProbe: {grpc: {port: 9090}, periodSeconds: 5, failureThreshold: 10}",
+        "",
+    );
+    let (_, steps) = run_scenario(sc, 20);
+    let messages = unhealthy(&steps);
+    assert!(
+        messages.first().is_some_and(|m| m
+            .starts_with("Liveness probe failed: timeout: failed to connect service \"10.244.")
+            && m.ends_with(":9090\" within 1s: context deadline exceeded")),
+        "{messages:?}"
+    );
+}

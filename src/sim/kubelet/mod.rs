@@ -1313,6 +1313,7 @@ pub fn quiet_probe_tick(
         && w.last_run == Some(true)
         && w.last_observed == Some(true);
     if !settled
+        || probes::port_error(spec, p).is_some()
         || !probes::passes(
             &effective_behavior(world, store, &spec.image, Some(rt)),
             since,

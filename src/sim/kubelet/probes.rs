@@ -355,12 +355,57 @@ pub fn passes(
     listening && in_time && (kind != ProbeKind::Readiness || p.tcp_socket.is_some() || ready_ok)
 }
 
-/// What the probe would see right now, and the failure output when it fails.
-fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (bool, String) {
+/// Why a probe cannot be run at all, if it cannot: an HTTP or TCP probe whose port names no port
+/// of the container (`ResolveContainerPort` then tries the name as a number, and fails).
+pub fn port_error(spec: &Container, p: &Probe) -> Option<String> {
+    let port = p
+        .http_get
+        .as_ref()
+        .map(|h| &h.port)
+        .or_else(|| p.tcp_socket.as_ref().map(|t| &t.port))?;
+    let IntOrString::String(name) = port else {
+        return None;
+    };
+    if spec
+        .ports
+        .iter()
+        .any(|cp| cp.name.as_deref() == Some(name.as_str()))
+    {
+        return None;
+    }
+    match name.parse::<i64>() {
+        Ok(n) if (1..65_536).contains(&n) => None,
+        Ok(n) => Some(format!("invalid port number: {n}")),
+        Err(_) => Some(format!("strconv.Atoi: parsing {name:?}: invalid syntax")),
+    }
+}
+
+/// What the probe would see right now: whether it passes, and the failure output when it does
+/// not; or why it could not be run ([`port_error`]).
+fn observe(
+    k: &KubeletContext<'_>,
+    c: usize,
+    kind: ProbeKind,
+    p: &Probe,
+) -> Result<(bool, String), String> {
     let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
     let Some(spec) = k.spec_of(c) else {
-        return (false, String::new());
+        return Ok((false, String::new()));
     };
+    if let Some(err) = port_error(spec, p) {
+        return Err(err);
+    }
+    Ok(observe_run(k, spec, since, kind, p))
+}
+
+/// [`observe`] for a probe that can be run.
+fn observe_run(
+    k: &KubeletContext<'_>,
+    spec: &Container,
+    since: Time,
+    kind: ProbeKind,
+    p: &Probe,
+) -> (bool, String) {
     let b = super::effective_behavior(k.world, k.store, &spec.image, Some(&k.runtime));
     if passes(&b, since, kind, p, k.now) {
         return (true, String::new());
@@ -422,13 +467,24 @@ fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (boo
         }
         return (true, String::new());
     }
+    // A gRPC probe dials with `WithBlock`, so a port that refuses connections runs into the
+    // timeout; so does a health check that takes longer than it.
     if let Some(g) = &p.grpc {
         if !listening {
             return (
                 false,
                 format!(
-                    "timeout: failed to connect service \"{ip}:{}\" within {}s",
+                    "timeout: failed to connect service \"{ip}:{}\" within {}s: context deadline exceeded",
                     g.port,
+                    p.timeout_seconds()
+                ),
+            );
+        }
+        if b.response_ms >= timeout_ms(p) {
+            return (
+                false,
+                format!(
+                    "timeout: health rpc did not complete within {}s",
                     p.timeout_seconds()
                 ),
             );
@@ -441,7 +497,15 @@ fn observe(k: &KubeletContext<'_>, c: usize, kind: ProbeKind, p: &Probe) -> (boo
         }
         return (true, String::new());
     }
-    // exec: the command succeeds when the application answers.
+    // exec: the command succeeds when the application answers, within the timeout; the CRI's
+    // DeadlineExceeded becomes the kubelet's own timeout error, which is the probe's output.
+    if listening && b.response_ms >= timeout_ms(p) {
+        let command = p
+            .exec
+            .as_ref()
+            .map_or(String::new(), |e| e.command.join(" "));
+        return (false, format!("command {command:?} timed out"));
+    }
     if !listening || !endpoint_ok {
         return (false, String::new());
     }
@@ -534,7 +598,14 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     // (`doProbe`), which the results manager reports as a change: for readiness (Failure) and
     // startup (Unknown) that prompts a sync of the pod, as any other change of theirs does.
     let first_contact = !std::mem::replace(&mut w.has_id, true) && kind != ProbeKind::Liveness;
-    let (ok, output) = observe(k, c, kind, p);
+    let (ok, output) = match observe(k, c, kind, p) {
+        Ok(seen) => seen,
+        Err(err) => {
+            probe_errored(k, c, kind, &err, triggered);
+            finish_run(k, c, kind, first_contact, ticker, instance, period_ms(p));
+            return;
+        }
+    };
     let Some(spec) = k.spec_of(c) else {
         return;
     };
@@ -740,7 +811,30 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         _ => {}
     }
     // The flips above have prompted their sync already; otherwise the first result does.
-    if first_contact && !flipped {
+    finish_run(
+        k,
+        c,
+        kind,
+        first_contact && !flipped,
+        ticker,
+        instance,
+        period,
+    );
+}
+
+/// The end of a probe run: the worker's first result for a container prompts a sync of the pod
+/// (`first_sync`), and the next tick is due a period later, unless a run the status computation
+/// triggered just now has restarted the ticker.
+fn finish_run(
+    k: &mut KubeletContext<'_>,
+    c: usize,
+    kind: ProbeKind,
+    first_sync: bool,
+    ticker: u16,
+    instance: u32,
+    period: u64,
+) {
+    if first_sync {
         let synced = prompted_sync(
             k,
             "The worker's first result for this container prompts a sync of the pod; the sync",
@@ -749,10 +843,10 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             k.out.say(synced.trim_start().to_string());
         }
     }
-    // A run the status computation triggered just now restarted the ticker, and carries on.
     if k.runtime.containers[c].worker_ticker(kind) != ticker {
         return;
     }
+    let pod = k.work_name();
     k.after(
         period,
         Work::ProbeTick {
@@ -763,6 +857,46 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             ticker,
         },
     );
+}
+
+/// A probe run that could not be run (`prober.probe` returned an error): the `Unhealthy` event
+/// says so, and the worker throws the result away, so it counts toward neither threshold and the
+/// published result stays as it was (spec §15.4).
+fn probe_errored(
+    k: &mut KubeletContext<'_>,
+    c: usize,
+    kind: ProbeKind,
+    err: &str,
+    triggered: bool,
+) {
+    let message = [
+        kind.as_str(),
+        " probe errored and resulted in unknown state: ",
+        err,
+    ]
+    .concat();
+    k.container_event(c, true, EventReason::Unhealthy, message);
+    let name = k.container_name(c);
+    let pod = k.work_name();
+    let result = k.runtime.containers[c].worker(kind).result;
+    let stays = match kind {
+        ProbeKind::Readiness if result == Some(true) => "the container stays ready",
+        ProbeKind::Readiness => "the container never turns ready and the pod stays not Ready",
+        ProbeKind::Liveness => "it never fails either, and the container is not restarted for it",
+        ProbeKind::Startup => {
+            "the container never counts as started, so its liveness and readiness probes never run"
+        }
+    };
+    k.out.stage = Some(Stage::Readiness);
+    k.out.say(format!(
+        "{} could not be run: {err} (no port of {name} has that name, and it is not a number). The kubelet throws an errored run away: it counts toward neither threshold, so {stays}.",
+        TheProbe {
+            triggered,
+            kind: kind.word(),
+            container: &name,
+            pod: &pod,
+        }
+    ));
 }
 
 /// A liveness or startup worker stops probing this container instance until a new container ID
