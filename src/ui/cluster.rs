@@ -49,7 +49,7 @@ pub fn DeploymentPanel(
                         <h2>
                             {format!("Deployment {}", d.name)}
                             {(!d.revision.is_empty()).then(|| view! { <span class="badge">{format!("revision {}", d.revision)}</span> })}
-                            {d.paused.then(|| view! { <span class="badge warn">"⏸ paused"</span> })}
+                            {d.paused.then(|| view! { <span class="badge warn">"‖ paused"</span> })}
                         </h2>
                         <dl class="counts">
                             {counts.into_iter().map(|(label, n, hint)| view! {
@@ -68,8 +68,8 @@ pub fn DeploymentPanel(
                                     "maxSurge {} · maxUnavailable {} → at most {} pods, at least {} available",
                                     d.max_surge,
                                     d.max_unavailable,
-                                    d.spec_replicas + d.max_surge,
-                                    (d.spec_replicas - d.max_unavailable).max(0)
+                                    i64::from(d.spec_replicas) + i64::from(d.max_surge),
+                                    (i64::from(d.spec_replicas) - i64::from(d.max_unavailable)).max(0)
                                 )
                             }}
                         </p>
@@ -91,15 +91,16 @@ pub fn DeploymentPanel(
                                 }
                             }).collect_view()}
                         </ul>
-                        {session.map(|session| {
-                            let revisions = undo_targets(&cluster.read_untracked(), &d.revision);
-                            view! {
-                                <DeploymentCommands session name=d.name.clone() replicas=d.spec_replicas paused=d.paused revisions />
-                            }
-                        })}
                     }.into_any()
                 }
             }}
+            // Made once, not with each step's redraw above, so what a person has typed or chosen
+            // stays while the run moves on.
+            {session.map(|session| view! {
+                <Show when=move || cluster.with(|c| c.deployment.is_some())>
+                    <DeploymentCommands session cluster />
+                </Show>
+            })}
         </section>
     }
 }
@@ -108,65 +109,95 @@ pub fn DeploymentPanel(
 /// count typed beside it, and `rollout pause` or `resume`, `restart` and `undo`. Each button's
 /// tooltip is the command it runs; what kubectl printed, or its refusal, becomes the notice.
 #[component]
-fn DeploymentCommands(
-    session: RwSignal<Session>,
-    name: String,
-    replicas: i32,
-    paused: bool,
-    /// The revisions `rollout undo --to-revision` may name, newest first, with their images.
-    revisions: Vec<(i64, String)>,
-) -> impl IntoView {
-    // The count as typed; it starts at the current spec.replicas whenever the panel redraws.
-    let count = RwSignal::new(replicas.to_string());
-    // The revision to go back to; `0` is kubectl's default, the previous one.
-    let to_revision = RwSignal::new("0".to_string());
-    let kubectl = |words: &str| format!("kubectl {words} deployment/{name}");
-    let (pause_label, pause_action, pause_words) = if paused {
-        (
-            "Resume rollout",
-            UserAction::RolloutResume,
-            "rollout resume",
-        )
-    } else {
-        ("Pause rollout", UserAction::RolloutPause, "rollout pause")
+fn DeploymentCommands(session: RwSignal<Session>, cluster: Memo<ClusterView>) -> impl IntoView {
+    let facts = Memo::new(move |_| {
+        cluster.with(|c| {
+            c.deployment.as_ref().map(|d| {
+                let revisions = undo_targets(c, &d.revision);
+                (d.name.clone(), d.spec_replicas, d.paused, revisions)
+            })
+        })
+    });
+    let name = move || facts.with(|f| f.as_ref().map(|f| f.0.clone()).unwrap_or_default());
+    let paused = move || facts.with(|f| f.as_ref().is_some_and(|f| f.2));
+    // The count as typed, kept until Scale runs it; until then the field shows spec.replicas.
+    let typed: RwSignal<Option<String>> = RwSignal::new(None);
+    let count = move || {
+        typed.get().unwrap_or_else(|| {
+            facts.with(|f| f.as_ref().map(|f| f.1.to_string()).unwrap_or_default())
+        })
     };
-    let undo_title = kubectl("rollout undo");
-    let target = name.clone();
-    let scale_title = move || {
-        format!(
-            "kubectl scale deployment/{target} --replicas={}",
-            count.get()
-        )
+    // The revision to go back to; `0` is kubectl's default, the previous one. A choice whose
+    // ReplicaSet has gone (history cleanup) falls back to it, as the list then shows.
+    let to_revision = RwSignal::new("0".to_string());
+    let chosen = move || {
+        let r = to_revision.get();
+        let listed = facts.with(|f| {
+            f.as_ref()
+                .is_some_and(|f| f.3.iter().any(|(n, _)| n.to_string() == r))
+        });
+        if listed { r } else { "0".to_string() }
+    };
+    let scale = move || {
+        let replicas = count();
+        typed.set(None);
+        act(session, UserAction::Scale(replicas));
+    };
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        scale();
+    };
+    let undo_title = move || {
+        let base = format!("kubectl rollout undo deployment/{}", name());
+        match chosen().as_str() {
+            "0" => base,
+            n => format!("{base} --to-revision={n}"),
+        }
     };
     view! {
         <div class="deployment-commands" role="group" aria-label="kubectl commands on the Deployment" data-testid="deployment-commands">
-            <label class="scale-field">
-                <span>"Replicas"</span>
-                <input type="number" min="0" inputmode="numeric" data-testid="scale-count"
-                    prop:value=move || count.get()
-                    on:input=move |ev| count.set(event_target_value(&ev)) />
-            </label>
-            <button class="control small" data-testid="scale" title=scale_title.clone()
-                on:click=move |_| act(session, UserAction::Scale(count.get_untracked()))>"Scale"</button>
-            <button class="control small" data-testid="rollout-pause" title=kubectl(pause_words)
-                on:click=move |_| act(session, pause_action.clone())>{pause_label}</button>
-            <button class="control small" data-testid="rollout-restart" title=kubectl("rollout restart")
+            // A form, so Enter in the field scales as the button does.
+            <form class="command-group" on:submit=on_submit>
+                <label class="scale-field">
+                    <span>"Replicas"</span>
+                    // Text rather than a number field: the field keeps exactly what was typed
+                    // (a number field reports "" for "-" or "1e"), and kubectl judges it.
+                    <input type="text" inputmode="numeric" size="6" autocomplete="off" data-testid="scale-count"
+                        aria-label="Replicas to scale the Deployment to"
+                        prop:value=count
+                        on:input=move |ev| typed.set(Some(event_target_value(&ev))) />
+                </label>
+                <button type="submit" class="control small" data-testid="scale"
+                    title=move || format!("kubectl scale deployment/{} --replicas={}", name(), count())>"Scale"</button>
+            </form>
+            <button class="control small" data-testid="rollout-pause"
+                title=move || format!("kubectl rollout {} deployment/{}", if paused() { "resume" } else { "pause" }, name())
+                on:click=move |_| act(session, if paused() { UserAction::RolloutResume } else { UserAction::RolloutPause })>
+                {move || if paused() { "Resume rollout" } else { "Pause rollout" }}
+            </button>
+            <button class="control small" data-testid="rollout-restart"
+                title=move || format!("kubectl rollout restart deployment/{}", name())
                 on:click=move |_| act(session, UserAction::RolloutRestart)>"Restart"</button>
-            <button class="control small" data-testid="rollout-undo"
-                title=move || match to_revision.get().as_str() {
-                    "0" => undo_title.clone(),
-                    n => format!("{undo_title} --to-revision={n}"),
-                }
-                on:click=move |_| act(session, UserAction::RolloutUndo(to_revision.get_untracked()))>"Undo rollout"</button>
-            <label class="scale-field">
-                <span>"to"</span>
-                <select data-testid="undo-revision" on:change=move |ev| to_revision.set(event_target_value(&ev))>
-                    <option value="0">"the previous revision"</option>
-                    {revisions.into_iter().map(|(n, image)| view! {
-                        <option value=n.to_string()>{format!("revision {n} ({image})")}</option>
-                    }).collect_view()}
-                </select>
-            </label>
+            <span class="command-group">
+                <label class="scale-field">
+                    <span>"Undo to"</span>
+                    <select data-testid="undo-revision" aria-label="Revision to undo the rollout to"
+                        prop:value=chosen
+                        on:change=move |ev| to_revision.set(event_target_value(&ev))>
+                        <option value="0">"the previous revision"</option>
+                        {move || facts.with(|f| f.as_ref().map(|f| f.3.clone()).unwrap_or_default())
+                            .into_iter()
+                            .map(|(n, image)| view! {
+                                <option value=n.to_string() selected=move || chosen() == n.to_string()>
+                                    {format!("revision {n} ({image})")}
+                                </option>
+                            })
+                            .collect_view()}
+                    </select>
+                </label>
+                <button class="control small" data-testid="rollout-undo" title=undo_title
+                    on:click=move |_| act(session, UserAction::RolloutUndo(chosen()))>"Undo rollout"</button>
+            </span>
         </div>
     }
 }
@@ -574,7 +605,7 @@ fn act_on(session: Option<RwSignal<Session>>, action: UserAction) {
 fn act(session: RwSignal<Session>, action: UserAction) {
     session.update(|s| {
         if let Err(e) = s.act(action) {
-            s.notice = Some(e);
+            s.refuse(e);
         }
     });
 }

@@ -97,6 +97,7 @@ pub fn Controls(
     let at_end = Memo::new(move |_| session.with(Session::at_end));
     let now = Memo::new(move |_| session.with(|s| s.now().to_string()));
     let notice = Memo::new(move |_| session.with(|s| s.notice.clone()));
+    let refused = Memo::new(move |_| session.with(Session::notice_is_refusal));
     let at_start = Signal::derive(move || position.get() == 0);
     let stop = move || playing.set(false);
 
@@ -184,8 +185,9 @@ pub fn Controls(
                 on:click=move |_| show_help.update(|h| *h = !*h)>
                 "? Keys"
             </button>
-            <p class="notice" data-testid="notice" role="status">
-                {move || notice.get().map(|n| format!("ℹ {n}"))}
+            // A refusal reads as one in words and glyph, not only in colour.
+            <p class="notice" class:refused=move || refused.get() data-testid="notice" role="status">
+                {move || notice.get().map(|n| if refused.get() { format!("✗ Refused: {n}") } else { format!("ℹ {n}") })}
             </p>
         </div>
     }

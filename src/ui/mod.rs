@@ -216,7 +216,7 @@ fn Workspace(
                 editor.show_session(&s);
                 session.set(s);
             }
-            Err(e) => session.update(|s| s.notice = Some(e)),
+            Err(e) => session.update(|s| s.refuse(e)),
         }
     };
     // Starting over, or switching to another scenario, discards the person's actions: ask
@@ -480,7 +480,7 @@ fn Workspace(
         playing.set(false);
         match session.with_untracked(|s| Pair::new(s, &left, &right)) {
             Ok(pair) => comparing.set(Some(RwSignal::new(pair))),
-            Err(e) => session.update(|s| s.notice = Some(e)),
+            Err(e) => session.update(|s| s.refuse(e)),
         }
     });
     let close_compare = Callback::new(move |()| comparing.set(None));

@@ -149,14 +149,20 @@ impl UserAction {
                 if replicas < 0 {
                     return Err("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0".into());
                 }
+                if replicas > manifest::MAX_REPLICAS {
+                    return Err(format!(
+                        "spec.replicas: {replicas} is valid Kubernetes but more than RolloutScope simulates (at most {})",
+                        manifest::MAX_REPLICAS
+                    ));
+                }
                 Command::Scale {
                     deployment,
-                    replicas,
+                    replicas: i32::try_from(replicas).unwrap_or(i32::MAX),
                 }
             }
             UserAction::RolloutUndo(revision) => Command::RolloutUndo {
                 deployment,
-                to_revision: count_flag(revision, "to-revision")?.into(),
+                to_revision: count_flag(revision, "to-revision")?,
             },
             UserAction::RolloutPause => Command::Pause { deployment },
             UserAction::RolloutResume => Command::Resume { deployment },
@@ -165,12 +171,20 @@ impl UserAction {
     }
 }
 
-/// A whole-number kubectl flag as typed, or kubectl's refusal of it (cobra's flag parsing, which
-/// fails before kubectl looks at the value).
-fn count_flag(text: &str, flag: &str) -> Result<i32, String> {
-    text.trim().parse().map_err(|_| {
+/// A whole-number kubectl flag as typed, or kubectl's refusal of it (cobra's flag parsing with
+/// `strconv.ParseInt`, which fails before kubectl looks at the value).
+fn count_flag(text: &str, flag: &str) -> Result<i64, String> {
+    let digits = text.trim();
+    digits.parse().map_err(|_| {
+        // An integer too long for 64 bits is out of range; anything else is not a number.
+        let unsigned = digits.strip_prefix(['-', '+']).unwrap_or(digits);
+        let why = if !unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit()) {
+            "value out of range"
+        } else {
+            "invalid syntax"
+        };
         format!(
-            "error: invalid argument {text:?} for \"--{flag}\" flag: strconv.ParseInt: parsing {text:?}: invalid syntax"
+            "error: invalid argument {text:?} for \"--{flag}\" flag: strconv.ParseInt: parsing {text:?}: {why}"
         )
     })
 }
@@ -215,6 +229,8 @@ pub struct Session {
     pub timeline: Timeline,
     /// What the last action the person asked for did, or why it did nothing.
     pub notice: Option<String>,
+    /// The last refusal shown as the notice; the notice is a refusal while it still says this.
+    refusal: Option<String>,
     /// The person's actions, by the step each produced (0: before the run, replacing the
     /// scenario's manifest), in order.
     pub actions: Vec<(usize, UserAction)>,
@@ -268,6 +284,7 @@ impl Session {
             timeline: Timeline::of(&scenario),
             scenario,
             notice: None,
+            refusal: None,
             actions: Vec::new(),
             lock: None,
             epoch: 0,
@@ -669,6 +686,17 @@ impl Session {
         Ok(())
     }
 
+    /// Shows kubectl's (or the API server's) refusal of what the person asked for as the notice.
+    pub fn refuse(&mut self, message: String) {
+        self.refusal = Some(message.clone());
+        self.notice = Some(message);
+    }
+
+    /// Whether the notice is a refusal ([`Session::refuse`]) rather than what an action did.
+    pub fn notice_is_refusal(&self) -> bool {
+        self.notice.is_some() && self.notice == self.refusal
+    }
+
     /// The Deployment as the cluster holds it now (`None` before it is created).
     pub fn live_deployment(&self) -> Option<&Deployment> {
         self.timeline.sim().deployment(self.deployment_name())
@@ -774,8 +802,23 @@ pub(crate) mod tests {
             err.contains("COUNT must be greater than or equal to 0"),
             "{err}"
         );
+        let err = s.act(UserAction::Scale("2.5".into())).unwrap_err();
+        assert!(err.ends_with("parsing \"2.5\": invalid syntax"), "{err}");
+        let err = s
+            .act(UserAction::Scale("99999999999999999999".into()))
+            .unwrap_err();
+        assert!(err.ends_with(": value out of range"), "{err}");
+        // A count kubectl and the API server accept, but more than RolloutScope simulates.
+        let err = s.act(UserAction::Scale("2147483647".into())).unwrap_err();
+        assert_eq!(
+            err,
+            "spec.replicas: 2147483647 is valid Kubernetes but more than RolloutScope simulates (at most 20000)"
+        );
+        s.refuse(err);
+        assert!(s.notice_is_refusal());
         assert_eq!(s.position(), before);
         s.act(UserAction::Scale(" 6 ".into())).expect("scaled");
+        assert!(!s.notice_is_refusal(), "a later notice is no refusal");
         assert_eq!(s.live_deployment().and_then(|d| d.spec.replicas), Some(6));
         s.act(UserAction::RolloutPause).expect("paused");
         assert!(s.live_deployment().is_some_and(|d| d.spec.paused));

@@ -181,23 +181,55 @@ test('the image-typo scenario shows ImagePullBackOff and ProgressDeadlineExceede
   while (!((await page.getByTestId('deployment-available').textContent()) ?? '').includes('4')) await app.forward();
   await expect(app.rolloutStatus).toContainText('successfully rolled out');
   await app.screenshot('image-typo-undone');
-  // Scale from the same panel, with the count typed; a count kubectl refuses changes nothing.
+  // Scale from the same panel, with the count typed key by key; a count kubectl refuses changes
+  // nothing and reads as a refusal.
   const count = page.getByTestId('scale-count');
-  await count.fill('-2');
+  await count.fill('');
+  await count.pressSequentially('-2');
+  await expect(count).toHaveValue('-2');
   await page.getByTestId('scale').click();
-  await expect(page.getByTestId('notice')).toContainText('COUNT must be greater than or equal to 0');
+  const notice = page.getByTestId('notice');
+  await expect(notice).toContainText('✗ Refused: error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0');
+  await expect(notice).toHaveClass(/refused/);
   await expect(page.getByTestId('deployment-desired')).toContainText('4');
-  await count.fill('6');
+  // What is typed stays while the run moves on, and Enter scales.
+  await count.fill('');
+  await count.pressSequentially('6');
+  await app.forward();
+  await expect(count).toHaveValue('6');
   await expect(page.getByTestId('scale')).toHaveAttribute('title', 'kubectl scale deployment/web --replicas=6');
-  await page.getByTestId('scale').click();
+  await count.press('Enter');
   await expect(app.narration).toContainText('deployment.apps/web scaled');
+  await expect(notice).not.toHaveClass(/refused/);
   await expect(page.getByTestId('deployment-desired')).toContainText('6');
-  // The revision to undo to is chosen from the ReplicaSets' revisions, as rollout history lists them.
+  // The revision to undo to is chosen from the ReplicaSets' revisions, as rollout history lists
+  // them, and the button's command says the one chosen.
   const revision = page.getByTestId('undo-revision');
   await expect(revision.locator('option')).toHaveText(['the previous revision', 'revision 2 (web:2.0-typo)']);
   await revision.selectOption('2');
+  await expect(revision).toHaveValue('2');
   await expect(undo).toHaveAttribute('title', 'kubectl rollout undo deployment/web --to-revision=2');
   await app.screenshot('deployment-commands');
+  expect(app.consoleErrors).toEqual([]);
+});
+
+test('the chosen undo revision stays while the run moves, and the undo goes to it', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('rolling-update.yaml');
+  await app.scrubTo(150);
+  const revision = page.getByTestId('undo-revision');
+  await expect(revision.locator('option')).toHaveText(['the previous revision', 'revision 1 (web:1.0)']);
+  await revision.selectOption('1');
+  await page.getByTestId('step-back').click();
+  await expect(app.stepCount).toHaveText(/^Step 149 of/);
+  await app.forward();
+  await app.forward();
+  await expect(revision).toHaveValue('1');
+  const undo = page.getByTestId('rollout-undo');
+  await expect(undo).toHaveAttribute('title', 'kubectl rollout undo deployment/web --to-revision=1');
+  await undo.click();
+  await expect(app.narration).toContainText('kubectl copied the pod template of revision 1 (web:1.0)');
   expect(app.consoleErrors).toEqual([]);
 });
 
