@@ -444,6 +444,9 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             deployment,
             replicas,
         } => {
+            if let Some(why) = super::manifest::beyond_simulated((*replicas).into()) {
+                return Err(refuse(format!("spec.replicas: {why}")));
+            }
             let old = get_deployment(store, deployment)?;
             // `kubectl scale` writes the scale subresource and reports it whatever it held.
             if old.spec.replicas == Some(*replicas) {

@@ -12,6 +12,16 @@ use serde_json::Value;
 /// Replicas RolloutScope simulates at most: more is valid Kubernetes but beyond a step-through.
 pub const MAX_REPLICAS: i64 = 20_000;
 
+/// Why a replica count is refused although Kubernetes would take it: more than RolloutScope
+/// simulates. One wording for the manifest, the scenario file, `kubectl scale` and the app.
+pub fn beyond_simulated(replicas: i64) -> Option<String> {
+    (replicas > MAX_REPLICAS).then(|| {
+        format!(
+            "{replicas} is valid Kubernetes but more than RolloutScope simulates (at most {MAX_REPLICAS})"
+        )
+    })
+}
+
 /// One problem with a manifest.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ManifestError {
@@ -65,13 +75,10 @@ fn check_document_with(
     if !errs.is_empty() {
         return Err(as_pairs(errs));
     }
-    if i64::from(defaulted.replicas()) > MAX_REPLICAS {
+    if let Some(why) = beyond_simulated(defaulted.replicas().into()) {
         return Err(vec![(
             "spec.replicas".to_string(),
-            format!(
-                "spec.replicas: {} is valid Kubernetes but more than RolloutScope simulates (at most {MAX_REPLICAS})",
-                defaulted.replicas()
-            ),
+            format!("spec.replicas: {why}"),
         )]);
     }
     let mut d = d;

@@ -851,7 +851,10 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                     None
                 }
                 Some(n) if n > MAX_REPLICAS => {
-                    l.err(&vpath, format!("{n} is valid Kubernetes but more than RolloutScope simulates (at most {MAX_REPLICAS})"));
+                    l.err(
+                        &vpath,
+                        super::manifest::beyond_simulated(n).unwrap_or_default(),
+                    );
                     None
                 }
                 Some(n) => Some(Command::Scale {

@@ -138,10 +138,11 @@ fn DeploymentCommands(session: RwSignal<Session>, cluster: Memo<ClusterView>) ->
         });
         if listed { r } else { "0".to_string() }
     };
+    // After a scale the field follows spec.replicas again; a refused count stays to be fixed.
     let scale = move || {
-        let replicas = count();
-        typed.set(None);
-        act(session, UserAction::Scale(replicas));
+        if try_act(session, UserAction::Scale(count())) {
+            typed.set(None);
+        }
     };
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -603,11 +604,17 @@ fn act_on(session: Option<RwSignal<Session>>, action: UserAction) {
 
 /// Runs a fault or command the person clicked; its outcome (or refusal) becomes the notice.
 fn act(session: RwSignal<Session>, action: UserAction) {
-    session.update(|s| {
-        if let Err(e) = s.act(action) {
-            s.refuse(e);
-        }
+    try_act(session, action);
+}
+
+/// [`act`], saying whether the action ran (`false`: it was refused).
+fn try_act(session: RwSignal<Session>, action: UserAction) -> bool {
+    let mut ran = false;
+    session.update(|s| match s.act(action) {
+        Ok(()) => ran = true,
+        Err(e) => s.refuse(e),
     });
+    ran
 }
 
 /// `n` as a whole percentage of `of`, within 0–100.

@@ -149,11 +149,8 @@ impl UserAction {
                 if replicas < 0 {
                     return Err("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0".into());
                 }
-                if replicas > manifest::MAX_REPLICAS {
-                    return Err(format!(
-                        "spec.replicas: {replicas} is valid Kubernetes but more than RolloutScope simulates (at most {})",
-                        manifest::MAX_REPLICAS
-                    ));
+                if let Some(why) = manifest::beyond_simulated(replicas) {
+                    return Err(format!("spec.replicas: {why}"));
                 }
                 Command::Scale {
                     deployment,

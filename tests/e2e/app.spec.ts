@@ -178,7 +178,8 @@ test('the image-typo scenario shows ImagePullBackOff and ProgressDeadlineExceede
   await expect(app.narration).toContainText('deployment.apps/web rolled back');
   for (let i = 0; i < 60 && (await backOff.count()) > 0; i++) await app.forward();
   await expect(backOff).toHaveCount(0);
-  while (!((await page.getByTestId('deployment-available').textContent()) ?? '').includes('4')) await app.forward();
+  for (let i = 0; i < 60 && !((await page.getByTestId('deployment-available').textContent()) ?? '').includes('4'); i++) await app.forward();
+  await expect(page.getByTestId('deployment-available')).toContainText('4');
   await expect(app.rolloutStatus).toContainText('successfully rolled out');
   await app.screenshot('image-typo-undone');
   // Scale from the same panel, with the count typed key by key; a count kubectl refuses changes
@@ -192,6 +193,7 @@ test('the image-typo scenario shows ImagePullBackOff and ProgressDeadlineExceede
   await expect(notice).toContainText('✗ Refused: error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0');
   await expect(notice).toHaveClass(/refused/);
   await expect(page.getByTestId('deployment-desired')).toContainText('4');
+  await expect(count).toHaveValue('-2');
   // What is typed stays while the run moves on, and Enter scales.
   await count.fill('');
   await count.pressSequentially('6');

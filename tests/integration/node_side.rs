@@ -535,8 +535,11 @@ fn a_pod_has_no_ip_while_its_first_pull_holds_the_worker() {
     );
     let m = Moment::new(&sim, &steps).at(Time::from_secs(1));
     let wide = kubectl::get(&m, &[Resource::Pods], true);
+    // The IP column, the sixth, reads <none> on every pod row.
     assert!(
-        wide.lines().skip(1).all(|l| l.contains(" <none> ")),
+        wide.lines()
+            .skip(1)
+            .all(|l| l.split_whitespace().nth(5) == Some("<none>")),
         "{wide}"
     );
     let name = pod.metadata.name.to_string();
@@ -2306,6 +2309,17 @@ fn a_probe_on_a_port_name_the_container_lacks_errors_and_is_not_counted() {
             .flat_map(|s| &s.events)
             .all(|e| e.reason != EventReason::Killing)
     );
+    // An app that listens and is ready at once: still never Ready, as no run of its readiness
+    // probe counts.
+    let sc = probed_pod(
+        "  app:1: {pull_time: 1s, listen_after: 1s, ready: always}",
+        "            ports: [{containerPort: 8080, name: web}]
+            readinessProbe: {httpGet: {path: /ready, port: http}, periodSeconds: 10}",
+        "",
+    );
+    let (sim, _) = run_scenario(sc, 60);
+    let pod = sim.store().pods.values().next().expect("the pod");
+    assert!(!pod.is_ready());
 }
 
 /// §15.4 step 8: every probe but TCP waits for its answer within `timeoutSeconds`; an exec
@@ -2349,4 +2363,57 @@ fn exec_and_grpc_probes_time_out_like_http() {
             && m.ends_with(":9090\" within 1s: context deadline exceeded")),
         "{messages:?}"
     );
+}
+
+/// A sidecar gets SIGTERM only once the app containers have exited, with what is left of the
+/// grace period (at least 2 s): one that needs 5 s to stop after an app that used the whole
+/// 30 s is SIGKILLed (137), whatever its own exit code on SIGTERM would have been.
+#[test]
+fn a_sidecar_out_of_grace_ends_by_sigkill_whatever_its_shutdown_code() {
+    let yaml = app_pod(
+        &["a:1: {}", "s:1: {shutdown: 5s, shutdown_exit_code: 0}"],
+        &["initContainers: [{name: side, image: \"s:1\", restartPolicy: Always}]"],
+        &["{name: a, image: \"a:1\"}"],
+        &["{at: 10s, scale: 0}"],
+        "2m",
+    );
+    let (_, pod, _) = first_terminal_deleted_pod(Scenario::parse(&yaml).expect("parses"));
+    let side = &pod.status.init_container_statuses[0];
+    assert!(
+        matches!(&side.state, ContainerState::Terminated { exit_code: 137, reason, .. } if reason == "Error"),
+        "{:?}",
+        side.state
+    );
+}
+
+/// A pod deleted while its first image pull holds the worker reports its sandbox (and so its
+/// IP) in the status its termination writes.
+#[test]
+fn a_pod_deleted_during_its_first_pull_shows_its_ip_while_it_terminates() {
+    let yaml = app_pod(
+        &["a:1: {pull_time: 20s}"],
+        &[],
+        &["{name: a, image: \"a:1\"}"],
+        &["{at: 5s, scale: 0}"],
+        "1m",
+    );
+    let mut sim = Scenario::parse(&yaml).expect("parses").sim();
+    let mut seen = None;
+    while let Some(_step) = sim.step_until(Time::from_secs(60)) {
+        if let Some(p) = sim
+            .store()
+            .pods
+            .values()
+            .find(|p| p.metadata.deletion_timestamp.is_some())
+        {
+            seen = Some(p.status.pod_ip.clone());
+            if p.status.pod_ip.is_some() {
+                break;
+            }
+        }
+    }
+    let ip = seen
+        .expect("the pod is deleted")
+        .expect("its IP is reported");
+    assert!(ip.starts_with("10.244."), "{ip}");
 }

@@ -100,8 +100,10 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
     out
 }
 
-/// Taint-based eviction: pods still on an unreachable node after their toleration are deleted.
-/// Their kubelet is gone, so they stay Terminating, but their ReplicaSets replace them at once.
+/// Taint-based eviction (`processPodOnNode`, then `addConditionAndDeletePod` in
+/// `pkg/controller/tainteviction`): pods still on an unreachable node after their toleration
+/// are marked with the DisruptionTarget condition and deleted. Their kubelet is gone, so they
+/// stay Terminating, but their ReplicaSets replace them at once.
 pub fn taint_eviction(store: &Store, node: &str, now: Time) -> Outcome {
     let mut out = Outcome::default();
     let silent = store
@@ -150,7 +152,7 @@ pub fn taint_eviction(store: &Store, node: &str, now: Time) -> Outcome {
     if !victims.is_empty() {
         out.stage = Some(Stage::Retry);
         out.say(format!(
-            "{node} has been unreachable for longer than the pods' 300s toleration, so the {} pod{} on it {} evicted (deleted). With the kubelet gone they stay Terminating, but their ReplicaSets no longer count them and create replacements on healthy nodes.",
+            "{node} has been unreachable for longer than the pods' 300s toleration, so the {} pod{} on it {} evicted: marked DisruptionTarget (DeletionByTaintManager), then deleted. With the kubelet gone they stay Terminating, but their ReplicaSets no longer count them and create replacements on healthy nodes.",
             victims.len(),
             if victims.len() == 1 { "" } else { "s" },
             if victims.len() == 1 { "is" } else { "are" }

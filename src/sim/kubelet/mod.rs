@@ -302,6 +302,10 @@ impl ProbeWorker {
 pub struct ContainerRuntime {
     /// Increments on every (re)start: the container ID.
     pub instance: u32,
+    /// The exit code `begin_termination` worked out for this container's end: the image's
+    /// `shutdown_exit_code` if it exits within its share of the grace period, else 137.
+    #[serde(default)]
+    pub termination_exit: Option<i32>,
     pub pull_started: Option<Time>,
     /// How long the pull itself takes once the puller is free.
     pub pull_ms: u64,
@@ -763,8 +767,9 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
         status.init_container_statuses = statuses(&pod.spec.init_containers);
         status.container_statuses = statuses(&pod.spec.containers);
         k.status.to_mut().start_time = Some(now.truncate_to_secs());
-        k.runtime.sandbox_ready = true;
-        k.runtime.sandbox_event_pending = true;
+        // A pod deleted before its first sync is only terminated: no sandbox is made for it.
+        k.runtime.sandbox_ready = k.pod.metadata.deletion_timestamp.is_none();
+        k.runtime.sandbox_event_pending = k.runtime.sandbox_ready;
         probes::add_pod(&mut k);
     }
     if k.pod.metadata.deletion_timestamp.is_some() {
@@ -1061,6 +1066,9 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
         return;
     }
     k.runtime.terminating = true;
+    // The terminating sync's status reads the runtime (`SyncTerminatingPod`), so a sandbox made
+    // while a pull held the worker is reported now: the pod shows its IP while it terminates.
+    k.runtime.sandbox_event_pending = false;
     let grace_ms = k.deletion_grace_ms();
     let mut wait = 0;
     // The sidecars' shutdown times, in their order.
@@ -1086,10 +1094,13 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
             (Some(s), Some(at)) => Some(at.plus_millis(s).millis_since(k.now)),
             (s, _) => s,
         };
+        let code = behavior.shutdown_exit_code;
         if k.is_init(c) && !k.runs_to_completion(c) {
-            sidecars.push(shutdown);
+            sidecars.push((c, shutdown, code));
         } else {
             wait = wait.max(shutdown.unwrap_or(grace_ms).min(grace_ms));
+            k.runtime.containers[c].termination_exit =
+                Some(probes::exit_within(shutdown, grace_ms, code));
         }
     }
     // `killContainer` records every Killing event at once, but with sidecars the termination
@@ -1097,9 +1108,10 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
     // have exited. A sidecar then has what is left of the grace period in whole seconds
     // (truncated), and never less than the 2 s minimum.
     let app_wait = wait;
-    for shutdown in sidecars.iter().rev() {
+    for &(c, shutdown, code) in sidecars.iter().rev() {
         let left = (grace_ms / 1000).saturating_sub(wait / 1000).max(2) * 1000;
         wait += shutdown.unwrap_or(left).min(left);
+        k.runtime.containers[c].termination_exit = Some(probes::exit_within(shutdown, left, code));
     }
     k.after(wait, Work::TerminationComplete(k.work_name()));
     k.out.stage = Some(Stage::Reconcile);
@@ -1162,8 +1174,13 @@ pub fn termination_complete(
         if k.runtime.containers[c].running_since.is_some() {
             // The process ended as `begin_termination` planned: on its own after SIGTERM if it
             // shuts down within the grace period, else by SIGKILL when the period ended.
-            let image = k.spec_of(c).map(|s| k.world.behavior(&s.image));
-            let (_, code) = probes::end_after_sigterm(image.as_deref(), grace_ms);
+            let code = match k.runtime.containers[c].termination_exit {
+                Some(code) => code,
+                None => {
+                    let image = k.spec_of(c).map(|s| k.world.behavior(&s.image));
+                    probes::end_after_sigterm(image.as_deref(), grace_ms).1
+                }
+            };
             probes::container_stopped(&mut k, c, code, probes::exit_reason(code));
             if !k.is_init(c) {
                 ended.push(format!("{name} exit code {code}"));

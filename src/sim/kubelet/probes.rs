@@ -373,11 +373,9 @@ pub fn port_error(spec: &Container, p: &Probe) -> Option<String> {
     {
         return None;
     }
-    match name.parse::<i64>() {
-        Ok(n) if (1..65_536).contains(&n) => None,
-        Ok(n) => Some(format!("invalid port number: {n}")),
-        Err(_) => Some(format!("strconv.Atoi: parsing {name:?}: invalid syntax")),
-    }
+    // Validation has made the name an IANA service name, which has a letter, so the fallback
+    // to a number always fails.
+    Some(format!("strconv.Atoi: parsing {name:?}: invalid syntax"))
 }
 
 /// What the probe would see right now: whether it passes, and the failure output when it does
@@ -921,6 +919,7 @@ pub fn sigterm_exit_code() -> i32 {
 pub fn exit_reason(code: i32) -> &'static str {
     if code == 0 { "Completed" } else { "Error" }
 }
+
 /// The exit code of a process stopped by SIGKILL (128 + 9).
 pub const SIGKILL_EXIT_CODE: i32 = 137;
 /// `minimumGracePeriodInSeconds`: the kubelet never gives a container less to stop.
@@ -1014,7 +1013,7 @@ pub struct ProbeKill {
 /// `killContainer` after a failed liveness or startup probe: SIGTERM, then SIGKILL when the
 /// grace period ends. The grace period is the probe's own `terminationGracePeriodSeconds` if it
 /// sets one, else the pod's (`setTerminationGracePeriod`), and never under 2 s. The image says
-/// how the process takes SIGTERM: it exits after its `shutdown` time (code 143), or it ignores
+/// how the process takes SIGTERM: it exits after its `shutdown` time (with its `shutdown_exit_code`), or it ignores
 /// SIGTERM and SIGKILL ends it (code 137).
 pub fn probe_kill(k: &KubeletContext<'_>, c: usize, kind: ProbeKind) -> ProbeKill {
     let spec = k.spec_of(c);
@@ -1044,9 +1043,20 @@ pub fn probe_kill(k: &KubeletContext<'_>, c: usize, kind: ProbeKind) -> ProbeKil
 /// `shutdown_exit_code`, 143 unless it says otherwise); otherwise, or if it ignores SIGTERM,
 /// SIGKILL ends it when the period ends (137).
 pub fn end_after_sigterm(image: Option<&ImageBehavior>, grace_ms: u64) -> (u64, i32) {
-    match image.and_then(|b| Some((b.shutdown_ms?, b.shutdown_exit_code))) {
-        Some((after, code)) if after < grace_ms => (after, code),
-        _ => (grace_ms, SIGKILL_EXIT_CODE),
+    let shutdown = image.and_then(|b| b.shutdown_ms);
+    let code = image.map_or(SIGTERM_EXIT_CODE, |b| b.shutdown_exit_code);
+    (
+        shutdown.unwrap_or(grace_ms).min(grace_ms),
+        exit_within(shutdown, grace_ms, code),
+    )
+}
+
+/// The exit code of a process that takes `shutdown` to stop after SIGTERM (never, if `None`)
+/// and has `budget` before SIGKILL: its own `code` if it makes it, else 137.
+pub fn exit_within(shutdown: Option<u64>, budget: u64, code: i32) -> i32 {
+    match shutdown {
+        Some(s) if s < budget => code,
+        _ => SIGKILL_EXIT_CODE,
     }
 }
 
