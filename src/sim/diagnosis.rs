@@ -410,7 +410,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
                 pods_word(gate_held.len(), "") + if gate_held.len() == 1 { " shows" } else { " show" },
                 kubectl::ready_cell(p),
                 p.spec.readiness_gates().len(),
-                p.spec.readiness_gates().iter().map(|g| format!("{g:?}")).collect::<Vec<_>>().join(", ")
+                p.spec.readiness_gates().iter().map(|g| format!("\"{g}\"")).collect::<Vec<_>>().join(", ")
             ),
             true,
         ));
@@ -677,7 +677,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
                     },
                 gates
                     .iter()
-                    .map(|g| format!("{g:?}"))
+                    .map(|g| format!("\"{g}\""))
                     .collect::<Vec<_>>()
                     .join(", "),
                 if gate_held.len() == 1 { "it" } else { "them" }

@@ -232,6 +232,7 @@ test('the chosen undo revision stays while the run moves, and the undo goes to i
   await expect(undo).toHaveAttribute('title', 'kubectl rollout undo deployment/web --to-revision=1');
   await undo.click();
   await expect(app.narration).toContainText('kubectl copied the pod template of revision 1 (web:1.0)');
+  await app.screenshot('undo-to-revision');
   expect(app.consoleErrors).toEqual([]);
 });
 
