@@ -150,9 +150,20 @@ pub fn taint_eviction(store: &Store, node: &str, now: Time) -> Outcome {
         ));
     }
     if !victims.is_empty() {
+        // Pods already being deleted are left as they are: the count says which were evicted.
+        let deleting = store
+            .pods
+            .values()
+            .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_some())
+            .count();
+        let which = if deleting > 0 {
+            " not already being deleted"
+        } else {
+            ""
+        };
         out.stage = Some(Stage::Retry);
         out.say(format!(
-            "{node} has been unreachable for longer than the pods' 300s toleration, so the {} pod{} on it {} evicted: marked DisruptionTarget (DeletionByTaintManager), then deleted. With the kubelet gone they stay Terminating, but their ReplicaSets no longer count them and create replacements on healthy nodes.",
+            "{node} has been unreachable for longer than the pods' 300s toleration, so the {} pod{} on it{which} {} evicted: marked DisruptionTarget (DeletionByTaintManager), then deleted. With the kubelet gone they stay Terminating, but their ReplicaSets no longer count them and create replacements on healthy nodes.",
             victims.len(),
             if victims.len() == 1 { "" } else { "s" },
             if victims.len() == 1 { "is" } else { "are" }

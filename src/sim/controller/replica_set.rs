@@ -269,7 +269,7 @@ fn manage_replicas(
         }
         out.stage_at_least(Stage::Reconcile);
         out.say(format!(
-            "{} wants {} pod{} and has {} active, so it deletes {}: {} (unscheduled, pending and not-ready pods go first).",
+            "{} wants {} pod{} and has {} active, so it deletes {}: {} (ranked as upstream does: unscheduled, pending and not-ready pods first, then a lower deletion cost, then pods on the nodes that hold the most of the Deployment's pods, then the most recently ready, the most restarted and the newest).",
             rs.metadata.name,
             rs.spec.replicas,
             plural(rs.spec.replicas),

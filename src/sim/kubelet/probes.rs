@@ -1215,11 +1215,12 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         k.out.stage = Some(Stage::Retry);
         let status = k.status_word(c, "CrashLoopBackOff");
         k.out.say(format!(
-            "Container {name} has stopped {} time{} (exited or killed); the restart back-off is now {}, so STATUS shows {status} and the kubelet waits {} more before restarting it.",
+            "Container {name} has stopped {} time{} (exited or killed); the restart back-off is now {}, so STATUS shows {status}. The back-off runs out in {}, and the kubelet restarts the container at the first look of its pod worker after that (the next look is in {}).",
             restarts + 1,
             if restarts == 0 { "" } else { "s" },
             go_duration(b.delay_ms),
-            go_duration(remaining)
+            go_duration(remaining),
+            go_duration(wait)
         ));
         return false;
     }

@@ -131,7 +131,7 @@ pub fn reconcile_old_replica_sets(
     };
     if cleanup_count > 0 {
         ctx.out.say(format!(
-            "Old ReplicaSets had {cleanup_count} unavailable pod{} that count against nothing, so they were removed first (up to {max_scaled_down} may go: {all_pods} total − {min_available} minimum available − {new_unavailable} unavailable new).",
+            "Old ReplicaSets had {cleanup_count} unavailable pod{}, which add nothing to availability, so they were removed first (up to {max_scaled_down} may go: {all_pods} total − {min_available} minimum available − {new_unavailable} unavailable new).",
             plural(cleanup_count)
         ));
     }
@@ -142,14 +142,24 @@ pub fn reconcile_old_replica_sets(
     );
     let scaled_down = scale_down_old_by_available(ctx, available, &old_after_cleanup, d);
     if scaled_down > 0 {
+        // The room is available − minimum; fewer go when fewer old pods are left to take.
+        let room = (available - min_available).max(0);
+        let limit = if scaled_down < room {
+            format!(
+                "{room} more than needed, but only {scaled_down} old pod{} {} left to go",
+                plural(scaled_down),
+                if scaled_down == 1 { "is" } else { "are" }
+            )
+        } else {
+            format!("so {scaled_down} old pod{} can go", plural(scaled_down))
+        };
         ctx.out.say(format!(
-            "Because {}, at least {} − {} = {min_available} pod{} must stay available; {available} {} available, so {scaled_down} old pod{} can go.",
+            "Because {}, at least {} − {} = {min_available} pod{} must stay available; {available} {} available, {limit}.",
             unavailable_phrase(d),
             d.replicas(),
             max_unavailable(d),
             plural(min_available),
             if available == 1 { "is" } else { "are" },
-            plural(scaled_down)
         ));
     }
     cleanup_count + scaled_down > 0
