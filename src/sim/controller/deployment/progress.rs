@@ -225,19 +225,21 @@ pub fn narrate_status_change(ctx: &mut SyncContext<'_>, d: &Deployment, new: &De
             ConditionReason::MinimumReplicasAvailable => {
                 ctx.out.stage_default(Stage::Readiness);
                 format!(
-                    "{} available ≥ {desired} − maxUnavailable {} = {}, so Available is True (MinimumReplicasAvailable).",
+                    "{} available ≥ {desired} − maxUnavailable {} = {}{}, so Available is True (MinimumReplicasAvailable).",
                     new.available_replicas,
                     max_unavailable(d),
-                    desired - max_unavailable(d)
+                    desired - max_unavailable(d),
+                    recreate_note(d)
                 )
             }
             ConditionReason::MinimumReplicasUnavailable => {
                 ctx.out.stage_default(Stage::Readiness);
                 format!(
-                    "Only {} available, below {desired} − maxUnavailable {} = {}, so Available is False (MinimumReplicasUnavailable).",
+                    "Only {} available, below {desired} − maxUnavailable {} = {}{}, so Available is False (MinimumReplicasUnavailable).",
                     new.available_replicas,
                     max_unavailable(d),
-                    desired - max_unavailable(d)
+                    desired - max_unavailable(d),
+                    recreate_note(d)
                 )
             }
             ConditionReason::FailedCreate | ConditionReason::FailedDelete => {
@@ -272,5 +274,15 @@ pub fn narrate_status_change(ctx: &mut SyncContext<'_>, d: &Deployment, new: &De
             "The controller has now observed generation {}, so status.observedGeneration catches up.",
             new.observed_generation
         ));
+    }
+}
+
+/// For a Recreate Deployment, which has no maxUnavailable field: `MaxUnavailable` counts it as
+/// 0, so the narration says where its 0 comes from.
+fn recreate_note(d: &Deployment) -> &'static str {
+    if !is_rolling_update(d) {
+        " (Recreate has no maxUnavailable; the controller counts it as 0)"
+    } else {
+        ""
     }
 }

@@ -54,7 +54,7 @@ pub fn resolve_fenceposts(
     Ok((surge, unavailable))
 }
 
-fn is_rolling_update(d: &Deployment) -> bool {
+pub fn is_rolling_update(d: &Deployment) -> bool {
     d.strategy_type() == DeploymentStrategyType::RollingUpdate
 }
 
