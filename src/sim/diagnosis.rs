@@ -115,6 +115,20 @@ fn pods_word(n: usize, kind: &str) -> String {
     format!("{n} {kind}pod{}", if n == 1 { "" } else { "s" })
 }
 
+/// [`pods_word`] with its verb agreeing: `1 pod is`, `2 running pods are`.
+fn pods_verb(n: usize, kind: &str, one: &str, many: &str) -> String {
+    format!("{} {}", pods_word(n, kind), if n == 1 { one } else { many })
+}
+
+/// Names as a list of quoted strings: `"a", "b"`.
+fn quoted(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("\"{n}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The first waiting container's reason and message: an init container's when one waits for a
 /// reason of its own (not `PodInitializing`, which only says that its turn has not come), else
 /// an app container's.
@@ -287,7 +301,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
             format!("kubectl describe pod {}", p.metadata.name),
             format!(
                 "{} Pending with PodScheduled False, reason SchedulingGated; Scheduling Gates: {}",
-                pods_word(gated.len(), "") + if gated.len() == 1 { " is" } else { " are" },
+                pods_verb(gated.len(), "", "is", "are"),
                 p.spec.scheduling_gates().join(", ")
             ),
             true,
@@ -407,10 +421,10 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
             "kubectl get pods -o wide   (READINESS GATES)",
             format!(
                 "{} READY {} (every container ready) but READINESS GATES 0/{}: no condition {} is True",
-                pods_word(gate_held.len(), "") + if gate_held.len() == 1 { " shows" } else { " show" },
+                pods_verb(gate_held.len(), "", "shows", "show"),
                 kubectl::ready_cell(p),
                 p.spec.readiness_gates().len(),
-                p.spec.readiness_gates().iter().map(|g| format!("\"{g}\"")).collect::<Vec<_>>().join(", ")
+                quoted(&p.spec.readiness_gates())
             ),
             true,
         ));
@@ -537,12 +551,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
             "kubectl get pods   (READY)",
             format!(
                 "{} not Ready (READY 0/1): their readiness probe does not pass",
-                pods_word(not_ready_running.len(), "running ")
-                    + if not_ready_running.len() == 1 {
-                        " is"
-                    } else {
-                        " are"
-                    }
+                pods_verb(not_ready_running.len(), "running ", "is", "are")
             ),
             true,
         ));
@@ -597,7 +606,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
             cause: Cause::SchedulingGated,
             summary: format!(
                 "{} Pending with STATUS SchedulingGated: the pod template sets schedulingGates ({}), and the scheduler does not try a pod until every gate is removed (PodScheduled False: Scheduling is blocked due to non-empty scheduling gates). No FailedScheduling event says so. READY is {ready}/{desired}.",
-                pods_word(gated.len(), "") + if gated.len() == 1 { " stays" } else { " stay" },
+                pods_verb(gated.len(), "", "stays", "stay"),
                 p.spec.scheduling_gates().join(", ")
             ),
             raising_replicas_helps: false,
@@ -664,22 +673,12 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
             advice: "Raising replicas will not help: every new pod runs the same code with the same probes. Read kubectl logs --previous; if a liveness probe kills a slow starter, add a startupProbe or raise its thresholds.".to_string(),
         }
     } else if let Some(p) = gate_held.first() {
-        let gates = p.spec.readiness_gates();
         Verdict {
             cause: Cause::ReadinessGates,
             summary: format!(
                 "{} every container ready, yet not Ready: Ready False, reason ReadinessGatesNotReady, because no condition of type {} is True on {}. The rollout stops where maxSurge and maxUnavailable allow; READY is {ready}/{desired}.",
-                pods_word(gate_held.len(), "")
-                    + if gate_held.len() == 1 {
-                        " has"
-                    } else {
-                        " have"
-                    },
-                gates
-                    .iter()
-                    .map(|g| format!("\"{g}\""))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                pods_verb(gate_held.len(), "", "has", "have"),
+                quoted(&p.spec.readiness_gates()),
                 if gate_held.len() == 1 { "it" } else { "them" }
             ),
             raising_replicas_helps: false,

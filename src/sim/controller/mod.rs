@@ -241,6 +241,18 @@ impl Outcome {
         self.changes.push(change);
     }
 
+    /// Writes one condition of pod `name` as a controller does (`UpdatePodCondition`, then a
+    /// status patch only when that changed something). Returns whether it wrote.
+    pub fn set_pod_condition(&mut self, name: PodName, pod: &Pod, condition: PodCondition) -> bool {
+        let mut status = pod.status.clone();
+        super::store::set_pod_condition(&mut status.conditions, condition);
+        let changed = status != pod.status;
+        if changed {
+            self.change(Change::UpdatePodStatus { name, status });
+        }
+        changed
+    }
+
     /// Adds a sentence to the narration.
     pub fn say(&mut self, sentence: impl Into<String>) {
         self.narration.say(sentence.into());

@@ -6,7 +6,7 @@ use super::{Change, Outcome, Work};
 use crate::sim::api::{
     ConditionStatus, Event, EventReason, ObjectRef, PodCondition, PodConditionType, Time,
 };
-use crate::sim::store::{Store, set_pod_condition};
+use crate::sim::store::Store;
 use crate::sim::trace::Stage;
 
 /// The component name upstream records on its events.
@@ -62,21 +62,13 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
             already += 1;
             continue;
         }
-        let mut status = pod.status.clone();
-        set_pod_condition(
-            &mut status.conditions,
-            PodCondition {
-                status: ConditionStatus::False,
-                last_transition_time: now.truncate_to_secs(),
-                ..ready.clone()
-            },
-        );
-        if status != pod.status {
+        let not_ready = PodCondition {
+            status: ConditionStatus::False,
+            last_transition_time: now.truncate_to_secs(),
+            ..ready.clone()
+        };
+        if out.set_pod_condition(pod.metadata.name.as_str().into(), pod, not_ready) {
             marked += 1;
-            out.change(Change::UpdatePodStatus {
-                name: pod.metadata.name.as_str().into(),
-                status,
-            });
             out.events.push(Event::warning(
                 COMPONENT,
                 ObjectRef::new("Pod", &pod.metadata.name),
@@ -121,9 +113,9 @@ pub fn taint_eviction(store: &Store, node: &str, now: Time) -> Outcome {
     for p in &victims {
         // `addConditionAndDeletePod`: the pod is marked as the target of a disruption, then
         // deleted.
-        let mut status = p.status.clone();
-        set_pod_condition(
-            &mut status.conditions,
+        out.set_pod_condition(
+            p.metadata.name.as_str().into(),
+            p,
             PodCondition {
                 type_: PodConditionType::DisruptionTarget,
                 status: ConditionStatus::True,
@@ -132,12 +124,6 @@ pub fn taint_eviction(store: &Store, node: &str, now: Time) -> Outcome {
                 message: Some("Taint manager: deleting due to NoExecute taint".into()),
             },
         );
-        if status != p.status {
-            out.change(Change::UpdatePodStatus {
-                name: p.metadata.name.as_str().into(),
-                status,
-            });
-        }
         out.change(Change::DeletePod {
             name: p.metadata.name.clone(),
             grace_seconds: p.spec.termination_grace_period_seconds.unwrap_or(30),

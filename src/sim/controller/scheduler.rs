@@ -197,9 +197,9 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
             EventReason::FailedScheduling,
             message.clone(),
         ));
-        let mut status = pod.status.clone();
-        crate::sim::store::set_pod_condition(
-            &mut status.conditions,
+        out.set_pod_condition(
+            PodName::clone(key),
+            pod,
             PodCondition {
                 type_: PodConditionType::PodScheduled,
                 status: ConditionStatus::False,
@@ -208,12 +208,6 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
                 message: Some(message.as_str().into()),
             },
         );
-        if status != pod.status {
-            out.change(Change::UpdatePodStatus {
-                name: PodName::clone(key),
-                status,
-            });
-        }
         // Backoff 1 s doubling to 10 s is for retries woken by cluster events; without one the
         // pod waits in the unschedulable queue for up to five minutes.
         out.requeue

@@ -1098,9 +1098,9 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
         if k.is_init(c) && !k.runs_to_completion(c) {
             sidecars.push((c, shutdown, code));
         } else {
-            wait = wait.max(shutdown.unwrap_or(grace_ms).min(grace_ms));
-            k.runtime.containers[c].termination_exit =
-                Some(probes::exit_within(shutdown, grace_ms, code));
+            let (after, exit) = probes::end_within(shutdown, grace_ms, code);
+            wait = wait.max(after);
+            k.runtime.containers[c].termination_exit = Some(exit);
         }
     }
     // `killContainer` records every Killing event at once, but with sidecars the termination
@@ -1110,8 +1110,9 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
     let app_wait = wait;
     for &(c, shutdown, code) in sidecars.iter().rev() {
         let left = (grace_ms / 1000).saturating_sub(wait / 1000).max(2) * 1000;
-        wait += shutdown.unwrap_or(left).min(left);
-        k.runtime.containers[c].termination_exit = Some(probes::exit_within(shutdown, left, code));
+        let (after, exit) = probes::end_within(shutdown, left, code);
+        wait += after;
+        k.runtime.containers[c].termination_exit = Some(exit);
     }
     k.after(wait, Work::TerminationComplete(k.work_name()));
     k.out.stage = Some(Stage::Reconcile);

@@ -410,17 +410,13 @@ fn observe_run(
     }
     let elapsed = k.now.millis_since(since);
     let listening = elapsed >= b.listen_after_ms;
+    // The sandbox's address, which the status shows once it is published; a probe runs only
+    // in a running container, whose sandbox is there either way.
     let ip = k
-        .status
-        .pod_ip
-        .as_deref()
-        .or_else(|| {
-            k.store
-                .pod_ips
-                .get(k.pod.metadata.name.as_str())
-                .map(|ip| &**ip)
-        })
-        .unwrap_or("10.244.0.2");
+        .store
+        .pod_ips
+        .get(k.pod.metadata.name.as_str())
+        .map_or("10.244.0.2", |ip| &**ip);
     let port_of = |port| port_text(spec, port);
     let ready_ok = match b.ready {
         ReadyBehavior::Always => true,
@@ -428,6 +424,8 @@ fn observe_run(
         ReadyBehavior::AfterMs(t) => elapsed >= t,
     };
     let endpoint_ok = kind != ProbeKind::Readiness || ready_ok;
+    // Every handler but TCP waits for the app's answer within timeoutSeconds.
+    let timed_out = b.response_ms >= timeout_ms(p);
     if let Some(h) = &p.http_get {
         let port = port_of(&h.port);
         let scheme = h.scheme.as_deref().unwrap_or("HTTP").to_lowercase();
@@ -440,8 +438,7 @@ fn observe_run(
                 ),
             );
         }
-        let timeout_ms = timeout_ms(p);
-        if b.response_ms >= timeout_ms {
+        if timed_out {
             return (
                 false,
                 format!(
@@ -478,7 +475,7 @@ fn observe_run(
                 ),
             );
         }
-        if b.response_ms >= timeout_ms(p) {
+        if timed_out {
             return (
                 false,
                 format!(
@@ -497,7 +494,7 @@ fn observe_run(
     }
     // exec: the command succeeds when the application answers, within the timeout; the CRI's
     // DeadlineExceeded becomes the kubelet's own timeout error, which is the probe's output.
-    if listening && b.response_ms >= timeout_ms(p) {
+    if listening && timed_out {
         let command = p
             .exec
             .as_ref()
@@ -1043,20 +1040,20 @@ pub fn probe_kill(k: &KubeletContext<'_>, c: usize, kind: ProbeKind) -> ProbeKil
 /// `shutdown_exit_code`, 143 unless it says otherwise); otherwise, or if it ignores SIGTERM,
 /// SIGKILL ends it when the period ends (137).
 pub fn end_after_sigterm(image: Option<&ImageBehavior>, grace_ms: u64) -> (u64, i32) {
-    let shutdown = image.and_then(|b| b.shutdown_ms);
-    let code = image.map_or(SIGTERM_EXIT_CODE, |b| b.shutdown_exit_code);
-    (
-        shutdown.unwrap_or(grace_ms).min(grace_ms),
-        exit_within(shutdown, grace_ms, code),
+    end_within(
+        image.and_then(|b| b.shutdown_ms),
+        grace_ms,
+        image.map_or(SIGTERM_EXIT_CODE, |b| b.shutdown_exit_code),
     )
 }
 
-/// The exit code of a process that takes `shutdown` to stop after SIGTERM (never, if `None`)
-/// and has `budget` before SIGKILL: its own `code` if it makes it, else 137.
-pub fn exit_within(shutdown: Option<u64>, budget: u64, code: i32) -> i32 {
+/// How a process that takes `shutdown` to stop after SIGTERM (never, if `None`) ends when it
+/// has `budget` before SIGKILL: after its shutdown with its own `code` if it makes it, else at
+/// the end of the budget with 137.
+pub fn end_within(shutdown: Option<u64>, budget: u64, code: i32) -> (u64, i32) {
     match shutdown {
-        Some(s) if s < budget => code,
-        _ => SIGKILL_EXIT_CODE,
+        Some(s) if s < budget => (s, code),
+        _ => (budget, SIGKILL_EXIT_CODE),
     }
 }
 
