@@ -110,32 +110,36 @@ pub fn DeploymentPanel(
 /// tooltip is the command it runs; what kubectl printed, or its refusal, becomes the notice.
 #[component]
 fn DeploymentCommands(session: RwSignal<Session>, cluster: Memo<ClusterView>) -> impl IntoView {
+    // What the commands need of the Deployment; it changes far less often than the cluster
+    // does, so the controls are redrawn only when it does.
     let facts = Memo::new(move |_| {
         cluster.with(|c| {
-            c.deployment.as_ref().map(|d| {
-                let revisions = undo_targets(c, &d.revision);
-                (d.name.clone(), d.spec_replicas, d.paused, revisions)
-            })
+            c.deployment
+                .as_ref()
+                .map(|d| CommandFacts {
+                    name: d.name.clone(),
+                    replicas: d.spec_replicas,
+                    paused: d.paused,
+                    revisions: undo_targets(c, &d.revision),
+                })
+                .unwrap_or_default()
         })
     });
-    let name = move || facts.with(|f| f.as_ref().map(|f| f.0.clone()).unwrap_or_default());
-    let paused = move || facts.with(|f| f.as_ref().is_some_and(|f| f.2));
+    let name = move || facts.with(|f| f.name.clone());
+    let paused = move || facts.with(|f| f.paused);
     // The count as typed, kept until Scale runs it; until then the field shows spec.replicas.
     let typed: RwSignal<Option<String>> = RwSignal::new(None);
     let count = move || {
-        typed.get().unwrap_or_else(|| {
-            facts.with(|f| f.as_ref().map(|f| f.1.to_string()).unwrap_or_default())
-        })
+        typed
+            .get()
+            .unwrap_or_else(|| facts.with(|f| f.replicas.to_string()))
     };
     // The revision to go back to; `0` is kubectl's default, the previous one. A choice whose
     // ReplicaSet has gone (history cleanup) falls back to it, as the list then shows.
     let to_revision = RwSignal::new("0".to_string());
     let chosen = move || {
         let r = to_revision.get();
-        let listed = facts.with(|f| {
-            f.as_ref()
-                .is_some_and(|f| f.3.iter().any(|(n, _)| n.to_string() == r))
-        });
+        let listed = facts.with(|f| f.revisions.iter().any(|(n, _)| n.to_string() == r));
         if listed { r } else { "0".to_string() }
     };
     // After a scale the field follows spec.replicas again; a refused count stays to be fixed.
@@ -186,7 +190,9 @@ fn DeploymentCommands(session: RwSignal<Session>, cluster: Memo<ClusterView>) ->
                         prop:value=chosen
                         on:change=move |ev| to_revision.set(event_target_value(&ev))>
                         <option value="0">"the previous revision"</option>
-                        {move || facts.with(|f| f.as_ref().map(|f| f.3.clone()).unwrap_or_default())
+                        // Each option also says whether it is the chosen one: options drawn anew
+                        // (a revision appeared or went) would otherwise select the first.
+                        {move || facts.with(|f| f.revisions.clone())
                             .into_iter()
                             .map(|(n, image)| view! {
                                 <option value=n.to_string() selected=move || chosen() == n.to_string()>
@@ -201,6 +207,17 @@ fn DeploymentCommands(session: RwSignal<Session>, cluster: Memo<ClusterView>) ->
             </span>
         </div>
     }
+}
+
+/// The Deployment as its kubectl commands see it.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct CommandFacts {
+    name: String,
+    /// `spec.replicas`, what the Replicas field shows until something is typed.
+    replicas: i32,
+    paused: bool,
+    /// The revisions `rollout undo --to-revision` may name, newest first, with their images.
+    revisions: Vec<(i64, String)>,
 }
 
 /// The revisions of the Deployment's ReplicaSets other than `current`, newest first, each with
