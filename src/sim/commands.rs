@@ -567,9 +567,19 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 ));
                 return Ok(out);
             }
+            let kubelet_up = !store.kubelet_nodes.get(n).is_some_and(|r| r.kubelet_down);
             let mut node = node.clone();
             node.spec.unschedulable = cordon;
             out.change(Change::UpdateNode(Box::new(node)));
+            // The node's kubelet notes the change at its next status sync, on the 10 s ticks of
+            // simulated time.
+            if kubelet_up {
+                use super::controller::node_lifecycle::NODE_STATUS_UPDATE_MS;
+                out.requeue.push((
+                    NODE_STATUS_UPDATE_MS - now.as_millis() % NODE_STATUS_UPDATE_MS,
+                    super::controller::Work::KubeletNodeStatus(n.as_str().into()),
+                ));
+            }
             out.say(if cordon {
                 format!("node/{n} cordoned: spec.unschedulable is true, so the scheduler places no new pods there. Pods already on it keep running.")
             } else {
@@ -598,7 +608,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             ));
             out.stage = Some(Stage::Retry);
             out.say(format!(
-                "Fault: the kubelet on {n} stops (the machine lost power or its network). Nothing changes yet: the node controller only notices after the node-monitor grace period of 40s without a status update. Meanwhile the pods there keep their last status."
+                "Fault: the kubelet on {n} stops (the machine lost power or its network). Nothing changes yet: the node controller only notices after the node-monitor grace period of 50s without a status update. Meanwhile the pods there keep their last status."
             ));
         }
         Command::BreakReadiness(p) => {
@@ -689,18 +699,26 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
         }
         Command::DeletePod(p) => {
             let name = existing_pod(store, p)?;
-            let grace = store
-                .pods
-                .get(name.as_str())
+            let pod = store.pods.get(name.as_str());
+            let grace = pod
                 .and_then(|pod| pod.spec.termination_grace_period_seconds)
                 .unwrap_or(30);
+            let bound = pod.is_some_and(|p| !p.node_name.is_empty());
             out.change(Change::DeletePod {
                 name: name.clone(),
                 grace_seconds: grace,
             });
-            out.say(format!(
-                "pod \"{name}\" deleted from default namespace: it gets a deletionTimestamp and {grace}s to shut down. Its ReplicaSet no longer counts it and creates a replacement at once."
-            ));
+            // `CheckGracefulDelete` gives a pod that was never bound a grace period of 0: no
+            // kubelet runs anything of it, so it goes at once.
+            out.say(if bound {
+                format!(
+                    "pod \"{name}\" deleted from default namespace: it gets a deletionTimestamp and {grace}s to shut down. Its ReplicaSet no longer counts it and creates a replacement at once."
+                )
+            } else {
+                format!(
+                    "pod \"{name}\" deleted from default namespace: it was on no node yet, so nothing has to shut down and the API server removes it at once (grace period 0). Its ReplicaSet creates a replacement at once."
+                )
+            });
         }
     }
     Ok(out)
@@ -811,7 +829,7 @@ fn rollout_undo(
         .unwrap_or_default();
     out.say(format!(
         "deployment.apps/{name} rolled back: kubectl copied the pod template of revision {rev} ({}) back into the Deployment. The controller will find that ReplicaSet {} matches again and re-use it as the newest revision instead of creating one (current revision {current}).",
-        rs.spec.template.spec.images(", "),
+        rs.spec.template.spec.images_with_init(),
         rs.metadata.name
     ));
     out.change(Change::UpdateDeployment(Box::new(new)));

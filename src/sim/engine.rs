@@ -567,6 +567,11 @@ impl Sim {
                 node_lifecycle::taint_eviction(&self.store, node, now),
                 Stage::Retry,
             ),
+            Work::KubeletNodeStatus(node) => (
+                Subject::KubeletNode { node },
+                kubelet::sync_node_status(&self.store, node),
+                Stage::Schedule,
+            ),
             Work::TerminationComplete(name) => self.kubelet_work(name, |s, w, r| {
                 kubelet::termination_complete(s, w, name, now, r)
             }),
@@ -749,13 +754,15 @@ impl Sim {
         }
     }
 
-    /// A cluster change may let unschedulable pods fit: retry them after the scheduler's 1 s
-    /// initial back-off.
+    /// A cluster change may let unschedulable pods fit: retry them now. Upstream moves them to
+    /// the backoff queue while their back-off (1 s doubling to 10 s) lasts, but since v1.33 the
+    /// scheduler pops from that queue whenever its active queue is empty
+    /// (`SchedulerPopFromBackoffQ`, on by default), which it is in a quiet cluster.
     fn wake_unschedulable(&mut self) {
         let now = self.clock;
         let pods: Vec<PodName> = self.unschedulable.iter().cloned().collect();
         for p in pods {
-            self.queue.push(now.plus_millis(1000), Work::SchedulePod(p));
+            self.queue.push(now, Work::SchedulePod(p));
         }
     }
 
@@ -779,6 +786,8 @@ enum Subject<'w> {
     },
     /// The kubelet of the node the pod is bound to.
     Kubelet { pod: &'w str },
+    /// A node's kubelet, about the node itself.
+    KubeletNode { node: &'w str },
 }
 
 impl<'w> Subject<'w> {
@@ -796,6 +805,9 @@ impl<'w> Subject<'w> {
             Subject::Kubelet { pod } => {
                 let node = store.pods.get(pod).map_or("", |p| p.node_name.as_str());
                 (["kubelet/", node].concat(), ["pod/", pod].concat())
+            }
+            Subject::KubeletNode { node } => {
+                (["kubelet/", node].concat(), ["node/", node].concat())
             }
         }
     }

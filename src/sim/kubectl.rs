@@ -565,16 +565,15 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
         "CreationTimestamp:\t{}\n",
         n.metadata.creation_timestamp.rfc1123z()
     ));
-    // `printNodeTaintsMultiline` orders taints by effect, then key.
+    // `printTaintsMultilineWithIndent` orders taints by effect, then key (`NoExecute` before
+    // `NoSchedule`, and `unreachable` before `unschedulable`).
     let mut taints = Vec::new();
     if !n.status.ready {
         taints.push("node.kubernetes.io/unreachable:NoExecute");
+        taints.push("node.kubernetes.io/unreachable:NoSchedule");
     }
     if n.spec.unschedulable {
         taints.push("node.kubernetes.io/unschedulable:NoSchedule");
-    }
-    if !n.status.ready {
-        taints.push("node.kubernetes.io/unreachable:NoSchedule");
     }
     describe_multiline(
         &mut o,
@@ -596,7 +595,7 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
     let since_start = n.metadata.creation_timestamp.rfc1123z();
     // The kubelet reports its status every five minutes (`nodeStatusReportFrequency`) while
     // nothing changes, so the last heartbeat is the last report before now, or before it fell
-    // silent (the node controller notices after its 40 s grace period).
+    // silent (the node controller notices after its 50 s grace period).
     const REPORT_MS: u64 = 300_000;
     let created = n.metadata.creation_timestamp.as_millis();
     let last_seen = not_ready_at.map_or(now.as_millis(), |t| {

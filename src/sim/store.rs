@@ -701,15 +701,17 @@ impl Store {
             }
             Change::UpdateNode(node) => {
                 let name = node.metadata.name.clone();
-                // Only changes that can make a pod fit wake the scheduler (upstream's queueing
-                // hints skip, for instance, a node that only learned about a new image).
+                // Only changes that can make a pod fit wake the scheduler. Upstream's queueing
+                // hints skip the rest: a node that only learned about a new image, and one
+                // that became less fit (cordoned, NotReady and tainted, smaller), since a pod
+                // that did not fit before fits no better after that.
                 let schedulable_changed = self.nodes.get(&name).is_none_or(|old| {
-                    old.spec != node.spec
+                    (old.spec.unschedulable && !node.spec.unschedulable)
+                        || (!old.status.ready && node.status.ready)
                         || old.metadata.labels != node.metadata.labels
-                        || old.status.ready != node.status.ready
-                        || old.status.allocatable_milli_cpu != node.status.allocatable_milli_cpu
-                        || old.status.allocatable_memory != node.status.allocatable_memory
-                        || old.status.allocatable_pods != node.status.allocatable_pods
+                        || old.status.allocatable_milli_cpu < node.status.allocatable_milli_cpu
+                        || old.status.allocatable_memory < node.status.allocatable_memory
+                        || old.status.allocatable_pods < node.status.allocatable_pods
                 });
                 self.nodes.insert(name.clone(), *node);
                 if schedulable_changed {

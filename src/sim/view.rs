@@ -58,6 +58,18 @@ pub struct ReplicaSetView {
     pub current: bool,
 }
 
+impl ReplicaSetView {
+    /// Its images as a person tells revisions apart by them: `web:1.0`, or with init
+    /// containers `init migrate:1.0 · web:1.0`.
+    pub fn images_label(&self) -> String {
+        if self.init_images.is_empty() {
+            self.image.clone()
+        } else {
+            format!("init {} · {}", self.init_images, self.image)
+        }
+    }
+}
+
 /// The last result of one probe: `None` when it has not run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ProbeGlyphs {

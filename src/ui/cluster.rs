@@ -221,13 +221,13 @@ struct CommandFacts {
 }
 
 /// The revisions of the Deployment's ReplicaSets other than `current`, newest first, each with
-/// its image: what `kubectl rollout undo --to-revision` can go back to.
+/// its images: what `kubectl rollout undo --to-revision` can go back to.
 fn undo_targets(cluster: &ClusterView, current: &str) -> Vec<(i64, String)> {
     let mut out: Vec<(i64, String)> = cluster
         .replica_sets
         .iter()
         .filter(|rs| rs.revision != current)
-        .filter_map(|rs| Some((rs.revision.parse().ok()?, rs.image.clone())))
+        .filter_map(|rs| Some((rs.revision.parse().ok()?, rs.images_label())))
         .collect();
     crate::sim::order::sort_by_key(&mut out, |(n, _)| std::cmp::Reverse(*n));
     out
@@ -329,11 +329,7 @@ fn ReplicaSetLane(
                     " "
                     <span class="rs-name">{rs.name.clone()}</span>
                     <span class="rs-meta">{
-                        if rs.init_images.is_empty() {
-                            format!(" revision {} · {}", rs.revision, rs.image)
-                        } else {
-                            format!(" revision {} · init {} · {}", rs.revision, rs.init_images, rs.image)
-                        }
+                        format!(" revision {} · {}", rs.revision, rs.images_label())
                     }</span>
                     {
                         let image = rs.image.clone();
@@ -603,7 +599,7 @@ fn NodeCard(node: NodeView, session: RwSignal<Session>) -> impl IntoView {
                     let name = node.name.clone();
                     view! {
                         <button class="control small fault-button" data-testid="node-fail"
-                            title=format!("Break it: {name}'s kubelet stops; after 40 s the node is NotReady")
+                            title=format!("Break it: {name}'s kubelet stops; after 50 s the node is NotReady")
                             on:click=move |_| act(session, UserAction::FailNode(name.clone()))>"Make NotReady"</button>
                     }
                 })}

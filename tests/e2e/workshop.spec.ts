@@ -109,7 +109,7 @@ test('each fault shows its effect and survives a reload and step back', async ({
   await page.locator(`[data-testid="pod"][data-pod="${victim}"]`).getByTestId('delete-pod').click();
   await expect(app.stepCount).toHaveText(/^Step 41 of 41/);
   await expect(app.narration).toContainText(`${victim}`);
-  // Make a node NotReady: after 40 s of silence the node lifecycle controller marks it.
+  // Make a node NotReady: after 50 s of silence the node lifecycle controller marks it.
   await page.locator('[data-testid="node"][data-node="node-3"]').getByTestId('node-fail').click();
   await expect(app.stepCount).toHaveText(/^Step 42 of/);
   const notReady = page.locator('[data-testid="node"][data-node="node-3"]');

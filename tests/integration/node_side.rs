@@ -805,13 +805,13 @@ fn describe_pod_of_a_pending_and_a_terminating_pod() {
     );
 }
 
-/// A node whose kubelet stops is marked NotReady after the 40 s grace period, its pods stop
+/// A node whose kubelet stops is marked NotReady after the 50 s grace period, its pods stop
 /// counting as available, and after the 300 s toleration they are evicted and replaced
 /// elsewhere while they stay Terminating.
 #[test]
 fn a_failed_node_goes_not_ready_then_its_pods_are_evicted_and_replaced() {
     // Just before the grace period ends: node-2 still looks Ready.
-    let (sim, _) = run_until("node-failure.yaml", 119);
+    let (sim, _) = run_until("node-failure.yaml", 129);
     assert!(
         sim.store()
             .nodes
@@ -819,11 +819,11 @@ fn a_failed_node_goes_not_ready_then_its_pods_are_evicted_and_replaced() {
             .is_some_and(|n| n.status.ready)
     );
 
-    let (sim, steps) = run_until("node-failure.yaml", 121);
+    let (sim, steps) = run_until("node-failure.yaml", 131);
     let node = sim.store().nodes.get("node-2").expect("node-2 exists");
     assert!(
         !node.status.ready,
-        "node-2 is NotReady 40s after its kubelet stopped"
+        "node-2 is NotReady 50s after its kubelet stopped"
     );
     let on_node: Vec<_> = sim
         .store()
@@ -846,7 +846,7 @@ fn a_failed_node_goes_not_ready_then_its_pods_are_evicted_and_replaced() {
         "{pods}"
     );
     assert!(steps.iter().any(|s| {
-        s.time == Time::from_secs(120)
+        s.time == Time::from_secs(130)
             && s.events
                 .iter()
                 .any(|e| e.message == "Node node-2 status is now: NodeNotReady")
@@ -854,7 +854,7 @@ fn a_failed_node_goes_not_ready_then_its_pods_are_evicted_and_replaced() {
     // A pod whose readiness probe had already turned it not Ready keeps its Ready condition as
     // the kubelet wrote it (reason ContainersNotReady): `MarkPodsNotReady` changes only the
     // status of a copy, so nothing changes for it and it gets no `Node is not ready` event.
-    let (before, _) = run_until("node-failure.yaml", 119);
+    let (before, _) = run_until("node-failure.yaml", 129);
     let already: Vec<String> = before
         .store()
         .pods
@@ -864,11 +864,11 @@ fn a_failed_node_goes_not_ready_then_its_pods_are_evicted_and_replaced() {
         .collect();
     assert!(
         !already.is_empty(),
-        "the scenario has a not-Ready pod on node-2 at 119s"
+        "the scenario has a not-Ready pod on node-2 at 129s"
     );
     let marked: Vec<&str> = steps
         .iter()
-        .filter(|s| s.time == Time::from_secs(120))
+        .filter(|s| s.time == Time::from_secs(130))
         .flat_map(|s| &s.events)
         .filter(|e| e.message == "Node is not ready")
         .map(|e| e.involved_object.name.as_str())
@@ -1460,7 +1460,7 @@ fn describe_node_shows_a_lost_node() {
         "Taints:             node.kubernetes.io/unreachable:NoExecute\n                    node.kubernetes.io/unreachable:NoSchedule\n",
         "  Ready            Unknown   ",
         "NodeStatusUnknown   Kubelet stopped posting node status.\n",
-        "  Normal  NodeNotReady  5m    node-controller  Node node-2 status is now: NodeNotReady\n",
+        "  Normal  NodeNotReady  4m50s  node-controller  Node node-2 status is now: NodeNotReady\n",
     ] {
         assert!(text.contains(want), "missing {want:?} in\n{text}");
     }
@@ -2416,4 +2416,168 @@ fn a_pod_deleted_during_its_first_pull_shows_its_ip_while_it_terminates() {
         .expect("the pod is deleted")
         .expect("its IP is reported");
     assert!(ip.starts_with("10.244."), "{ip}");
+}
+
+/// Three nodes, all cordoned, then a scale-up: the new pods cannot be placed until node-2 is
+/// uncordoned. Shared by the cordon tests.
+fn cordoned_cluster(extra_actions: &str) -> String {
+    format!(
+        r#"
+name: cordoned
+seed: 7
+cluster: {{nodes: [{{name: node-1}}, {{name: node-2}}, {{name: node-3}}]}}
+images:
+  web:1.0: {{pull_time: 2s, listen_after: 3s, ready: always}}
+deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {{name: web}}
+  spec:
+    replicas: 3
+    selector: {{matchLabels: {{app: web}}}}
+    template:
+      metadata: {{labels: {{app: web}}}}
+      spec:
+        containers:
+        - name: web
+          image: web:1.0
+          resources: {{requests: {{cpu: 250m, memory: 128Mi}}}}
+actions:
+  - {{at: 30s, cordon: node-1}}
+  - {{at: 31s, cordon: node-2}}
+  - {{at: 32s, cordon: node-3}}
+  - {{at: 40s, scale: 5}}
+  - {{at: 90s, uncordon: node-2}}
+{extra_actions}run_until: 3m
+"#
+    )
+}
+
+/// The kubelet notes a cordon and an uncordon on its node at its next 10 s status sync
+/// (`recordNodeSchedulableEvent`), as `NodeNotSchedulable` and `NodeSchedulable`; a pending pod
+/// is retried the moment a node becomes schedulable again (`SchedulerPopFromBackoffQ`), and a
+/// cordon wakes no pending pod, since it can only make things worse.
+#[test]
+fn cordon_and_uncordon_are_noted_by_the_kubelet_and_uncordon_retries_at_once() {
+    let (sim, steps) = run_yaml(&cordoned_cluster(""), 180);
+    let node_events: Vec<(u64, String, String)> = steps
+        .iter()
+        .flat_map(|s| s.events.iter().map(move |e| (s.time.as_millis() / 1000, e)))
+        .filter(|(_, e)| e.involved_object.kind == "Node")
+        .map(|(t, e)| (t, e.source.to_string(), e.message.clone()))
+        .collect();
+    let expect = |t: u64, node: &str, status: &str| {
+        (
+            t,
+            format!("kubelet, {node}"),
+            format!("Node {node} status is now: {status}"),
+        )
+    };
+    assert_eq!(
+        node_events,
+        vec![
+            expect(40, "node-1", "NodeNotSchedulable"),
+            expect(40, "node-2", "NodeNotSchedulable"),
+            expect(40, "node-3", "NodeNotSchedulable"),
+            expect(100, "node-2", "NodeSchedulable"),
+        ]
+    );
+    // The two new pods fail at 40 s and are not tried again until the uncordon at 90 s, when
+    // they are bound at once.
+    let scheduler: Vec<(u64, &str)> = steps
+        .iter()
+        .filter(|s| s.actor == "default-scheduler")
+        .flat_map(|s| {
+            s.events
+                .iter()
+                .map(move |e| (s.time.as_millis() / 1000, e.reason.as_str()))
+        })
+        .collect();
+    assert_eq!(
+        scheduler
+            .iter()
+            .filter(|(t, _)| *t > 3)
+            .copied()
+            .collect::<Vec<_>>(),
+        vec![
+            (40, "FailedScheduling"),
+            (40, "FailedScheduling"),
+            (90, "Scheduled"),
+            (90, "Scheduled"),
+        ]
+    );
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(180));
+    let text = kubectl::describe_node(&m, "node-1").unwrap_or_else(|e| e);
+    assert!(
+        text.contains("  Normal  NodeNotSchedulable  2m20s  kubelet  Node node-1 status is now: NodeNotSchedulable\n"),
+        "{text}"
+    );
+}
+
+/// A cordon undone before the kubelet's next status sync is never seen by it: no event.
+#[test]
+fn a_cordon_undone_within_one_status_sync_leaves_no_event() {
+    let (_, steps) = run_yaml(&cordoned_cluster("  - {at: 33s, uncordon: node-3}\n"), 180);
+    assert!(
+        !steps
+            .iter()
+            .flat_map(|s| &s.events)
+            .any(|e| e.involved_object.name == "node-3"),
+        "node-3 was cordoned and uncordoned between two status syncs"
+    );
+}
+
+/// `describe node` orders taints by effect, then key: a cordoned node that went NotReady lists
+/// both `unreachable` taints before `unschedulable`.
+#[test]
+fn describe_node_orders_the_taints_of_a_cordoned_lost_node() {
+    let (sim, steps) = run_yaml(&cordoned_cluster("  - {at: 95s, fail_node: node-1}\n"), 170);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(170));
+    let text = kubectl::describe_node(&m, "node-1").unwrap_or_else(|e| e);
+    assert!(
+        text.contains(
+            "Taints:             node.kubernetes.io/unreachable:NoExecute\n                    node.kubernetes.io/unreachable:NoSchedule\n                    node.kubernetes.io/unschedulable:NoSchedule\n"
+        ),
+        "{text}"
+    );
+}
+
+/// Deleting a pod that was never bound removes it at once (`CheckGracefulDelete` gives it a
+/// grace period of 0), and the narration says so rather than promising it 30 s to shut down.
+#[test]
+fn deleting_an_unbound_pod_removes_it_at_once() {
+    let (before, _) = run_yaml(&cordoned_cluster(""), 45);
+    let pending = before
+        .store()
+        .pods
+        .values()
+        .find(|p| p.node_name.is_empty())
+        .map(|p| p.metadata.name.to_string())
+        .expect("a pod the cordons keep pending");
+    let (sim, steps) = run_yaml(
+        &cordoned_cluster(&format!("  - {{at: 50s, delete_pod: {pending}}}\n")),
+        50,
+    );
+    let delete = steps
+        .iter()
+        .find(|s| s.actor == "kubectl" && s.narration.contains(&pending))
+        .expect("the delete step");
+    assert!(
+        delete.narration.contains("it was on no node yet, so nothing has to shut down and the API server removes it at once (grace period 0)"),
+        "{}",
+        delete.narration
+    );
+    assert!(
+        !sim.store().pods.contains_key(pending.as_str()),
+        "{pending} is gone at once"
+    );
+    assert_eq!(
+        sim.store()
+            .pods
+            .values()
+            .filter(|p| p.node_name.is_empty())
+            .count(),
+        2,
+        "its replacement is pending in its place"
+    );
 }

@@ -130,6 +130,21 @@ impl PodSpec {
     pub fn init_images(&self, sep: &str) -> String {
         join_images(&self.init_containers, sep)
     }
+
+    /// Every image of the template, the app containers' first (`web:1.0; init containers
+    /// migrate:1.0, proxy:1.31`): how a revision is named to a person, since a rollout may
+    /// change only an init container's image and the app images alone would then name two
+    /// revisions alike.
+    pub fn images_with_init(&self) -> String {
+        if self.init_containers.is_empty() {
+            return self.images(", ");
+        }
+        format!(
+            "{}; init containers {}",
+            self.images(", "),
+            self.init_images(", ")
+        )
+    }
 }
 
 fn join_images(containers: &[Container], sep: &str) -> String {

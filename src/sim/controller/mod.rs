@@ -122,6 +122,9 @@ pub enum Work {
     NodeMonitor(ObjectName),
     /// Pods on an unreachable node have outlived their toleration.
     TaintEviction(ObjectName),
+    /// A node's kubelet computes the node's status (its `nodeStatusUpdateFrequency` tick after a
+    /// cordon or uncordon).
+    KubeletNodeStatus(ObjectName),
 }
 
 /// An object's name as [`Work`] carries it. It hashes, compares and serializes as the text

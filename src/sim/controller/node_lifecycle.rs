@@ -11,8 +11,14 @@ use crate::sim::trace::Stage;
 
 /// The component name upstream records on its events.
 pub const COMPONENT: &str = "node-controller";
-/// `--node-monitor-grace-period`: how long a silent node stays Ready.
-pub const NODE_MONITOR_GRACE_MS: u64 = 40_000;
+/// `--node-monitor-grace-period`: how long a silent node stays Ready. Its default is 50 s since
+/// v1.32 (kubernetes PR #126287; 40 s before). The simulated kubelet renewed its lease at the
+/// moment it fell silent, so NotReady comes exactly this long after the fault; on a real
+/// cluster the lease's 10 s renewals and the controller's 5 s checks add up to 15 s more.
+pub const NODE_MONITOR_GRACE_MS: u64 = 50_000;
+/// `nodeStatusUpdateFrequency`: how often a kubelet computes its node's status, which is when
+/// it notices that the node was cordoned or uncordoned.
+pub const NODE_STATUS_UPDATE_MS: u64 = 10_000;
 /// The `tolerationSeconds` (300) every pod gets for `node.kubernetes.io/unreachable:NoExecute`.
 pub const DEFAULT_TOLERATION_MS: u64 = 300_000;
 
@@ -39,7 +45,9 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
         EventReason::NodeNotReady,
         format!("Node {node} status is now: NodeNotReady"),
     ));
-    let (mut marked, mut already) = (0, 0);
+    // Pods being deleted are marked too, but they had stopped counting as available when
+    // their deletion began (`FilterActivePods`), so the narration counts them apart.
+    let (mut marked, mut already, mut terminating) = (0, 0, 0);
     for pod in store
         .pods
         .values()
@@ -69,6 +77,9 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
         };
         if out.set_pod_condition(pod.metadata.name.as_str().into(), pod, not_ready) {
             marked += 1;
+            if pod.metadata.deletion_timestamp.is_some() {
+                terminating += 1;
+            }
             out.events.push(Event::warning(
                 COMPONENT,
                 ObjectRef::new("Pod", &pod.metadata.name),
@@ -85,8 +96,18 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
         1 => " (1 other was not Ready already, so it is left as it is)".to_string(),
         n => format!(" ({n} others were not Ready already, so they are left as they are)"),
     };
+    let counted = marked - terminating;
+    let effect = match (counted, terminating) {
+        (_, 0) if marked == 1 => "it stops counting as available".to_string(),
+        (_, 0) => "they stop counting as available".to_string(),
+        (0, _) => "all of them were already Terminating, so none counted as available".to_string(),
+        (c, t) => format!(
+            "{c} of them stop{} counting as available ({t} already Terminating did not count)",
+            if c == 1 { "s" } else { "" }
+        ),
+    };
     out.say(format!(
-        "The kubelet on {node} has not posted status for the node-monitor grace period (40s), so the node controller marks {node} NotReady (Ready=Unknown, tainted unreachable) and its {marked} pod{} not Ready{already}: they stop counting as available. Pods tolerate the unreachable taint for 300s before they are evicted.",
+        "The kubelet on {node} has not posted status for the node-monitor grace period (50s), so the node controller marks {node} NotReady (Ready=Unknown, tainted unreachable) and its {marked} pod{} not Ready{already}: {effect}. Pods tolerate the unreachable taint for 300s before they are evicted.",
         if marked == 1 { "" } else { "s" }
     ));
     out

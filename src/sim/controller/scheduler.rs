@@ -250,8 +250,18 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
     ));
     out.stage = Some(Stage::Schedule);
     let used = store.node_usage(&node_name);
+    // Upstream's `selectHost` picks at random among the nodes with the top score, so a tie is
+    // said as one: "the most free capacity" of one among equals would be half the story.
+    let choice = match candidates.len() {
+        1 => "has the most free capacity".to_string(),
+        k => format!(
+            "ties with {} other node{} for the most free capacity and wins the scheduler's random pick among them (seeded)",
+            k - 1,
+            if k == 2 { "" } else { "s" }
+        ),
+    };
     out.say(format!(
-        "{name} fits on {} of {} nodes; {node_name} has the most free capacity ({} of {} CPU and {} of {} memory requested before this pod), so the pod is bound there.",
+        "{name} fits on {} of {} nodes; {node_name} ({} of {} CPU and {} of {} memory requested before this pod) {choice}, so the pod is bound there.",
         fits,
         store.nodes.len(),
         format_cpu(used.milli_cpu),

@@ -420,6 +420,50 @@ pub struct NodeRuntime {
     pub in_flight: BTreeMap<String, Time>,
     /// The kubelet has stopped (the `fail_node` fault): it acts on nothing and posts no status.
     pub kubelet_down: bool,
+    /// `lastNodeUnschedulable`: whether the node was cordoned when the kubelet last computed
+    /// its status, so that it records a change of it once.
+    #[serde(default)]
+    pub last_unschedulable: bool,
+}
+
+/// `recordNodeSchedulableEvent`, one of the setters of the kubelet's node status sync
+/// (`tryUpdateNodeStatus`, every `nodeStatusUpdateFrequency`): when `spec.unschedulable` differs
+/// from what the kubelet saw last, it records `NodeNotSchedulable` or `NodeSchedulable` on the
+/// node. A kubelet that is down records nothing, and a cordon undone before the sync is never
+/// seen.
+pub fn sync_node_status(store: &Store, node: &str) -> Outcome {
+    let mut out = Outcome::default();
+    let Some(n) = store.nodes.get(node) else {
+        return out;
+    };
+    let mut rt = store.kubelet_nodes.get(node).cloned().unwrap_or_default();
+    if rt.kubelet_down || rt.last_unschedulable == n.spec.unschedulable {
+        return out;
+    }
+    rt.last_unschedulable = n.spec.unschedulable;
+    let (reason, said) = if n.spec.unschedulable {
+        (EventReason::NodeNotSchedulable, "cordoned")
+    } else {
+        (EventReason::NodeSchedulable, "uncordoned")
+    };
+    out.events.push(Event {
+        type_: EventType::Normal,
+        reason,
+        involved_object: ObjectRef::new("Node", node),
+        message: format!("Node {node} status is now: {}", reason.as_str()),
+        source: [COMPONENT, ", ", node].concat().into(),
+        dropped: false,
+    });
+    out.change(Change::SetNodeRuntime {
+        name: node.to_string(),
+        runtime: rt,
+    });
+    out.stage = Some(Stage::Schedule);
+    out.say(format!(
+        "The kubelet on {node} computes its node status (every 10s) and sees the node was {said}: it records {} on the node. The scheduler acted on the change already; this event is only the kubelet's note of it.",
+        reason.as_str()
+    ));
+    out
 }
 
 /// How an image behaves for one pod now: the scenario's behaviour with the faults a person

@@ -264,8 +264,17 @@ pub fn narrate_status_change(ctx: &mut SyncContext<'_>, d: &Deployment, new: &De
         } else {
             String::new()
         };
+        // `calculateStatus` counts unavailable pods against every ReplicaSet's spec.replicas,
+        // old ones included, so during a rollout "unavailable" need not be desired − available;
+        // naming what it counts against keeps it from reading as a sum gone wrong.
+        let wanted = new.available_replicas + new.unavailable_replicas;
+        let of = if new.unavailable_replicas > 0 && wanted != desired {
+            format!(" of the {wanted} pods the ReplicaSets want")
+        } else {
+            String::new()
+        };
         ctx.out.say(format!(
-            "Deployment status: {} of {desired} up to date, {} ready, {} available ({} unavailable{term}).",
+            "Deployment status: {} of {desired} up to date, {} ready, {} available ({} unavailable{of}{term}).",
             new.updated_replicas, new.ready_replicas, new.available_replicas, new.unavailable_replicas
         ));
     } else if new.observed_generation != old.observed_generation {
