@@ -26,6 +26,7 @@ usage: rolloutscope run FILE [--json]
   kubectl FILE   print what kubectl would print, for these KUBECTL-ARGS:
                    get deploy,rs,pods [-o wide]     (any of deploy, rs, pods, events, nodes)
                    get events [--field-selector type=Warning] [--sort-by=.lastTimestamp] [-o wide]
+                   events                           (kubectl events: by the time last seen)
                    rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N]
                                      (watches as kubectl does: a line for every change
                                       of the Deployment until the rollout is done, past
@@ -249,7 +250,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage = || {
         format!(
-            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes] [-o wide], get events [--field-selector type=Warning] [--sort-by=.lastTimestamp], rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME]",
+            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes] [-o wide], get events [--field-selector type=Warning] [--sort-by=.lastTimestamp], events, rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME]",
             words.join(" ")
         )
     };
@@ -340,6 +341,11 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
         }
         ["describe", "node" | "nodes" | "no", name] => kubectl::describe_node(m, name),
         ["describe", "node" | "nodes" | "no"] => Ok(kubectl::describe_nodes(m)),
+        // `kubectl events` says it found none on stderr and still succeeds.
+        ["events"] => Ok(kubectl::events(m).unwrap_or_else(|none| {
+            eprintln!("{none}");
+            String::new()
+        })),
         ["rollout", "history", rest @ ..] => {
             // The Deployment as `deploy/NAME` or `deploy NAME`, and `--revision=N` or
             // `--revision N` anywhere after `history`.

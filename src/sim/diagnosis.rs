@@ -638,16 +638,38 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         }
     } else if let Some(p) = config_error.first() {
         let (_, message) = waiting_reason(p).unwrap_or_default();
-        Verdict {
-            cause: Cause::ContainerConfig,
-            summary: format!(
-                "{} cannot start: STATUS CreateContainerConfigError ({message}). The image is there; a ConfigMap or Secret (or a key in one) that the container's env or envFrom names is missing. The old ReplicaSet keeps serving; READY is {ready}/{desired}.",
-                pods_word(config_error.len(), "new "),
-            ),
-            raising_replicas_helps: false,
-            advice: format!(
-                "Raising replicas will not help: every new pod needs the same missing object. Create it (kubectl create configmap or kubectl create secret), mark the reference optional: true, or roll back (kubectl rollout undo deploy/{name})."
-            ),
+        // The status is the kubelet's last word: once the object (and key) exists, the pod
+        // starts at its worker's next sync, so the verdict must not ask for it again.
+        let store = sim.store();
+        let fixed = !config_error.iter().any(|p| {
+            p.spec
+                .init_containers
+                .iter()
+                .chain(&p.spec.containers)
+                .any(|c| super::kubelet::missing_config(store, c).is_some())
+        });
+        if fixed {
+            Verdict {
+                cause: Cause::ContainerConfig,
+                summary: format!(
+                    "{} STATUS CreateContainerConfigError ({message}), though the ConfigMap or Secret named there exists now: the kubelet has not looked again yet. A pod starts at its pod worker's next sync, within its back-off. READY is {ready}/{desired}.",
+                    pods_verb(config_error.len(), "new ", "still shows", "still show"),
+                ),
+                raising_replicas_helps: false,
+                advice: "Nothing more to create: wait for the kubelet's next look (kubectl get pods -w shows the change), or delete a pod to have it replaced at once.".to_string(),
+            }
+        } else {
+            Verdict {
+                cause: Cause::ContainerConfig,
+                summary: format!(
+                    "{} cannot start: STATUS CreateContainerConfigError ({message}). The image is there; a ConfigMap or Secret (or a key in one) that the container's env or envFrom names is missing. The old ReplicaSet keeps serving; READY is {ready}/{desired}.",
+                    pods_word(config_error.len(), "new "),
+                ),
+                raising_replicas_helps: false,
+                advice: format!(
+                    "Raising replicas will not help: every new pod needs the same missing object. Create it (kubectl create configmap or kubectl create secret), mark the reference optional: true, or roll back (kubectl rollout undo deploy/{name})."
+                ),
+            }
         }
     } else if restarts > 0 {
         // A liveness (or startup) probe kill tells a slow starter from a crashing process.

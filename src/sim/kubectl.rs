@@ -1027,6 +1027,47 @@ impl EventFold {
         (hidden, records)
     }
 
+    /// The last `max` records for the first `position` steps as `kubectl events` lists them,
+    /// looked at `now`: by the time each was last observed (a series' last observed time, else
+    /// its lastTimestamp), oldest first, ties in the order the API server first received them
+    /// (`SortableEvents`); and how many earlier ones were left out. Unlike the API's name
+    /// order, an event that just repeated comes last, where a log's reader looks.
+    pub fn latest(&self, position: usize, max: usize, now: Time) -> (usize, Vec<EventRecord>) {
+        /// A record to show, known by its place until it is among the shown: a big cluster has
+        /// thousands, and only the last few are built.
+        enum Pending {
+            Core(usize, usize),
+            Built(EventRecord),
+        }
+        let seen = self.records.partition_point(|r| r.first_sent < position);
+        let mut keyed: Vec<(Time, Pending)> = Vec::with_capacity(seen);
+        let mut series = Vec::new();
+        for (i, r) in self.records[..seen].iter().enumerate() {
+            let n = r.occurrences.partition_point(|o| o.step < position);
+            if r.event.source == scheduler::COMPONENT {
+                series_records(&r.event, &r.occurrences[..n], now, &mut series);
+                keyed.extend(
+                    series
+                        .drain(..)
+                        .map(|rec| (rec.last_timestamp, Pending::Built(rec))),
+                );
+            } else if let Some(last) = r.occurrences[..n].iter().rposition(|o| o.sent) {
+                keyed.push((r.occurrences[last].time, Pending::Core(i, n)));
+            }
+        }
+        order::sort_by_key(&mut keyed, |(t, _)| *t);
+        let hidden = keyed.len().saturating_sub(max);
+        let records = keyed
+            .into_iter()
+            .skip(hidden)
+            .filter_map(|(_, p)| match p {
+                Pending::Core(i, n) => Self::core_record(&self.records[i], n),
+                Pending::Built(r) => Some(r),
+            })
+            .collect();
+        (hidden, records)
+    }
+
     /// A core/v1 record as the API server holds it after the first `n` occurrences.
     fn core_record(r: &FoldedEvent, n: usize) -> Option<EventRecord> {
         let occ = &r.occurrences;
@@ -1268,6 +1309,60 @@ pub fn get_events_sorted(m: &Moment<'_>, sort_by: Option<EventSortBy>, wide: boo
         }
     }
     tabwrite(&t, 6, 3)
+}
+
+/// `kubectl events`' LAST SEEN cell (`getInterval` in its event printer): the age of the
+/// first occurrence, or for a repeated event the age of the last with `(x<count> over <age of
+/// the first>)`.
+pub fn events_interval(r: &EventRecord, now: Time) -> String {
+    if r.count > 1 {
+        format!(
+            "{} (x{} over {})",
+            since(now, r.last_timestamp),
+            r.count,
+            since(now, r.first_timestamp)
+        )
+    } else {
+        since(now, r.first_timestamp)
+    }
+}
+
+/// `kubectl events`' OBJECT cell: the involved object's kind as the API names it, then its
+/// name (`Pod/web-5d9f-x7k2p`), where `kubectl get events` writes the kind in lower case.
+pub fn events_object(r: &EventRecord) -> String {
+    [
+        &*r.event.involved_object.kind,
+        "/",
+        &r.event.involved_object.name,
+    ]
+    .concat()
+}
+
+/// `kubectl events` (no flags): every event by the time it was last seen, oldest first
+/// (`SortableEvents`), printed as `LAST SEEN TYPE REASON OBJECT MESSAGE` by its own printer.
+/// With none, kubectl writes `No events found in default namespace.` to stderr: `Err`.
+pub fn events(m: &Moment<'_>) -> Result<String, String> {
+    let mut fold = EventFold::default();
+    fold.extend(m.steps);
+    let (_, records) = fold.latest(m.steps.len(), usize::MAX, m.now);
+    if records.is_empty() {
+        return Err(format!(
+            "No events found in {} namespace.",
+            crate::sim::api::DEFAULT_NAMESPACE
+        ));
+    }
+    let mut t = String::from("LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n");
+    for r in &records {
+        t.push_str(&format!(
+            "{}\t{}\t{}\t{}\t{}\n",
+            events_interval(r, m.now),
+            r.event.type_.as_str(),
+            r.event.reason.as_str(),
+            events_object(r),
+            r.event.message.trim()
+        ));
+    }
+    Ok(tabwrite(&t, 6, 3))
 }
 
 /// Simulated time 0 (2026-01-01T00:00:00Z) in Unix nanoseconds.

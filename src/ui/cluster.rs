@@ -454,20 +454,25 @@ fn PodChip(pod: PodView, session: Option<RwSignal<Session>>) -> impl IntoView {
     let can_delete = session.is_some() && !pod.terminating;
     let running = session.is_some() && pod.status == "Running" && !pod.terminating;
     let (break_name, crash_name) = (pod.name.clone(), pod.name.clone());
-    // A pod stuck on a missing ConfigMap or Secret offers the fix: create it.
-    let missing = session
-        .filter(|_| pod.status == "CreateContainerConfigError" && !pod.terminating)
-        .and_then(|s| {
-            s.with_untracked(|s| {
-                let p = s.timeline.sim().store().pods.get(pod.name.as_str())?;
+    // A pod stuck on a missing ConfigMap or Secret offers the fix: create it. Read reactively:
+    // the pod's status (and so its chip's key) stays CreateContainerConfigError for a while
+    // after the object is created, or again when a step back removes it.
+    let stuck = session.filter(|_| pod.status == "CreateContainerConfigError" && !pod.terminating);
+    let stuck_name = pod.name.clone();
+    let missing = move || {
+        stuck.and_then(|s| {
+            s.with(|s| {
+                let store = s.timeline.sim().store();
+                let p = store.pods.get(stuck_name.as_str())?;
                 p.spec
                     .init_containers
                     .iter()
                     .chain(&p.spec.containers)
-                    .filter_map(|c| kubelet::missing_config(s.timeline.sim().store(), c))
+                    .filter_map(|c| kubelet::missing_config(store, c))
                     .find(|problem| problem.key.is_none())
             })
-        });
+        })
+    };
     // Describing is offered for the live run's pods only (not for a side-by-side copy's).
     let described = session.and_then(|_| use_context::<DescribedPod>());
     view! {
@@ -493,7 +498,7 @@ fn PodChip(pod: PodView, session: Option<RwSignal<Session>>) -> impl IntoView {
                     "↯"
                 </button>
             })}
-            {missing.map(|problem| {
+            {move || missing().map(|problem| {
                 // The command line as the action log will show it, before its data is added.
                 let command = Command::CreateConfig {
                     secret: problem.secret,
@@ -510,7 +515,9 @@ fn PodChip(pod: PodView, session: Option<RwSignal<Session>>) -> impl IntoView {
                     <button class="fix" data-testid="create-config" title=format!("Fix it: {command}")
                         aria-label=format!("Fix it: {command}")
                         on:click=move |_| act_on(session, action.clone())>
-                        "＋"
+                        // A plain "+": the full-width "＋" has no glyph in Debian's Chromium
+                        // fonts and drew as an empty box.
+                        "+"
                     </button>
                 }
             })}

@@ -1,5 +1,5 @@
 //! The reading panels: the narration of the last step, the diagnosis of a stuck rollout, the
-//! event log as `kubectl get events` lists it, and what `kubectl get` and
+//! event log as `kubectl events` lists it, and what `kubectl get` and
 //! `kubectl rollout status` would print at this moment.
 
 use leptos::prelude::*;
@@ -169,10 +169,10 @@ struct EventRow {
     reason: &'static str,
     object: String,
     message: String,
-    count: u32,
 }
 
-/// The events so far, folded as the event recorder folds repeats, oldest first.
+/// The events so far, folded as the event recorder folds repeats, as `kubectl events` lists
+/// them: by the time each was last seen, so one that just repeated is at the end, in view.
 #[component]
 pub fn EventLog(session: RwSignal<Session>) -> impl IntoView {
     let rows = Memo::new(move |_| {
@@ -182,14 +182,11 @@ pub fn EventLog(session: RwSignal<Session>) -> impl IntoView {
             let rows: Vec<EventRow> = records
                 .iter()
                 .map(|r| EventRow {
-                    last_seen: kubectl::human_duration(
-                        now.as_millis().saturating_sub(r.last_timestamp.as_millis()),
-                    ),
+                    last_seen: kubectl::events_interval(r, now),
                     warning: r.event.type_ == EventType::Warning,
                     reason: r.event.reason.as_str(),
-                    object: r.event.involved_object.kubectl_object(),
+                    object: kubectl::events_object(r),
                     message: r.event.message.clone(),
-                    count: r.count,
                 })
                 .collect();
             (hidden, rows)
@@ -197,8 +194,8 @@ pub fn EventLog(session: RwSignal<Session>) -> impl IntoView {
     });
     view! {
         <section class="panel events" aria-labelledby="events-heading" data-testid="event-log">
-            <h2 id="events-heading"><code>"kubectl get events"</code></h2>
-            <div class="event-scroll" tabindex="0" role="region" aria-label="Events, oldest first">
+            <h2 id="events-heading"><code>"kubectl events"</code></h2>
+            <div class="event-scroll" tabindex="0" role="region" aria-label="Events, by the time each was last seen, latest last">
                 <ol class="event-list">
                     {move || rows.with(|(hidden, rows)| {
                         let older = (*hidden > 0).then(|| view! {
@@ -218,9 +215,7 @@ pub fn EventLog(session: RwSignal<Session>) -> impl IntoView {
                                     " "
                                     <span class="event-object">{r.object.clone()}</span>
                                 </span>
-                                <span class="event-message">
-                                    {r.message.clone()}{(r.count > 1).then(|| format!(" (x{})", r.count))}
-                                </span>
+                                <span class="event-message">{r.message.clone()}</span>
                             </li>
                         }).collect_view();
                         (older, empty, body)

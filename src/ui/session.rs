@@ -381,8 +381,8 @@ impl Session {
         self.timeline.peek().cloned()
     }
 
-    /// The events so far, folded as `kubectl get events` shows them: the last `max` records
-    /// and how many earlier ones were left out.
+    /// The events so far as `kubectl events` lists them (by the time each was last seen): the
+    /// last `max` records and how many earlier ones were left out.
     pub fn events(&self, max: usize) -> (usize, Vec<EventRecord>) {
         let mut cache = self.events.lock();
         let steps = self.timeline.steps();
@@ -390,7 +390,7 @@ impl Session {
             *cache = (self.epoch, EventFold::default());
         }
         cache.1.extend(steps);
-        cache.1.at(self.position(), max, self.now())
+        cache.1.latest(self.position(), max, self.now())
     }
 
     /// The simulated time now.
@@ -864,6 +864,13 @@ pub(crate) mod tests {
         assert_eq!(s.scenario_manifest_in_effect(), s.manifest_text());
     }
 
+    /// A fresh fold of `steps` in `kubectl events`' order.
+    fn by_last_seen(steps: &[crate::sim::trace::Step], now: Time) -> Vec<EventRecord> {
+        let mut records = crate::sim::kubectl::event_records(steps, now);
+        crate::sim::order::sort_by_key(&mut records, |r| r.last_timestamp);
+        records
+    }
+
     #[test]
     fn the_event_fold_matches_a_fresh_fold_at_every_position_and_after_actions() {
         let mut s = rolling();
@@ -873,11 +880,11 @@ pub(crate) mod tests {
             s.seek(p);
             let (hidden, records) = s.events(usize::MAX);
             assert_eq!(hidden, 0);
-            assert_eq!(
-                records,
-                crate::sim::kubectl::event_records(&all[..p], s.now()),
-                "at {p}"
-            );
+            assert_eq!(records, by_last_seen(&all[..p], s.now()), "at {p}");
+            // The last few are the end of the whole list, and the rest are counted.
+            let (hidden, last) = s.events(10);
+            assert_eq!(hidden, records.len().saturating_sub(10));
+            assert_eq!(last, records[hidden..], "at {p}");
         }
         s.seek(50);
         let (_, before) = s.events(10);
@@ -886,7 +893,7 @@ pub(crate) mod tests {
         let p = s.position();
         assert_eq!(
             s.events(usize::MAX).1,
-            crate::sim::kubectl::event_records(&s.timeline.steps()[..p], s.now())
+            by_last_seen(&s.timeline.steps()[..p], s.now())
         );
         s.seek(50);
         assert_eq!(s.events(10).1, before);

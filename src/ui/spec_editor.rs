@@ -108,6 +108,9 @@ fn shown(v: Option<&Value>) -> String {
     }
 }
 
+/// Said above the changes when the unedited manifest would change the live Deployment.
+const DRIFT_NOTE: &str = "The live Deployment has moved on from this manifest: a kubectl command since it was applied (set image, scale, rollout undo …) changed it. Applying the file as it is would change it back:";
+
 /// What applying would change, in words, or why it would do nothing.
 fn preview(live: Option<&Deployment>, edited: &Deployment, position: usize) -> (bool, Vec<String>) {
     if position == 0 {
@@ -175,14 +178,24 @@ pub fn SpecEditor(
             .filter_map(|e| e.line)
             .collect::<std::collections::BTreeSet<_>>()
     };
+    let dirty = move || text.with(|t| editor.base.with(|b| t != b));
     let plan = Memo::new(move |_| {
         checked.with(|c| {
             let d = c.as_ref().ok()?;
-            Some(session.with(|s| preview(s.live_deployment(), d, s.position())))
+            session.with(|s| {
+                let (can_apply, mut lines) = preview(s.live_deployment(), d, s.position());
+                // The file as last applied, unedited, and yet applying it would change the
+                // Deployment: a command since (`kubectl set image`, `scale`, `rollout undo`)
+                // changed the live object, and re-applying the file undoes that, as on a real
+                // cluster. Said first, so the changes below do not read as the editor's error.
+                if can_apply && s.position() > 0 && s.live_deployment().is_some() && !dirty() {
+                    lines.insert(0, DRIFT_NOTE.to_string());
+                }
+                Some((can_apply, lines))
+            })
         })
     });
     let can_apply = move || !readonly && plan.with(|p| p.as_ref().is_some_and(|(ok, _)| *ok));
-    let dirty = move || text.with(|t| editor.base.with(|b| t != b));
 
     let set = move |path: String, raw: String| {
         let value = (!raw.trim().is_empty()).then(|| manifest::yaml_scalar(raw.trim()));

@@ -171,6 +171,10 @@ test('the image-typo scenario shows ImagePullBackOff and ProgressDeadlineExceede
   await expect(app.eventLog).toContainText('⚠ Warning');
   await expect(app.rolloutStatus).toContainText('exceeded its progress deadline');
   await app.screenshot('image-typo-deadline');
+  // The editor still holds the file as applied (web:1.0): applying it would undo the set image,
+  // and the preview says why, before the change itself.
+  await expect(app.applyPreview.locator('li').first()).toContainText('The live Deployment has moved on from this manifest');
+  await expect(app.applyPreview).toContainText('web:2.0-typo → web:1.0');
   // Stage 5 from the Deployment panel: kubectl rollout undo, at this simulated moment.
   const undo = page.getByTestId('rollout-undo');
   await expect(undo).toHaveAttribute('title', 'kubectl rollout undo deployment/web');
@@ -259,6 +263,17 @@ test('the missing-ConfigMap scenario shows CreateContainerConfigError, its diagn
   await expect(fix.first()).toHaveAttribute('aria-label', 'Fix it: kubectl create configmap web-settings');
   await fix.first().click();
   await expect(app.narration).toContainText('configmap/web-settings created');
+  // The pod still shows the kubelet's last status, but the fix is no longer offered (it would
+  // be refused), and the diagnosis no longer asks for the ConfigMap.
+  await expect(stuck.first()).toBeVisible();
+  await expect(fix).toHaveCount(0);
+  await expect(diagnosis).toContainText('exists now');
+  await app.screenshot('missing-configmap-created');
+  // One step back, before the create, the fix is offered again; forward replays the create.
+  await page.keyboard.press('ArrowLeft');
+  await expect(fix.first()).toBeVisible();
+  await app.forward();
+  await expect(fix).toHaveCount(0);
   for (let i = 0; i < 40 && (await stuck.count()) > 0; i++) await app.forward();
   await expect(stuck).toHaveCount(0);
   await app.screenshot('missing-configmap-fixed');

@@ -407,3 +407,35 @@ fn rollout_history_checks_its_revision_like_kubectl() {
     assert_eq!((out.as_str(), code), ("", Some(1)));
     assert_eq!(err, "error: revision must be a positive integer: -1\n");
 }
+
+/// `kubectl events` lists every event by the time it was last seen, oldest first, with its own
+/// printer: OBJECT as `Kind/name`, and a repeated event's LAST SEEN as `<age> (x<n> over <age
+/// of the first>)`. So the events that just happened, repeats included, are at the end.
+#[test]
+fn events_lists_by_last_seen_with_kubectl_events_printer() {
+    let (out, err, code) = kubectl("scenarios/image-typo.yaml", "3m", &["events"]);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let mut lines = out.lines();
+    assert_eq!(
+        lines
+            .next()
+            .map(|h| h.split_whitespace().collect::<Vec<_>>()),
+        Some(vec!["LAST", "SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"])
+    );
+    assert!(
+        out.contains("31s (x7 over 2m28s)     Normal    BackOff             Pod/web-5b4cbd44fd-"),
+        "{out}"
+    );
+    assert!(out.contains("   Deployment/web   "), "{out}");
+    let seconds = |age: &str| -> u64 {
+        let (m, s) = age.split_once('m').unwrap_or(("0", age));
+        m.parse::<u64>().unwrap_or(0) * 60 + s.trim_end_matches('s').parse::<u64>().unwrap_or(0)
+    };
+    let ages: Vec<u64> = lines
+        .filter_map(|l| l.split_whitespace().next())
+        .map(seconds)
+        .collect();
+    assert!(ages.len() > 20, "{out}");
+    assert!(ages.windows(2).all(|w| w[0] >= w[1]), "{ages:?}\n{out}");
+    assert_eq!(ages.last(), Some(&0), "the latest event is last");
+}

@@ -1252,3 +1252,15 @@ fn long_names_give_pods_of_at_most_63_characters() {
         assert!(p.starts_with(&long[..50]), "{p}");
     }
 }
+
+/// `kubectl events` with nothing recorded yet says so, as kubectl does on stderr.
+#[test]
+fn kubectl_events_before_any_event_finds_none() {
+    let scenario = Scenario::parse(rolloutscope::sim::scenario::BUNDLED[0].1).expect("parses");
+    let sim = scenario.sim();
+    let m = Moment::new(&sim, &[]);
+    assert_eq!(
+        kubectl::events(&m),
+        Err("No events found in default namespace.".to_string())
+    );
+}

@@ -2183,6 +2183,34 @@ fn a_missing_config_map_is_create_container_config_error() {
     );
 }
 
+/// Right after `kubectl create configmap`, the stuck pod still shows the kubelet's last
+/// status; the diagnosis says the object exists now instead of asking to create it again.
+#[test]
+fn the_diagnosis_knows_a_missing_config_map_was_created() {
+    let (sim, steps) = run_until("missing-configmap.yaml", 120);
+    let d = diagnose(&sim, &steps, "web");
+    assert_eq!(d.verdict.cause, Cause::ContainerConfig);
+    assert!(
+        d.verdict.summary.starts_with(
+            "1 new pod still shows STATUS CreateContainerConfigError (configmap \"web-settings\" not found), though the ConfigMap or Secret named there exists now"
+        ),
+        "{}",
+        d.verdict.summary
+    );
+    assert!(
+        !d.verdict.advice.contains("Create it"),
+        "{}",
+        d.verdict.advice
+    );
+    let (sim, steps) = run_until("missing-configmap.yaml", 119);
+    let d = diagnose(&sim, &steps, "web");
+    assert!(
+        d.verdict.advice.contains("Create it"),
+        "{}",
+        d.verdict.advice
+    );
+}
+
 /// `kubectl create configmap` lets the stuck pod start at its pod worker's next look (no
 /// restart counted), and the rollout completes; creating one that exists is refused as kubectl
 /// refuses it.
