@@ -608,7 +608,8 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             ));
             out.stage = Some(Stage::Retry);
             out.say(format!(
-                "Fault: the kubelet on {n} stops (the machine lost power or its network). Nothing changes yet: the node controller only notices after the node-monitor grace period of 50s without a status update. Meanwhile the pods there keep their last status."
+                "Fault: the kubelet on {n} stops (the machine lost power or its network). Nothing changes yet: the node controller only notices after the node-monitor grace period of {}s without a status update. Meanwhile the pods there keep their last status.",
+                super::controller::node_lifecycle::NODE_MONITOR_GRACE_MS / 1000
             ));
         }
         Command::BreakReadiness(p) => {

@@ -881,6 +881,10 @@ pub struct EventRecord {
     pub first_timestamp: Time,
     pub last_timestamp: Time,
     pub count: u32,
+    /// For an events.k8s.io record (the scheduler's), its series' last observed time or else
+    /// its eventTime, to the millisecond: that API keeps MicroTime where core/v1 keeps whole
+    /// seconds, and `kubectl events` sorts and ages by it.
+    pub micro_last: Option<Time>,
 }
 
 /// The events of a trace, folded the way the event recorder folds repeats, in the order they
@@ -1028,41 +1032,53 @@ impl EventFold {
     }
 
     /// The last `max` records for the first `position` steps as `kubectl events` lists them,
-    /// looked at `now`: by the time each was last observed (a series' last observed time, else
-    /// its lastTimestamp), oldest first, ties in the order the API server first received them
-    /// (`SortableEvents`); and how many earlier ones were left out. Unlike the API's name
-    /// order, an event that just repeated comes last, where a log's reader looks.
+    /// looked at `now`: by the time each was last observed (`eventTime` in `SortableEvents`:
+    /// an events.k8s.io series' last observed time to the millisecond, else the whole-second
+    /// lastTimestamp), oldest first, ties in the order the API server first received them
+    /// (kubectl's sort is not stable; this one is, so the order is always the same); and how
+    /// many earlier ones were left out. Unlike the API's name order, an event that just
+    /// repeated comes last, where a log's reader looks.
+    ///
+    /// This runs on every step in the browser, over every record of the run (thousands at a
+    /// thousand pods): only small keys are sorted, and only the records shown are built.
     pub fn latest(&self, position: usize, max: usize, now: Time) -> (usize, Vec<EventRecord>) {
-        /// A record to show, known by its place until it is among the shown: a big cluster has
-        /// thousands, and only the last few are built.
-        enum Pending {
-            Core(usize, usize),
-            Built(EventRecord),
-        }
         let seen = self.records.partition_point(|r| r.first_sent < position);
-        let mut keyed: Vec<(Time, Pending)> = Vec::with_capacity(seen);
-        let mut series = Vec::new();
+        // (time, record, write of an events.k8s.io record or u32::MAX for a core record, the
+        // occurrences counted): the first three make a total order.
+        let mut keys: Vec<(Time, u32, u32, u32)> = Vec::with_capacity(seen);
+        let mut writes = Vec::new();
         for (i, r) in self.records[..seen].iter().enumerate() {
+            let i = u32::try_from(i).unwrap_or(u32::MAX);
             let n = r.occurrences.partition_point(|o| o.step < position);
+            let n32 = u32::try_from(n).unwrap_or(u32::MAX);
             if r.event.source == scheduler::COMPONENT {
-                series_records(&r.event, &r.occurrences[..n], now, &mut series);
-                keyed.extend(
-                    series
-                        .drain(..)
-                        .map(|rec| (rec.last_timestamp, Pending::Built(rec))),
-                );
+                writes.clear();
+                series_writes(&r.occurrences[..n], now, &mut writes);
+                for (w, write) in writes.iter().enumerate() {
+                    let w = u32::try_from(w).unwrap_or(u32::MAX - 1);
+                    keys.push((write.last, i, w, n32));
+                }
             } else if let Some(last) = r.occurrences[..n].iter().rposition(|o| o.sent) {
-                keyed.push((r.occurrences[last].time, Pending::Core(i, n)));
+                keys.push((r.occurrences[last].time, i, u32::MAX, n32));
             }
         }
-        order::sort_by_key(&mut keyed, |(t, _)| *t);
-        let hidden = keyed.len().saturating_sub(max);
-        let records = keyed
-            .into_iter()
-            .skip(hidden)
-            .filter_map(|(_, p)| match p {
-                Pending::Core(i, n) => Self::core_record(&self.records[i], n),
-                Pending::Built(r) => Some(r),
+        let hidden = keys.len().saturating_sub(max);
+        if hidden > 0 {
+            keys.select_nth_unstable(hidden);
+        }
+        let mut shown = keys.split_off(hidden);
+        order::sort_by_key(&mut shown, |k| *k);
+        let records = shown
+            .iter()
+            .filter_map(|&(_, i, w, n)| {
+                let r = self.records.get(i as usize)?;
+                let occ = r.occurrences.get(..n as usize)?;
+                if w == u32::MAX {
+                    return Self::core_record(r, occ.len());
+                }
+                writes.clear();
+                series_writes(occ, now, &mut writes);
+                writes.get(w as usize).map(|write| write.record(&r.event))
             })
             .collect();
         (hidden, records)
@@ -1088,6 +1104,7 @@ impl EventFold {
             first_timestamp: occ[0].time,
             last_timestamp: occ[last].time,
             count: u32::try_from(last + 1).unwrap_or(u32::MAX),
+            micro_last: None,
         })
     }
 }
@@ -1111,6 +1128,14 @@ fn series_records(
     now: Time,
     out: &mut Vec<EventRecord>,
 ) {
+    let mut writes = Vec::new();
+    series_writes(occurrences, now, &mut writes);
+    out.extend(writes.into_iter().map(|w| w.record(event)));
+}
+
+/// The event objects [`series_records`] describes, without their event: what the browser's
+/// event log sorts by before it builds the few records it shows.
+fn series_writes(occurrences: &[Occurrence], now: Time, out: &mut Vec<SeriesWrite>) {
     let mut current: Option<SeriesObject> = None;
     let mut tickers = SeriesTickers::default();
     for o in occurrences {
@@ -1128,14 +1153,9 @@ fn series_records(
             },
             None => {
                 current = Some(SeriesObject {
-                    written: EventRecord {
-                        event: Event {
-                            dropped: false,
-                            ..event.clone()
-                        },
+                    written: SeriesWrite {
                         created: o.exact,
-                        first_timestamp: o.time,
-                        last_timestamp: o.time,
+                        last: o.exact,
                         count: 1,
                     },
                     series: None,
@@ -1147,10 +1167,37 @@ fn series_records(
     out.extend(current.map(|c| c.written));
 }
 
-/// One event object of an events.k8s.io series: the record as last written, and the recorder
+/// One events.k8s.io event object as last written: created (its eventTime) and last observed,
+/// to the millisecond, and its count.
+#[derive(Clone, Copy, Debug)]
+struct SeriesWrite {
+    created: Time,
+    last: Time,
+    count: u32,
+}
+
+impl SeriesWrite {
+    /// The record of `event` as this write left it, in core/v1's whole seconds beside the
+    /// exact last observed time.
+    fn record(self, event: &Event) -> EventRecord {
+        EventRecord {
+            event: Event {
+                dropped: false,
+                ..event.clone()
+            },
+            created: self.created,
+            first_timestamp: self.created.truncate_to_secs(),
+            last_timestamp: self.last.truncate_to_secs(),
+            count: self.count,
+            micro_last: Some(self.last),
+        }
+    }
+}
+
+/// One event object of an events.k8s.io series: the object as last written, and the recorder
 /// cache's copy of the series.
 struct SeriesObject {
-    written: EventRecord,
+    written: SeriesWrite,
     /// The series' count and last observed time in the cache (`None` before a second
     /// occurrence).
     series: Option<(u32, Time)>,
@@ -1161,7 +1208,7 @@ impl SeriesObject {
     fn flush(&mut self) {
         if let Some((count, last)) = self.series {
             self.written.count = count;
-            self.written.last_timestamp = last.truncate_to_secs();
+            self.written.last = last;
         }
     }
 }
@@ -1181,7 +1228,7 @@ impl SeriesTickers {
         &mut self,
         until: Time,
         current: &mut Option<SeriesObject>,
-        out: &mut Vec<EventRecord>,
+        out: &mut Vec<SeriesWrite>,
     ) {
         loop {
             let tick = self.next_finish.min(self.next_refresh);
@@ -1315,15 +1362,21 @@ pub fn get_events_sorted(m: &Moment<'_>, sort_by: Option<EventSortBy>, wide: boo
 /// first occurrence, or for a repeated event the age of the last with `(x<count> over <age of
 /// the first>)`.
 pub fn events_interval(r: &EventRecord, now: Time) -> String {
+    // An events.k8s.io record's times are MicroTime (`translateMicroTimestampSince`), a core
+    // one's whole seconds.
+    let (first, last) = match r.micro_last {
+        Some(last) => (r.created, last),
+        None => (r.first_timestamp, r.last_timestamp),
+    };
     if r.count > 1 {
         format!(
             "{} (x{} over {})",
-            since(now, r.last_timestamp),
+            since(now, last),
             r.count,
-            since(now, r.first_timestamp)
+            since(now, first)
         )
     } else {
-        since(now, r.first_timestamp)
+        since(now, first)
     }
 }
 

@@ -60,12 +60,13 @@ pub struct ReplicaSetView {
 
 impl ReplicaSetView {
     /// Its images as a person tells revisions apart by them: `web:1.0`, or with init
-    /// containers `init migrate:1.0 · web:1.0`.
+    /// containers `web:1.0 · init migrate:1.0`, in the order of the rollback's narration
+    /// ([`crate::sim::api::PodSpec::images_with_init`]).
     pub fn images_label(&self) -> String {
         if self.init_images.is_empty() {
             self.image.clone()
         } else {
-            format!("init {} · {}", self.init_images, self.image)
+            format!("{} · init {}", self.image, self.init_images)
         }
     }
 }

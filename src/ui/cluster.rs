@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use super::session::{Session, UserAction};
 use super::{DescribedPod, browser};
 use crate::sim::commands::Command;
+use crate::sim::controller::node_lifecycle::NODE_MONITOR_GRACE_MS;
 use crate::sim::engine::Sim;
 use crate::sim::kubelet;
 use crate::sim::view::{ClusterView, NodeView, PodView, ReplicaSetView};
@@ -376,7 +377,7 @@ fn ReplicaSetLane(
                     </Show>
                     <ul class="pods" aria-label="Pods">
                         <For each=move || pods.get() key=chip_key let(pod)>
-                            <PodChip pod session />
+                            <PodChip pod session cluster />
                         </For>
                     </ul>
                 }
@@ -411,7 +412,11 @@ fn probe_glyph(letter: &str, result: Option<bool>) -> (String, &'static str) {
 
 /// A pod: readiness glyph, short name, kubectl STATUS, restarts, and each probe's last result.
 #[component]
-fn PodChip(pod: PodView, session: Option<RwSignal<Session>>) -> impl IntoView {
+fn PodChip(
+    pod: PodView,
+    session: Option<RwSignal<Session>>,
+    cluster: Memo<ClusterView>,
+) -> impl IntoView {
     let (glyph, class) = if pod.terminating {
         ("⊘", "terminating")
     } else if pod.ready {
@@ -442,11 +447,37 @@ fn PodChip(pod: PodView, session: Option<RwSignal<Session>>) -> impl IntoView {
     } else {
         format!("on {}", pod.node)
     };
+    // A ready pod on a node that went NotReady was marked not Ready by the node controller,
+    // which leaves the container statuses as the lost kubelet last wrote them: kubectl's READY
+    // column still counts its containers ready. Said here, or the chip and `get pods` seem to
+    // disagree. Read once: the chip is drawn anew when the pod's readiness changes (see
+    // `chip_key`).
+    let node_lost = !pod.ready
+        && cluster.with_untracked(|c| c.nodes.iter().any(|n| n.name == pod.node && !n.ready))
+        && session.is_some_and(|s| {
+            s.with_untracked(|s| {
+                s.timeline
+                    .sim()
+                    .store()
+                    .pods
+                    .get(pod.name.as_str())
+                    .is_some_and(|p| {
+                        !p.status.container_statuses.is_empty()
+                            && p.status.container_statuses.iter().all(|c| c.ready)
+                    })
+            })
+        });
+    let readiness = if pod.ready {
+        "ready"
+    } else if node_lost {
+        "not ready (its node is NotReady: the node controller marked the pod, while kubectl's READY column keeps the lost kubelet's last report)"
+    } else {
+        "not ready"
+    };
     let label = format!(
-        "Pod {}: {}, {}, {} restarts, {node}; {}",
+        "Pod {}: {}, {readiness}, {} restarts, {node}; {}",
         pod.name,
         pod.status,
-        if pod.ready { "ready" } else { "not ready" },
         pod.restarts,
         probe_words.join(", ")
     );
@@ -459,7 +490,8 @@ fn PodChip(pod: PodView, session: Option<RwSignal<Session>>) -> impl IntoView {
     // after the object is created, or again when a step back removes it.
     let stuck = session.filter(|_| pod.status == "CreateContainerConfigError" && !pod.terminating);
     let stuck_name = pod.name.clone();
-    let missing = move || {
+    // A memo, so the button is drawn anew only when the answer changes, not on every step.
+    let missing = Memo::new(move |_| {
         stuck.and_then(|s| {
             s.with(|s| {
                 let store = s.timeline.sim().store();
@@ -472,7 +504,7 @@ fn PodChip(pod: PodView, session: Option<RwSignal<Session>>) -> impl IntoView {
                     .find(|problem| problem.key.is_none())
             })
         })
-    };
+    });
     // Describing is offered for the live run's pods only (not for a side-by-side copy's).
     let described = session.and_then(|_| use_context::<DescribedPod>());
     view! {
@@ -498,7 +530,7 @@ fn PodChip(pod: PodView, session: Option<RwSignal<Session>>) -> impl IntoView {
                     "↯"
                 </button>
             })}
-            {move || missing().map(|problem| {
+            {move || missing.get().map(|problem| {
                 // The command line as the action log will show it, before its data is added.
                 let command = Command::CreateConfig {
                     secret: problem.secret,
@@ -606,7 +638,7 @@ fn NodeCard(node: NodeView, session: RwSignal<Session>) -> impl IntoView {
                     let name = node.name.clone();
                     view! {
                         <button class="control small fault-button" data-testid="node-fail"
-                            title=format!("Break it: {name}'s kubelet stops; after 50 s the node is NotReady")
+                            title=format!("Break it: {name}'s kubelet stops; after {} s the node is NotReady", NODE_MONITOR_GRACE_MS / 1000)
                             on:click=move |_| act(session, UserAction::FailNode(name.clone()))>"Make NotReady"</button>
                     }
                 })}

@@ -184,12 +184,18 @@ pub fn SpecEditor(
             let d = c.as_ref().ok()?;
             session.with(|s| {
                 let (can_apply, mut lines) = preview(s.live_deployment(), d, s.position());
-                // The file as last applied, unedited, and yet applying it would change the
-                // Deployment: a command since (`kubectl set image`, `scale`, `rollout undo`)
-                // changed the live object, and re-applying the file undoes that, as on a real
-                // cluster. Said first, so the changes below do not read as the editor's error.
-                if can_apply && s.position() > 0 && s.live_deployment().is_some() && !dirty() {
-                    lines.insert(0, DRIFT_NOTE.to_string());
+                // The manifest last applied (the person's own, else the scenario's), unedited,
+                // and yet applying it would change the Deployment: a command since (`kubectl
+                // set image`, `scale`, `rollout undo`) changed the live object, and applying
+                // the file again undoes that, as on a real cluster. Said first, so the changes
+                // below do not read as the editor's doing.
+                if can_apply && s.position() > 0 && s.live_deployment().is_some() {
+                    let applied = s
+                        .last_applied_text()
+                        .unwrap_or_else(|| s.scenario_manifest_in_effect());
+                    if text.with(|t| *t == applied) {
+                        lines.insert(0, DRIFT_NOTE.to_string());
+                    }
                 }
                 Some((can_apply, lines))
             })

@@ -112,8 +112,9 @@ test('each fault shows its effect and survives a reload and step back', async ({
   // Make a node NotReady: after 50 s of silence the node lifecycle controller marks it.
   await page.locator('[data-testid="node"][data-node="node-3"]').getByTestId('node-fail').click();
   await expect(app.stepCount).toHaveText(/^Step 42 of/);
-  const notReady = page.locator('[data-testid="node"][data-node="node-3"]');
-  while (!((await notReady.textContent()) ?? '').includes('NotReady')) await app.forward();
+  // The node's own status word (the card's text also holds the "Make NotReady" button's).
+  const notReady = page.locator('[data-testid="node"][data-node="node-3"] .node-status');
+  while ((await notReady.textContent()) !== 'NotReady') await app.forward();
   await app.screenshot('fault-node-not-ready');
   const after = await app.visibleState();
   // Reload: the link and the saved work bring back the same moment.
@@ -126,6 +127,25 @@ test('each fault shows its effect and survives a reload and step back', async ({
   await expect(page.locator(`[data-testid="pod"][data-pod="${victim}"]`)).toHaveCount(1);
   await app.scrubTo(pos);
   expect(await app.visibleState()).toEqual(after);
+});
+
+test('pods on a node gone NotReady say why they are not ready while kubectl counts them ready', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('node-failure.yaml');
+  // Step 213 (130 s) is the node controller's: node-2 has been silent for the grace period.
+  await app.scrubTo(212);
+  const status = page.locator('[data-testid="node"][data-node="node-2"] .node-status');
+  await expect(status).toHaveText('Ready');
+  await app.forward();
+  await expect(status).toHaveText('NotReady');
+  const marked = page.locator('[data-testid="pod"][aria-label*="its node is NotReady"]');
+  await expect(marked.first()).toBeVisible();
+  // kubectl's READY column still counts that pod's containers ready.
+  const name = await marked.first().getAttribute('data-pod');
+  await expect(page.getByTestId('kubectl-get')).toContainText(new RegExp(`pod/${name} +1/1 +Running`));
+  await app.screenshot('node-lost-pods');
+  expect(app.consoleErrors).toEqual([]);
 });
 
 test('hostile links are refused cleanly and the app still works', async ({ page }) => {

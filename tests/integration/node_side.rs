@@ -2609,3 +2609,29 @@ fn deleting_an_unbound_pod_removes_it_at_once() {
         "its replacement is pending in its place"
     );
 }
+
+/// A node change that can only make things worse (here a node going NotReady, which adds its
+/// unreachable taints) wakes no pending pod: upstream's queueing hints skip it, so no new
+/// FailedScheduling follows it.
+#[test]
+fn a_node_going_not_ready_does_not_retry_pending_pods() {
+    let yaml = cordoned_cluster("").replace(
+        "  - {at: 90s, uncordon: node-2}\n",
+        "  - {at: 60s, fail_node: node-1}\n",
+    );
+    let (sim, steps) = run_yaml(&yaml, 180);
+    assert!(
+        !sim.store()
+            .nodes
+            .get("node-1")
+            .is_some_and(|n| n.status.ready),
+        "node-1 went NotReady at 110s"
+    );
+    let failed: Vec<u64> = steps
+        .iter()
+        .flat_map(|s| s.events.iter().map(move |e| (s.time.as_millis() / 1000, e)))
+        .filter(|(_, e)| e.reason == EventReason::FailedScheduling)
+        .map(|(t, _)| t)
+        .collect();
+    assert_eq!(failed, vec![40, 40]);
+}

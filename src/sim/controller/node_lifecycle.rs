@@ -98,6 +98,7 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
     };
     let counted = marked - terminating;
     let effect = match (counted, terminating) {
+        (0, 0) => "no pod's availability changes".to_string(),
         (_, 0) if marked == 1 => "it stops counting as available".to_string(),
         (_, 0) => "they stop counting as available".to_string(),
         (0, _) => "all of them were already Terminating, so none counted as available".to_string(),
@@ -107,8 +108,10 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
         ),
     };
     out.say(format!(
-        "The kubelet on {node} has not posted status for the node-monitor grace period (50s), so the node controller marks {node} NotReady (Ready=Unknown, tainted unreachable) and its {marked} pod{} not Ready{already}: {effect}. Pods tolerate the unreachable taint for 300s before they are evicted.",
-        if marked == 1 { "" } else { "s" }
+        "The kubelet on {node} has not posted status for the node-monitor grace period ({}s), so the node controller marks {node} NotReady (Ready=Unknown, tainted unreachable) and its {marked} pod{} not Ready{already}: {effect}. Pods tolerate the unreachable taint for {}s before they are evicted.",
+        NODE_MONITOR_GRACE_MS / 1000,
+        if marked == 1 { "" } else { "s" },
+        DEFAULT_TOLERATION_MS / 1000
     ));
     out
 }

@@ -460,7 +460,8 @@ pub fn sync_node_status(store: &Store, node: &str) -> Outcome {
     });
     out.stage = Some(Stage::Schedule);
     out.say(format!(
-        "The kubelet on {node} computes its node status (every 10s) and sees the node was {said}: it records {} on the node. The scheduler acted on the change already; this event is only the kubelet's note of it.",
+        "The kubelet on {node} computes its node status (every {}s) and sees the node was {said}: it records {} on the node. The scheduler acted on the change already; this event is only the kubelet's note of it.",
+        crate::sim::controller::node_lifecycle::NODE_STATUS_UPDATE_MS / 1000,
         reason.as_str()
     ));
     out
