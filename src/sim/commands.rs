@@ -22,7 +22,8 @@ pub enum Command {
     Apply(Box<Deployment>),
     /// `kubectl scale deployment/<d> --replicas=<n>`.
     Scale { deployment: String, replicas: i32 },
-    /// `kubectl set image deployment/<d> <container>=<image>`; no container means the first.
+    /// `kubectl set image deployment/<d> <container>=<image>`; no container (or `*`) means
+    /// `*=<image>`: every container, init containers included.
     SetImage {
         deployment: String,
         container: Option<String>,
@@ -396,6 +397,25 @@ pub fn describe_spec_change(old: &Deployment, new: &Deployment) -> Vec<String> {
             out.push(format!("{label} {} → {}", opt(a), opt(b)));
         }
     }
+    if old.metadata.labels != new.metadata.labels {
+        // The Deployment's own labels: nothing selects or copies them, so they change no pod.
+        let (a, b) = (&old.metadata.labels, &new.metadata.labels);
+        let mut what: Vec<String> = Vec::new();
+        for (k, v) in b.iter() {
+            match a.get(k) {
+                None => what.push(format!("{k}={v} added")),
+                Some(was) if was != v => what.push(format!("{k}={was} → {k}={v}")),
+                Some(_) => {}
+            }
+        }
+        for k in a.keys().filter(|k| !b.contains_key(*k)) {
+            what.push(format!("{k} removed"));
+        }
+        out.push(format!(
+            "metadata.labels changed ({}): the Deployment's own labels, not its pods', so no new rollout starts",
+            what.join(", ")
+        ));
+    }
     if out.is_empty() && old.metadata.annotations != new.metadata.annotations {
         fn others(d: &Deployment) -> impl Iterator<Item = (&String, &String)> {
             d.metadata
@@ -468,13 +488,13 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             let mut new = old.clone();
             let spec = &mut *new.spec.template.spec;
             let containers = &mut spec.containers;
-            match container {
+            match container.as_deref().filter(|c| *c != "*") {
                 Some(c) => {
                     // kubectl looks among the app containers and the init containers alike.
                     let Some(target) = containers
                         .iter_mut()
                         .chain(&mut spec.init_containers)
-                        .find(|x| &x.name == c)
+                        .find(|x| x.name == c)
                     else {
                         return Err(refuse(format!(
                             "error: unable to find container named {c:?}"
@@ -683,6 +703,41 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
         }
         Command::CreateConfig { secret, name, data } => {
             let kind = config_kind(*secret);
+            // kubectl checks each literal's key before it sends anything
+            // (`handleConfigMapFromLiteralSources`, `addKeyFromLiteralToSecret`).
+            for key in data.keys() {
+                let errs = super::validation::is_config_map_key(key);
+                if errs.is_empty() {
+                    continue;
+                }
+                return Err(refuse(if *secret {
+                    format!(
+                        "error: {key:?} is not valid key name for a Secret {}",
+                        errs.join(";")
+                    )
+                } else {
+                    format!(
+                        "error: {key:?} is not a valid key name for a ConfigMap: {}",
+                        errs.join(",")
+                    )
+                }));
+            }
+            // The API server validates the name (`NameIsDNSSubdomain`) before it looks for an
+            // object of that name.
+            let invalid: Vec<String> = super::validation::is_dns1123_subdomain(name)
+                .into_iter()
+                .map(|e| format!("metadata.name: Invalid value: {name:?}: {e}"))
+                .collect();
+            if !invalid.is_empty() {
+                let kind_name = if *secret { "Secret" } else { "ConfigMap" };
+                let causes = match invalid.as_slice() {
+                    [one] => one.clone(),
+                    many => format!("[{}]", many.join(", ")),
+                };
+                return Err(refuse(format!(
+                    "error: failed to create {kind}: {kind_name} {name:?} is invalid: {causes}"
+                )));
+            }
             if store.config_object(*secret, name).is_some() {
                 return Err(refuse(format!(
                     "error: failed to create {kind}: {kind}s {name:?} already exists"
@@ -711,7 +766,12 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             });
             // `CheckGracefulDelete` gives a pod that was never bound a grace period of 0: no
             // kubelet runs anything of it, so it goes at once.
-            out.say(if bound {
+            let terminating = pod.is_some_and(|p| p.metadata.deletion_timestamp.is_some());
+            out.say(if terminating {
+                format!(
+                    "pod \"{name}\" deleted from default namespace: it was being deleted already, so nothing changes: its grace period keeps running, not started again, and its ReplicaSet replaced it at the first delete."
+                )
+            } else if bound {
                 format!(
                     "pod \"{name}\" deleted from default namespace: it gets a deletionTimestamp and {grace}s to shut down. Its ReplicaSet no longer counts it and creates a replacement at once."
                 )

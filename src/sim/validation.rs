@@ -2494,8 +2494,37 @@ fn is_dns1123_label(value: &str) -> Vec<String> {
     errs
 }
 
+/// `IsConfigMapKey`: a key of a ConfigMap or Secret, as `kubectl create configmap` and `kubectl
+/// create secret generic` check each `--from-literal` key before they send anything.
+pub fn is_config_map_key(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 253 {
+        errs.push(max_len_error(253));
+    }
+    let valid = !value.is_empty()
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'));
+    if !valid {
+        errs.push(regex_error(
+            "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+            "[-._a-zA-Z0-9]+",
+            &["key.name", "KEY_NAME", "key-name"],
+        ));
+    }
+    // `hasChDirPrefix`: a key is a file name in a volume.
+    if value == "." {
+        errs.push("must not be '.'".to_string());
+    } else if value == ".." {
+        errs.push("must not be '..'".to_string());
+    } else if value.starts_with("..") {
+        errs.push("must not start with '..'".to_string());
+    }
+    errs
+}
+
 /// `IsDNS1123Subdomain`.
-fn is_dns1123_subdomain(value: &str) -> Vec<String> {
+pub fn is_dns1123_subdomain(value: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if value.len() > 253 {
         errs.push(max_len_error(253));

@@ -345,7 +345,11 @@ fn ReplicaSetLane(
                         })
                     }
                 </h3>
-                <p class="rs-counts" data-testid="rs-counts">
+                // The counts are the ReplicaSet's spec and status, as `kubectl get rs` prints
+                // them; its controller writes the status after it acts, so they can trail the
+                // pods drawn below by a step or two, as on a real cluster.
+                <p class="rs-counts" data-testid="rs-counts"
+                    title="spec.replicas, then status.replicas, readyReplicas and availableReplicas, as kubectl get rs prints them: the ReplicaSet controller writes its status after it acts, so these can trail the pods below by a step">
                     {format!(
                         "desired {} · current {} · ready {} · available {}",
                         rs.replicas, rs.status_replicas, rs.ready_replicas, rs.available_replicas

@@ -1264,3 +1264,75 @@ fn kubectl_events_before_any_event_finds_none() {
         Err("No events found in default namespace.".to_string())
     );
 }
+
+/// `kubectl set image deployment/web '*=web:3.0'`: the wildcard names every container, as
+/// kubectl's `setImage` matches `*`.
+#[test]
+fn set_image_with_the_wildcard_sets_every_container() {
+    let actions = "  - {at: 5s, set_image: {container: \"*\", image: web:3.0}}";
+    let (sim, steps) = run(&scenario(2, PLAIN, BY_APP, actions), 6);
+    assert_narrated(&steps, &["deployment.apps/web image updated"]);
+    let d = sim.deployment("web").expect("web");
+    assert_eq!(d.spec.template.spec.images(","), "web:3.0");
+}
+
+/// An apply that changes only the Deployment's own labels says so: no rollout, and not "means
+/// the same".
+#[test]
+fn an_apply_of_new_deployment_labels_says_what_changed() {
+    let manifest = applied("", "RollingUpdate", "web:1.0");
+    let relabelled = manifest.replace(
+        "metadata: {name: web, annotations: {}}",
+        "metadata: {name: web, annotations: {}, labels: {team: blue}}",
+    );
+    assert_ne!(manifest, relabelled);
+    let actions = format!("  - at: 5s\n{manifest}\n  - at: 10s\n{relabelled}");
+    let (_, steps) = run(&scenario(10, PLAIN, BY_APP, &actions), 11);
+    assert_narrated(
+        &steps,
+        &[
+            "deployment.apps/web configured: metadata.labels changed (team=blue added): the Deployment's own labels, not its pods', so no new rollout starts.",
+        ],
+    );
+}
+
+/// `kubectl create configmap` checks each key before it sends anything, and the API server
+/// checks the name: both refusals read as kubectl prints them, and nothing is created.
+#[test]
+fn create_configmap_refuses_a_bad_key_or_name_as_kubectl_does() {
+    let actions = "  - {at: 5s, create_configmap: {name: c2, data: {\"bad key\": v}}}\n  - {at: 6s, create_configmap: {name: Bad_Name}}\n  - {at: 7s, create_secret: {name: s1, data: {\"..x\": v}}}";
+    let (sim, steps) = run(&scenario(1, PLAIN, BY_APP, actions), 8);
+    assert_narrated(
+        &steps,
+        &[
+            "was refused: error: \"bad key\" is not a valid key name for a ConfigMap: a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+            "was refused: error: failed to create configmap: ConfigMap \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of",
+            "was refused: error: \"..x\" is not valid key name for a Secret must not start with '..'",
+        ],
+    );
+    assert!(sim.store().config_maps.is_empty() && sim.store().secrets.is_empty());
+}
+
+/// Deleting a pod that is already terminating changes nothing, and the narration says so.
+#[test]
+fn deleting_a_terminating_pod_again_changes_nothing() {
+    let (before, _) = run(&scenario(1, PLAIN, BY_APP, "  - {at: 100s, scale: 1}"), 10);
+    let pod = before
+        .store()
+        .pods
+        .keys()
+        .next()
+        .expect("a pod")
+        .to_string();
+    let actions = format!("  - {{at: 10s, delete_pod: {pod}}}\n  - {{at: 12s, delete_pod: {pod}}}");
+    let (_, steps) = run(&scenario(1, PLAIN, BY_APP, &actions), 13);
+    assert_narrated(
+        &steps,
+        &["it was being deleted already, so nothing changes: its grace period keeps running"],
+    );
+    assert_eq!(
+        messages(&steps, EventReason::SuccessfulCreate).len(),
+        2,
+        "one replacement only"
+    );
+}
