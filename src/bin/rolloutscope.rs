@@ -17,9 +17,9 @@ usage: rolloutscope run FILE [--json]
        rolloutscope diagnose FILE [--at TIME] [--json]
        rolloutscope kubectl FILE [--at TIME] -- KUBECTL-ARGS
 
-  run FILE       run a scenario file and print one line per step (with the narration and events)
-    --json       print one JSON object per step instead (step, time_ms, stage, actor, narration,
-                 deployment, replica_sets, pods, events)
+  run FILE       run a scenario file and print one block per step (with the narration and events)
+    --json       print one JSON object per step instead (step, time_ms, stage, actor, object,
+                 narration, deployment, replica_sets, pods, events)
   diagnose FILE  explain why the Deployment has fewer ready replicas than it wants: the kubectl
                  commands an engineer would run, what each shows, and a verdict
     --json       print the diagnosis as one JSON object

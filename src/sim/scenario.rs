@@ -232,6 +232,26 @@ fn render(v: &Value) -> String {
     }
 }
 
+/// An action's argument, which must be a mapping of only `keys` (for an action that takes none,
+/// any value without keys): a misspelt key would otherwise run the action without it.
+fn no_args_but(l: &mut Loader<'_>, path: &str, arg: &Value, keys: &[&str]) {
+    match arg {
+        Value::Null => {}
+        Value::Object(o) if keys.is_empty() => {
+            for k in o.keys() {
+                l.err(
+                    &format!("{path}.{k}"),
+                    "unknown key (this action takes no arguments: write {})",
+                );
+            }
+        }
+        Value::Object(o) => known_keys(l, path, o, keys),
+        // `pause: true` and the like say nothing that could be lost.
+        _ if keys.is_empty() => {}
+        _ => l.err(path, format!("must be a mapping of: {}", keys.join(", "))),
+    }
+}
+
 fn known_keys(l: &mut Loader<'_>, prefix: &str, map: &Map<String, Value>, keys: &[&str]) {
     for k in map.keys() {
         if !keys.contains(&k.as_str()) {
@@ -536,12 +556,40 @@ fn load_cluster(l: &mut Loader<'_>, v: Option<&Value>) -> (Vec<Node>, PodQuota) 
                 0
             }),
         };
-        let pods = m.get("pods").and_then(Value::as_i64).unwrap_or(110);
+        // A value of the wrong kind is an error, never the default in disguise.
+        let pods = match m.get("pods") {
+            None => 110,
+            Some(v) => match v.as_i64() {
+                Some(n) if n >= 0 => n,
+                Some(n) => {
+                    l.err(
+                        &format!("{path}.pods"),
+                        format!("Invalid value: {n}: must be greater than or equal to 0"),
+                    );
+                    0
+                }
+                None => {
+                    l.err(
+                        &format!("{path}.pods"),
+                        // Quoted as JSON, as the API server quotes a value: `"1"` is text.
+                        format!("Invalid value: {v}: must be an integer"),
+                    );
+                    0
+                }
+            },
+        };
         let mut node = Sim::node(&name, u32::try_from(i + 1).unwrap_or(0), cpu, memory, pods);
-        if let Some(labels) = m.get("labels").and_then(Value::as_object) {
-            for (k, v) in labels {
-                node.metadata.labels.insert(k.clone(), render(v));
+        match m.get("labels") {
+            None => {}
+            Some(Value::Object(labels)) => {
+                for (k, v) in labels {
+                    node.metadata.labels.insert(k.clone(), render(v));
+                }
             }
+            Some(_) => l.err(
+                &format!("{path}.labels"),
+                "must be a mapping of label keys to values, like {zone: a}",
+            ),
         }
         nodes.push(node);
     }
@@ -680,10 +728,14 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
         if let Some(v) = m.get("complete_after") {
             ib.complete_after_ms = l.duration(&format!("{path}.complete_after"), v);
         }
+        // A process's exit status is one byte, as the kubelet reports it.
         if let Some(v) = m.get("exit_code") {
-            match v.as_i64().and_then(|c| i32::try_from(c).ok()) {
-                Some(c) => ib.exit_code = c,
-                None => l.err(&format!("{path}.exit_code"), "must be an integer"),
+            match v.as_i64().and_then(|c| u8::try_from(c).ok()) {
+                Some(c) => ib.exit_code = c.into(),
+                None => l.err(
+                    &format!("{path}.exit_code"),
+                    "must be an integer from 0 to 255",
+                ),
             }
         }
         if let Some(v) = m.get("response_time") {
@@ -820,20 +872,32 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                     container: None,
                     image: image.clone(),
                 }),
-                Value::Object(o) => match o.get("image").and_then(Value::as_str) {
-                    Some(image) => Some(Command::SetImage {
-                        deployment: d,
-                        container: o
-                            .get("container")
-                            .and_then(Value::as_str)
-                            .map(str::to_string),
-                        image: image.to_string(),
-                    }),
-                    None => {
-                        l.err(&format!("{vpath}.image"), "Required value");
-                        None
+                Value::Object(o) => {
+                    known_keys(l, &vpath, o, &["container", "image"]);
+                    let container = match o.get("container") {
+                        None => Some(None),
+                        Some(Value::String(c)) => Some(Some(c.clone())),
+                        Some(_) => None,
+                    };
+                    match (o.get("image").and_then(Value::as_str), container) {
+                        (_, None) => {
+                            l.err(
+                                &format!("{vpath}.container"),
+                                "must be a container name, or \"*\" for every container",
+                            );
+                            None
+                        }
+                        (Some(image), Some(container)) => Some(Command::SetImage {
+                            deployment: d,
+                            container,
+                            image: image.to_string(),
+                        }),
+                        (None, _) => {
+                            l.err(&format!("{vpath}.image"), "Required value");
+                            None
+                        }
                     }
-                },
+                }
                 _ => {
                     l.err(
                         &vpath,
@@ -862,14 +926,12 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                     replicas: n as i32,
                 }),
                 None => {
-                    l.err(
-                        &vpath,
-                        format!("Invalid value: {}: must be an integer", render(arg)),
-                    );
+                    l.err(&vpath, format!("Invalid value: {arg}: must be an integer"));
                     None
                 }
             },
             "rollout_undo" => {
+                no_args_but(l, &vpath, arg, &["to_revision"]);
                 let to = arg.get("to_revision").map(|v| v.as_i64());
                 match to {
                     Some(None) => {
@@ -888,6 +950,7 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
             }
             "apply" => load_deployment(l, &vpath, false).map(|m| Command::Apply(Box::new(m))),
             "create_configmap" | "create_secret" => {
+                no_args_but(l, &vpath, arg, &["name", "data"]);
                 let name = arg.get("name").and_then(Value::as_str).unwrap_or("");
                 let data = arg.get("data").map_or(Some(Default::default()), |d| {
                     d.as_object().map(|o| {
@@ -915,9 +978,14 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                     }),
                 }
             }
-            "pause" => Some(Command::Pause { deployment: d }),
-            "resume" => Some(Command::Resume { deployment: d }),
-            "rollout_restart" => Some(Command::RolloutRestart { deployment: d }),
+            "pause" | "resume" | "rollout_restart" => {
+                no_args_but(l, &vpath, arg, &[]);
+                Some(match verb {
+                    "pause" => Command::Pause { deployment: d },
+                    "resume" => Command::Resume { deployment: d },
+                    _ => Command::RolloutRestart { deployment: d },
+                })
+            }
             "cordon" | "uncordon" | "delete_pod" | "fail_node" | "break_readiness"
             | "crash_pod" | "fail_registry" => match arg.as_str() {
                 Some(s) if !s.is_empty() => Some(match verb {

@@ -1336,3 +1336,62 @@ fn deleting_a_terminating_pod_again_changes_nothing() {
         "one replacement only"
     );
 }
+
+/// A value of the wrong kind or a misspelt key in a node or an action's argument is an error,
+/// never the default in disguise.
+#[test]
+fn misspelt_or_mistyped_scenario_values_are_errors() {
+    let base = "deployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\n  spec:\n    selector: {matchLabels: {app: web}}\n    template:\n      metadata: {labels: {app: web}}\n      spec:\n        containers:\n          - {name: web, image: web:1.0}\n";
+    let cases: [(&str, &str, &str); 8] = [
+        (
+            "cluster: {nodes: [{name: n1, pods: \"1\"}]}\n",
+            "cluster.nodes[0].pods",
+            "Invalid value: \"1\": must be an integer",
+        ),
+        (
+            "cluster: {nodes: [{name: n1, pods: -1}]}\n",
+            "cluster.nodes[0].pods",
+            "Invalid value: -1: must be greater than or equal to 0",
+        ),
+        (
+            "cluster: {nodes: [{name: n1, labels: [a]}]}\n",
+            "cluster.nodes[0].labels",
+            "must be a mapping of label keys to values, like {zone: a}",
+        ),
+        (
+            "images: {web:1.0: {exit_code: 256}}\n",
+            "images[web:1.0].exit_code",
+            "must be an integer from 0 to 255",
+        ),
+        (
+            "actions:\n  - {at: 5s, rollout_undo: {revision: 1}}\n",
+            "actions[0].rollout_undo.revision",
+            "unknown key (expected one of: to_revision)",
+        ),
+        (
+            "actions:\n  - {at: 5s, create_configmap: {name: x, dat: {a: b}}}\n",
+            "actions[0].create_configmap.dat",
+            "unknown key (expected one of: name, data)",
+        ),
+        (
+            "actions:\n  - {at: 5s, pause: {now: true}}\n",
+            "actions[0].pause.now",
+            "unknown key (this action takes no arguments: write {})",
+        ),
+        (
+            "actions:\n  - {at: 5s, set_image: {container: 1, image: web:2.0}}\n",
+            "actions[0].set_image.container",
+            "must be a container name, or \"*\" for every container",
+        ),
+    ];
+    for (extra, field, message) in cases {
+        let yaml = format!("{extra}{base}");
+        let errors = Scenario::parse(&yaml).expect_err(&yaml);
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.field == field && e.message.ends_with(message)),
+            "{yaml}\n{errors:?}"
+        );
+    }
+}
