@@ -1046,6 +1046,11 @@ pub fn run_with(scenario: &Scenario, mut on_step: impl FnMut(&super::trace::Step
                 }
                 break match scenario.run_until {
                     RunUntil::At(t) => format!("reached run_until {t}"),
+                    // An action still waiting is past the cap: the run ends before it.
+                    RunUntil::Complete if !sim.actions_done() => format!(
+                        "an action comes after the {} that run_until: complete runs at most, so it never ran (give run_until a time after it)",
+                        super::kubelet::go_duration(COMPLETE_CAP_MS)
+                    ),
                     RunUntil::Complete if sim.next_due().is_some() => format!(
                         "the rollout did not complete within {}",
                         super::kubelet::go_duration(COMPLETE_CAP_MS)

@@ -1395,3 +1395,31 @@ fn misspelt_or_mistyped_scenario_values_are_errors() {
         );
     }
 }
+
+/// A fault aimed at nothing is no refused kubectl command: the step says the fault had no
+/// target, with the API server's NotFound.
+#[test]
+fn a_fault_without_a_target_says_so() {
+    let actions = "  - {at: 5s, fail_node: node-9}\n  - {at: 6s, crash_pod: nope}";
+    let (_, steps) = run(&scenario(1, PLAIN, BY_APP, actions), 7);
+    assert_narrated(
+        &steps,
+        &[
+            "The fault (the kubelet on node-9 stops) has no target: Error from server (NotFound): nodes \"node-9\" not found",
+            "The fault (the container of nope crashes) has no target: Error from server (NotFound): pods \"nope\" not found",
+        ],
+    );
+}
+
+/// `run_until: complete` runs at most an hour: an action after that never runs, and the run
+/// says so instead of calling the rollout incomplete.
+#[test]
+fn an_action_past_the_complete_cap_is_named_as_the_reason_the_run_stopped() {
+    let yaml = scenario(1, PLAIN, BY_APP, "  - {at: 2h, scale: 3}");
+    let parsed = Scenario::parse(&yaml).expect("parses");
+    let run = rolloutscope::sim::scenario::run_with(&parsed, |_, _| {});
+    assert_eq!(
+        run.stopped,
+        "an action comes after the 1h0m0s that run_until: complete runs at most, so it never ran (give run_until a time after it)"
+    );
+}
