@@ -70,6 +70,22 @@ pub fn write_trace(
     result?;
     if format == TraceFormat::Text {
         writeln!(out, "# stopped at {}: {}", run.sim.now(), run.stopped)?;
+        // An action after `run_until` is allowed (a run may stop early to look at a moment),
+        // but its author should know it never ran. The first action is the Deployment's own
+        // creation, not one of the file's.
+        if let scenario::RunUntil::At(end) = scenario.run_until {
+            for (i, a) in scenario.actions.iter().enumerate().skip(1) {
+                if a.at > end {
+                    writeln!(
+                        out,
+                        "# never ran: actions[{}] at {} ({}) is after run_until {end}",
+                        i - 1,
+                        a.at,
+                        a.command.describe()
+                    )?;
+                }
+            }
+        }
     }
     Ok(())
 }

@@ -1423,3 +1423,20 @@ fn an_action_past_the_complete_cap_is_named_as_the_reason_the_run_stopped() {
         "an action comes after the 1h0m0s that run_until: complete runs at most, so it never ran (give run_until a time after it)"
     );
 }
+
+/// An action after a `run_until` time is allowed (a run may stop early to look at a moment),
+/// and the trace's last lines say it never ran.
+#[test]
+fn the_trace_names_actions_after_run_until() {
+    let yaml = scenario(
+        1,
+        PLAIN,
+        BY_APP,
+        "  - {at: 5s, scale: 2}\n  - {at: 90s, scale: 3}",
+    ) + "run_until: 60s\n";
+    let text = rolloutscope::sim::trace_text(&yaml).expect("runs");
+    assert!(
+        text.ends_with("# never ran: actions[1] at 90s (kubectl scale deployment/web --replicas=3) is after run_until 60s\n"),
+        "{text}"
+    );
+}
