@@ -135,10 +135,12 @@ impl Command {
             Command::Cordon(n) => format!("kubectl cordon {n}"),
             Command::Uncordon(n) => format!("kubectl uncordon {n}"),
             Command::DeletePod(p) => format!("kubectl delete pod {p}"),
-            Command::FailNode(n) => format!("(fault) the kubelet on {n} stops"),
-            Command::BreakReadiness(p) => format!("(fault) the readiness endpoint of {p} fails"),
-            Command::CrashPod(p) => format!("(fault) the container of {p} crashes"),
-            Command::FailRegistry(i) => format!("(fault) the registry stops serving {i}"),
+            Command::FailNode(_)
+            | Command::BreakReadiness(_)
+            | Command::CrashPod(_)
+            | Command::FailRegistry(_) => {
+                format!("(fault) {}", self.fault().unwrap_or_default())
+            }
             Command::CreateConfig { secret, name, data } => {
                 let generic = if *secret { " generic" } else { "" };
                 let mut line = format!("kubectl create {}{generic} {name}", config_kind(*secret));
@@ -148,6 +150,18 @@ impl Command {
                 line
             }
         }
+    }
+
+    /// What a fault does, in words (`the kubelet on node-1 stops`); `None` for a kubectl
+    /// command. A fault cannot be refused as a command is, only miss its target.
+    pub fn fault(&self) -> Option<String> {
+        Some(match self {
+            Command::FailNode(n) => format!("the kubelet on {n} stops"),
+            Command::BreakReadiness(p) => format!("the readiness endpoint of {p} fails"),
+            Command::CrashPod(p) => format!("the container of {p} crashes"),
+            Command::FailRegistry(i) => format!("the registry stops serving {i}"),
+            _ => return None,
+        })
     }
 
     /// The object the command acts on, as `kind/name`.
@@ -587,7 +601,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 ));
                 return Ok(out);
             }
-            let kubelet_up = !store.kubelet_nodes.get(n).is_some_and(|r| r.kubelet_down);
+            let kubelet_up = !super::kubelet::node_down(store, n);
             let mut node = node.clone();
             node.spec.unschedulable = cordon;
             out.change(Change::UpdateNode(Box::new(node)));
@@ -724,9 +738,13 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             }
             // The API server validates the name (`NameIsDNSSubdomain`) before it looks for an
             // object of that name.
+            let value = super::validation::render_value(&serde_json::Value::String(name.clone()));
             let invalid: Vec<String> = super::validation::is_dns1123_subdomain(name)
                 .into_iter()
-                .map(|e| format!("metadata.name: Invalid value: {name:?}: {e}"))
+                .map(|e| {
+                    super::validation::FieldError::invalid("metadata.name", value.clone(), e)
+                        .to_string()
+                })
                 .collect();
             if !invalid.is_empty() {
                 let kind_name = if *secret { "Secret" } else { "ConfigMap" };
@@ -760,13 +778,11 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 .and_then(|pod| pod.spec.termination_grace_period_seconds)
                 .unwrap_or(30);
             let bound = pod.is_some_and(|p| !p.node_name.is_empty());
+            let terminating = pod.is_some_and(|p| p.metadata.deletion_timestamp.is_some());
             out.change(Change::DeletePod {
                 name: name.clone(),
                 grace_seconds: grace,
             });
-            // `CheckGracefulDelete` gives a pod that was never bound a grace period of 0: no
-            // kubelet runs anything of it, so it goes at once.
-            let terminating = pod.is_some_and(|p| p.metadata.deletion_timestamp.is_some());
             out.say(if terminating {
                 format!(
                     "pod \"{name}\" deleted from default namespace: it was being deleted already, so nothing changes: its grace period keeps running, not started again, and its ReplicaSet replaced it at the first delete."
@@ -776,6 +792,8 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                     "pod \"{name}\" deleted from default namespace: it gets a deletionTimestamp and {grace}s to shut down. Its ReplicaSet no longer counts it and creates a replacement at once."
                 )
             } else {
+                // `CheckGracefulDelete` gives a pod that was never bound a grace period of 0:
+                // no kubelet runs anything of it, so it goes at once.
                 format!(
                     "pod \"{name}\" deleted from default namespace: it was on no node yet, so nothing has to shut down and the API server removes it at once (grace period 0). Its ReplicaSet creates a replacement at once."
                 )

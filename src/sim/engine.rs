@@ -485,12 +485,9 @@ impl Sim {
                         // its own line, as kubectl prints it.
                         let text = e.to_string();
                         let sep = if text.contains('\n') { "\n" } else { " " };
-                        // A fault is no kubectl command: it cannot be refused, only miss
-                        // its target.
-                        let said = cmd.describe();
-                        o.say(match said.strip_prefix("(fault) ") {
+                        o.say(match cmd.fault() {
                             Some(fault) => format!("The fault ({fault}) has no target:{sep}{text}"),
-                            None => format!("{said} was refused:{sep}{text}"),
+                            None => format!("{} was refused:{sep}{text}", cmd.describe()),
                         });
                         o.stage = Some(cmd.stage());
                         o.events.clear();

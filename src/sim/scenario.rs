@@ -571,8 +571,11 @@ fn load_cluster(l: &mut Loader<'_>, v: Option<&Value>) -> (Vec<Node>, PodQuota) 
                 None => {
                     l.err(
                         &format!("{path}.pods"),
-                        // Quoted as JSON, as the API server quotes a value: `"1"` is text.
-                        format!("Invalid value: {v}: must be an integer"),
+                        // Rendered as the API server renders a value: `"1"` is text.
+                        format!(
+                            "Invalid value: {}: must be an integer",
+                            super::validation::render_value(v)
+                        ),
                     );
                     0
                 }
@@ -926,7 +929,13 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                     replicas: n as i32,
                 }),
                 None => {
-                    l.err(&vpath, format!("Invalid value: {arg}: must be an integer"));
+                    l.err(
+                        &vpath,
+                        format!(
+                            "Invalid value: {}: must be an integer",
+                            super::validation::render_value(arg)
+                        ),
+                    );
                     None
                 }
             },

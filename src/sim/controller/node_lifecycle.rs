@@ -29,10 +29,7 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
     let Some(n) = store.nodes.get(node) else {
         return out;
     };
-    let silent = store
-        .kubelet_nodes
-        .get(node)
-        .is_some_and(|r| r.kubelet_down);
+    let silent = crate::sim::kubelet::node_down(store, node);
     if !silent || !n.status.ready {
         return out;
     }
@@ -122,10 +119,7 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
 /// stay Terminating, but their ReplicaSets replace them at once.
 pub fn taint_eviction(store: &Store, node: &str, now: Time) -> Outcome {
     let mut out = Outcome::default();
-    let silent = store
-        .kubelet_nodes
-        .get(node)
-        .is_some_and(|r| r.kubelet_down);
+    let silent = crate::sim::kubelet::node_down(store, node);
     if !silent {
         return out;
     }

@@ -208,8 +208,8 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
                 message: Some(message.as_str().into()),
             },
         );
-        // Backoff 1 s doubling to 10 s is for retries woken by cluster events; without one the
-        // pod waits in the unschedulable queue for up to five minutes.
+        // A cluster event that may help retries the pod at once (`wake_unschedulable`); without
+        // one it waits in the unschedulable queue for up to five minutes.
         out.requeue
             .push((UNSCHEDULABLE_RETRY_MS, Work::SchedulePod(Arc::clone(key))));
         out.stage = Some(Stage::Retry);

@@ -451,7 +451,7 @@ pub fn sync_node_status(store: &Store, node: &str) -> Outcome {
         reason,
         involved_object: ObjectRef::new("Node", node),
         message: format!("Node {node} status is now: {}", reason.as_str()),
-        source: [COMPONENT, ", ", node].concat().into(),
+        source: kubelet_source(node),
         dropped: false,
     });
     out.change(Change::SetNodeRuntime {
@@ -486,6 +486,11 @@ pub fn effective_behavior<'a>(
         b.to_mut().ready = ReadyBehavior::Never;
     }
     b
+}
+
+/// The source a kubelet writes on its events: `kubelet, <node>`.
+fn kubelet_source(node: &str) -> Cow<'static, str> {
+    [COMPONENT, ", ", node].concat().into()
 }
 
 /// Whether the kubelet of `node` has stopped.
@@ -585,7 +590,7 @@ impl<'a> KubeletContext<'a> {
             reason,
             involved_object,
             message,
-            source: [COMPONENT, ", ", &self.pod.node_name].concat().into(),
+            source: kubelet_source(&self.pod.node_name),
             dropped: false,
         });
     }
