@@ -69,7 +69,7 @@ pub fn write_trace(
     });
     result?;
     if format == TraceFormat::Text {
-        writeln!(out, "# stopped at {}: {}", run.sim.now(), run.stopped)?;
+        writeln!(out, "# stopped at {}: {}", run.stopped_at, run.stopped)?;
         // An action after `run_until` is allowed (a run may stop early to look at a moment),
         // but its author should know it never ran. The first action is the Deployment's own
         // creation, not one of the file's.

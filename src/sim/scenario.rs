@@ -1031,6 +1031,10 @@ pub struct Run {
     pub sim: Sim,
     /// Why the run stopped.
     pub stopped: String,
+    /// The simulated time the run stopped at: the run_until time or the cap when the clock ran
+    /// out, which can be later than the last step (nothing happened in between), else the last
+    /// step's time.
+    pub stopped_at: Time,
 }
 
 /// Runs a scenario until `run_until`, calling `on_step` after each step with the simulator in
@@ -1039,6 +1043,7 @@ pub fn run_with(scenario: &Scenario, mut on_step: impl FnMut(&super::trace::Step
     let mut sim = scenario.sim();
     let limit = scenario.time_limit();
     let mut steps = Vec::new();
+    let mut stopped_at = None;
     let stopped = loop {
         if scenario.finished(&sim) {
             break "the rollout is complete".to_string();
@@ -1052,6 +1057,13 @@ pub fn run_with(scenario: &Scenario, mut on_step: impl FnMut(&super::trace::Step
             None => {
                 if scenario.finished(&sim) {
                     break "the rollout is complete".to_string();
+                }
+                // Every way out but "nothing is left to do" ran the clock to the limit.
+                let idle = scenario.run_until == RunUntil::Complete
+                    && sim.actions_done()
+                    && sim.next_due().is_none();
+                if !idle {
+                    stopped_at = Some(limit);
                 }
                 break match scenario.run_until {
                     RunUntil::At(t) => format!("reached run_until {t}"),
@@ -1069,9 +1081,11 @@ pub fn run_with(scenario: &Scenario, mut on_step: impl FnMut(&super::trace::Step
             }
         }
     };
+    let stopped_at = stopped_at.unwrap_or_else(|| sim.now());
     Run {
         steps,
         sim,
         stopped,
+        stopped_at,
     }
 }
