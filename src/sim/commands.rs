@@ -225,6 +225,7 @@ fn get_deployment<'a>(store: &'a Store, name: &str) -> Result<&'a Deployment, Co
 
 /// Validates and writes a new version of a Deployment, narrating what changed.
 fn write_deployment(
+    store: &Store,
     old: Option<&Deployment>,
     mut new: Deployment,
     out: &mut Outcome,
@@ -252,7 +253,7 @@ fn write_deployment(
             ));
         }
         Some(o) => {
-            let changes = describe_spec_change(o, &new);
+            let changes = describe_spec_change(o, &new, has_active_replica_sets(store, o));
             if changes.is_empty() {
                 out.say(format!("deployment.apps/{name} unchanged."));
                 return Ok(());
@@ -354,12 +355,30 @@ fn last_applied(d: &Deployment) -> Option<serde_json::Value> {
         .map(|doc| doc.value)
 }
 
-/// The spec differences a learner cares about, in words.
-pub fn describe_spec_change(old: &Deployment, new: &Deployment) -> Vec<String> {
+/// Whether `d` has a ReplicaSet that wants pods. Only then is a change of its replicas the
+/// controller's scaling event (`isScalingEvent`, spec §5.1); from none, the controller simply
+/// grows the newest ReplicaSet.
+pub fn has_active_replica_sets(store: &Store, d: &Deployment) -> bool {
+    store
+        .replica_sets_owned_by(&d.metadata.uid)
+        .any(|rs| rs.spec.replicas > 0)
+}
+
+/// The spec differences a learner cares about, in words. `active` says whether the Deployment
+/// has a ReplicaSet that wants pods ([`has_active_replica_sets`]).
+pub fn describe_spec_change(old: &Deployment, new: &Deployment, active: bool) -> Vec<String> {
     let mut out = Vec::new();
     if old.replicas() != new.replicas() {
+        let how = if active {
+            "a scaling event: ReplicaSets are resized, no new rollout".to_string()
+        } else {
+            format!(
+                "not a scaling event, as no ReplicaSet has pods to resize: the controller grows the newest ReplicaSet to {}",
+                new.replicas()
+            )
+        };
         out.push(format!(
-            "spec.replicas {} → {} (a scaling event: ReplicaSets are resized, no new rollout)",
+            "spec.replicas {} → {} ({how})",
             old.replicas(),
             new.replicas()
         ));
@@ -468,10 +487,14 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
         Command::Apply(manifest) => {
             let name = &manifest.metadata.name;
             match store.deployments.get(name) {
-                None => write_deployment(None, (**manifest).clone(), &mut out, "created")?,
-                Some(old) => {
-                    write_deployment(Some(old), applied(old, manifest), &mut out, "configured")?
-                }
+                None => write_deployment(store, None, (**manifest).clone(), &mut out, "created")?,
+                Some(old) => write_deployment(
+                    store,
+                    Some(old),
+                    applied(old, manifest),
+                    &mut out,
+                    "configured",
+                )?,
             }
         }
         Command::Scale {
@@ -491,7 +514,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             }
             let mut new = old.clone();
             new.spec.replicas = Some(*replicas);
-            write_deployment(Some(old), new, &mut out, "scaled")?;
+            write_deployment(store, Some(old), new, &mut out, "scaled")?;
         }
         Command::SetImage {
             deployment,
@@ -535,7 +558,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 ));
                 return Ok(out);
             }
-            write_deployment(Some(old), new, &mut out, "image updated")?;
+            write_deployment(store, Some(old), new, &mut out, "image updated")?;
         }
         Command::RolloutUndo {
             deployment,
@@ -560,6 +583,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             let mut new = old.clone();
             new.spec.paused = pause;
             write_deployment(
+                store,
                 Some(old),
                 new,
                 &mut out,
@@ -585,7 +609,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                     "error: failed to create patch for {deployment}: if restart has already been triggered within the past second, please wait before attempting to trigger another"
                 )));
             }
-            write_deployment(Some(old), new, &mut out, "restarted")?;
+            write_deployment(store, Some(old), new, &mut out, "restarted")?;
         }
         Command::Cordon(n) | Command::Uncordon(n) => {
             let cordon = matches!(cmd, Command::Cordon(_));

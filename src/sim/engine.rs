@@ -709,6 +709,7 @@ impl Sim {
                 removed,
                 created,
                 relevant,
+                became_ready,
             } => {
                 if created {
                     self.queue.push(now, Work::SchedulePod(name.clone()));
@@ -732,6 +733,23 @@ impl Sim {
                                 .flatten()
                         });
                     if let Some(owner) = rs {
+                        // A pod that just turned Ready counts as available only after the
+                        // ReplicaSet's minReadySeconds: upstream `updatePod` also enqueues the
+                        // ReplicaSet for then, whether or not its syncs are failing meanwhile
+                        // (spec §14.1 step 6). IsPodAvailable compares strictly, so the look
+                        // comes one millisecond after the boundary.
+                        let min_ready = self
+                            .store
+                            .replica_sets
+                            .get(&owner_name)
+                            .map_or(0, |rs| rs.spec.min_ready_seconds);
+                        if became_ready && min_ready > 0 {
+                            let ms = u64::try_from(min_ready).unwrap_or(0) * 1000 + 1;
+                            self.queue.push(
+                                now.plus_millis(ms),
+                                Work::SyncReplicaSet(owner_name.as_str().into()),
+                            );
+                        }
                         self.queue
                             .push(now, Work::SyncReplicaSet(owner_name.into()));
                         // The Recreate strategy waits for the last old pod to go: upstream's

@@ -146,6 +146,9 @@ pub enum Touched {
         /// Whether the change matters to the owner's counts (created, removed, deleted, Ready
         /// or terminal state changed).
         relevant: bool,
+        /// Whether a status update made the pod Ready: its ReplicaSet then looks again once the
+        /// pod can count as available (upstream `updatePod`).
+        became_ready: bool,
     },
     Node(String),
 }
@@ -165,6 +168,7 @@ impl Touched {
             removed,
             created,
             relevant,
+            became_ready: false,
         }
     }
 }
@@ -658,7 +662,10 @@ impl Store {
                 let rank_changed = old_status.phase != pod.status.phase
                     || ready(&old_status) != ready(&pod.status)
                     || restarts(&old_status) != restarts(&pod.status);
-                let touched = Touched::pod(Arc::clone(&key), pod, false, false, relevant);
+                let mut touched = Touched::pod(Arc::clone(&key), pod, false, false, relevant);
+                if let Touched::Pod { became_ready, .. } = &mut touched {
+                    *became_ready = !before.1 && pod.is_ready();
+                }
                 if rank_changed {
                     let pod = Shared::clone(pod);
                     self.refresh_rank(&key, &pod);

@@ -7,8 +7,9 @@ use leptos::prelude::*;
 
 use super::session::{Session, UserAction};
 use crate::sim::api::Deployment;
-use crate::sim::commands::{applied, describe_spec_change};
+use crate::sim::commands::{applied, describe_spec_change, has_active_replica_sets};
 use crate::sim::manifest::{self, ManifestError};
+use crate::sim::store::Store;
 use crate::sim::validation;
 use serde_json::Value;
 
@@ -112,7 +113,12 @@ fn shown(v: Option<&Value>) -> String {
 const DRIFT_NOTE: &str = "The live Deployment has moved on from this manifest: a kubectl command since it was applied (set image, scale, rollout undo …) changed it. Applying the file as it is would change it back:";
 
 /// What applying would change, in words, or why it would do nothing.
-fn preview(live: Option<&Deployment>, edited: &Deployment, position: usize) -> (bool, Vec<String>) {
+fn preview(
+    store: &Store,
+    live: Option<&Deployment>,
+    edited: &Deployment,
+    position: usize,
+) -> (bool, Vec<String>) {
     if position == 0 {
         return (
             true,
@@ -129,7 +135,7 @@ fn preview(live: Option<&Deployment>, edited: &Deployment, position: usize) -> (
     // controller's annotations, a pause or a server default are no change.
     let mut defaulted = applied(live, edited);
     validation::set_defaults(&mut defaulted);
-    let changes = describe_spec_change(live, &defaulted);
+    let changes = describe_spec_change(live, &defaulted, has_active_replica_sets(store, live));
     if changes.is_empty() && live.spec == defaulted.spec {
         (
             false,
@@ -183,7 +189,12 @@ pub fn SpecEditor(
         checked.with(|c| {
             let d = c.as_ref().ok()?;
             session.with(|s| {
-                let (can_apply, mut lines) = preview(s.live_deployment(), d, s.position());
+                let (can_apply, mut lines) = preview(
+                    s.timeline.sim().store(),
+                    s.live_deployment(),
+                    d,
+                    s.position(),
+                );
                 // The manifest last applied (the person's own, else the scenario's), unedited,
                 // and yet applying it would change the Deployment: a command since (`kubectl
                 // set image`, `scale`, `rollout undo`) changed the live object, and applying
@@ -409,7 +420,12 @@ mod tests {
                 .contains_key("deployment.kubernetes.io/revision")
         );
         let manifest = s.scenario.deployment.clone();
-        let (can_apply, lines) = preview(Some(live), &manifest, s.position());
+        let (can_apply, lines) = preview(
+            s.timeline.sim().store(),
+            Some(live),
+            &manifest,
+            s.position(),
+        );
         assert!(!can_apply, "{lines:?}");
         assert_eq!(
             lines,
@@ -417,7 +433,8 @@ mod tests {
         );
         let mut edited = manifest;
         edited.spec.template.spec.containers[0].image = "web:2.0".into();
-        let (can_apply, lines) = preview(Some(live), &edited, s.position());
+        let (can_apply, lines) =
+            preview(s.timeline.sim().store(), Some(live), &edited, s.position());
         assert!(can_apply);
         assert_eq!(
             lines,

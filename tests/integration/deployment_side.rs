@@ -373,6 +373,45 @@ fn applying_recreate_drops_the_defaulted_rolling_update() {
     assert_narrated(&steps, &["deployment.apps/web configured"]);
 }
 
+/// §5.1: a change of replicas is a scaling event only while some ReplicaSet wants pods; from
+/// zero, the controller grows the newest ReplicaSet instead of sharing out a difference.
+#[test]
+fn scaling_up_from_zero_is_not_a_scaling_event() {
+    let actions = "  - {at: 10s, scale: 0}\n  - {at: 20s, scale: 3}";
+    let (sim, steps) = run(&scenario(2, PLAIN, BY_APP, actions), 30);
+    assert_narrated(
+        &steps,
+        &[
+            "spec.replicas 2 → 0 (a scaling event: ReplicaSets are resized, no new rollout)",
+            "spec.replicas 0 → 3 (not a scaling event, as no ReplicaSet has pods to resize: the controller grows the newest ReplicaSet to 3)",
+        ],
+    );
+    assert_eq!(sim.deployment("web").map(|d| d.status.replicas), Some(3));
+}
+
+/// §9: a rolling update switched to Recreate half-way keeps the new pods it has, and the
+/// narration says so instead of claiming old and new never run together.
+#[test]
+fn recreate_after_a_rolling_update_keeps_the_new_pods() {
+    let actions = format!(
+        "  - {{at: 10s, set_image: web:2.0}}\n  - at: 20s\n{}",
+        applied("", "Recreate", "web:2.0")
+    );
+    let (_, steps) = run(&scenario(10, PLAIN, BY_APP, &actions), 30);
+    assert_narrated(
+        &steps,
+        &[
+            "The Recreate strategy scales every old ReplicaSet to 0 before it grows the new one: web-",
+        ],
+    );
+    assert!(
+        !steps
+            .iter()
+            .any(|s| s.narration.contains("never runs old and new pods together")),
+        "the new ReplicaSet already had pods"
+    );
+}
+
 /// kubectl's own lines: `delete` names the namespace (kubectl ≥ v1.34), and `scale` reports
 /// `scaled` even when the count was already the one asked for.
 #[test]

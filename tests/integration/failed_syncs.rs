@@ -169,3 +169,43 @@ fn describe_replica_set_shows_the_replica_failure() {
         assert!(text.contains(want), "missing {want:?} in\n{text}");
     }
 }
+
+/// A pod that turns Ready wakes its ReplicaSet again after minReadySeconds, even while every
+/// sync fails (spec §14.1 step 6): upstream `updatePod` enqueues the ReplicaSet for that moment
+/// apart from the rate-limited retries, which by then wait for minutes.
+#[test]
+fn a_failing_replica_set_still_counts_pods_available_after_min_ready_seconds() {
+    let yaml = QUOTA.replace("replicas: 5\n", "replicas: 5\n    minReadySeconds: 7\n");
+    let scenario = Scenario::parse(&yaml).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut sim = scenario.sim();
+    let mut ready_at = None;
+    let mut available_at = None;
+    while let Some(step) = sim.step_until(Time::from_secs(60)) {
+        let rs = sim
+            .store()
+            .replica_sets
+            .values()
+            .next()
+            .map(|rs| &rs.status);
+        if let Some(s) = rs {
+            if ready_at.is_none() && s.ready_replicas == 3 {
+                ready_at = Some(step.time);
+            }
+            if available_at.is_none() && s.available_replicas == 3 {
+                available_at = Some(step.time);
+            }
+        }
+    }
+    let (ready, available) = (
+        ready_at.expect("3 ready"),
+        available_at.expect("3 available"),
+    );
+    // The last of the three pods turned Ready just before the status saw it; each is counted
+    // available 7 s and 1 ms after its Ready transition, so the last one soon after
+    // ready + 7 s, long before the next retry (81.92 s later).
+    assert!(
+        available.as_millis() > ready.as_millis() + 6_000
+            && available.as_millis() <= ready.as_millis() + 7_001,
+        "ready at {ready}, available at {available}"
+    );
+}

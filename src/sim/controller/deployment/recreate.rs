@@ -26,7 +26,17 @@ pub fn rollout_recreate(
     let active_old = filter_active(&old_rss);
 
     if scale_down_old_replica_sets_for_recreate(ctx, &active_old, d) {
-        ctx.out.say("The Recreate strategy never runs old and new pods together, so every old ReplicaSet is scaled to 0 first.");
+        // A Deployment switched to Recreate in the middle of a rolling update already runs new
+        // pods beside the old; Recreate leaves them be and only holds back further growth.
+        match new_rs.as_ref().filter(|rs| rs.spec.replicas > 0) {
+            Some(rs) => ctx.out.say(format!(
+                "The Recreate strategy scales every old ReplicaSet to 0 before it grows the new one: {} keeps the {} replica{} it already has (from before the strategy was Recreate) and grows only once no old pod is left.",
+                rs.metadata.name,
+                rs.spec.replicas,
+                if rs.spec.replicas == 1 { "" } else { "s" }
+            )),
+            None => ctx.out.say("The Recreate strategy never runs old and new pods together, so every old ReplicaSet is scaled to 0 first."),
+        }
         progress::sync_rollout_status(ctx, &all_rss, new_rs.as_ref(), d);
         return;
     }
