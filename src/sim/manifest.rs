@@ -149,7 +149,7 @@ pub fn check_parsed(doc: &Document) -> Result<Deployment, Vec<ManifestError>> {
 /// # Errors
 /// The syntax error, at its line.
 pub fn parse_document(text: &str) -> Result<Document, Vec<ManifestError>> {
-    yaml::parse(text, &Limits::default()).map_err(|e| {
+    yaml::parse_manifest(text, &Limits::default()).map_err(|e| {
         vec![ManifestError {
             line: Some(e.line),
             field: String::new(),
@@ -398,8 +398,16 @@ pub fn set_field(text: &str, path: &str, value: Option<&str>) -> Option<String> 
                                 && k + 1 < lines.len()
                                 && lines[k + 1].indent > l.indent
                             {
-                                // A block under the key, not a scalar.
-                                return None;
+                                // A block under the key, not a scalar: it can only be removed,
+                                // with every line under it.
+                                let dash = phys.get(l.line)?.trim_start().starts_with('-');
+                                if value.is_some() || dash {
+                                    return None;
+                                }
+                                let end = children_end(&lines, k + 1, l.indent, true);
+                                let stop = lines.get(end).map_or(phys.len(), |n| n.line);
+                                phys.drain(l.line..stop);
+                                return Some(join(&phys, text));
                             }
                             return write_scalar(&mut phys, l, offset, written, value, text);
                         }
@@ -448,7 +456,11 @@ fn write_scalar(
     value: Option<&str>,
     text: &str,
 ) -> Option<String> {
-    if written.starts_with(['{', '[', '|', '>', '&', '*', '!']) {
+    // A flow collection closed on its own line can be removed with that line.
+    let one_line_flow = written.starts_with(['{', '[']) && written.trim_end().ends_with(['}', ']']);
+    if written.starts_with(['{', '[', '|', '>', '&', '*', '!'])
+        && !(value.is_none() && one_line_flow)
+    {
         // A flow collection, block scalar, anchor or tag: only a re-render can change it.
         return None;
     }
@@ -510,12 +522,15 @@ fn join(phys: &[String], text: &str) -> String {
 /// would read differently in double quotes.
 pub fn yaml_scalar(raw: &str) -> String {
     // A number, negative ones included, is written as YAML reads it: `-3` is an integer, so a
-    // form's number field meets the API server's range check, not a type error.
-    let number = raw.parse::<i64>().is_ok()
-        || (raw.parse::<f64>().is_ok()
-            && raw
-                .chars()
-                .all(|c| c.is_ascii_digit() || "+-.eE".contains(c)));
+    // form's number field meets the API server's range check, not a type error. It is written
+    // in its plain decimal form, since kubectl's reader takes `010` for octal 8.
+    if let Ok(n) = raw.parse::<i64>() {
+        return n.to_string();
+    }
+    let number = raw.parse::<f64>().is_ok()
+        && raw
+            .chars()
+            .all(|c| c.is_ascii_digit() || "+-.eE".contains(c));
     let plain = number
         || !raw.is_empty()
             && raw.trim() == raw
@@ -525,9 +540,10 @@ pub fn yaml_scalar(raw: &str) -> String {
                 '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"',
                 '%', '@', '`',
             ])
-            && !matches!(
-                raw,
-                "true" | "false" | "null" | "~" | "yes" | "no" | "on" | "off"
+            // Words kubectl's reader takes for something else (`yes`, `off`, `null`, `0x1f`).
+            && matches!(
+                super::yaml::resolve_plain(raw, yaml::Schema::Kubectl),
+                Ok(Value::String(_))
             );
     if plain {
         raw.to_string()
@@ -654,6 +670,29 @@ spec:
         );
     }
 
+    /// Choosing Recreate in the form removes `rollingUpdate`, written as a block or a one-line
+    /// flow map, with what is under it and nothing else.
+    #[test]
+    fn set_field_removes_a_block_or_a_one_line_flow_map() {
+        let block = format!(
+            "{MANIFEST}  strategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxSurge: 1\n      maxUnavailable: 0\n  minReadySeconds: 2\n"
+        );
+        let out = set_field(&block, "spec.strategy.rollingUpdate", None).unwrap();
+        assert_eq!(
+            out,
+            format!("{MANIFEST}  strategy:\n    type: RollingUpdate\n  minReadySeconds: 2\n")
+        );
+        let flow =
+            format!("{MANIFEST}  strategy:\n    rollingUpdate: {{maxSurge: 1}}\n    type: X\n");
+        let out = set_field(&flow, "spec.strategy.rollingUpdate", None).unwrap();
+        assert_eq!(out, format!("{MANIFEST}  strategy:\n    type: X\n"));
+        // A block cannot be replaced by a scalar.
+        assert_eq!(
+            set_field(&block, "spec.strategy.rollingUpdate", Some("1")),
+            None
+        );
+    }
+
     #[test]
     fn set_field_declines_flow_maps_and_missing_items() {
         assert_eq!(
@@ -763,5 +802,8 @@ spec:
         assert_eq!(yaml_scalar("-3"), "-3");
         assert_eq!(yaml_scalar("-0.5"), "-0.5");
         assert_eq!(yaml_scalar("-x"), "\"-x\"");
+        assert_eq!(yaml_scalar("Yes"), "\"Yes\"");
+        assert_eq!(yaml_scalar("0x1f"), "\"0x1f\"");
+        assert_eq!(yaml_scalar("010"), "10");
     }
 }

@@ -192,6 +192,9 @@ fn parse_duration_str(s: &str) -> Result<u64, String> {
 
 struct Loader<'a> {
     doc: &'a Document,
+    /// The same text read as kubectl reads a manifest (`yes` a boolean, `010` octal), for the
+    /// Deployment manifests in it; the scenario's own keys read as YAML 1.2 in `doc`.
+    manifests: &'a Document,
     errors: Vec<ScenarioError>,
 }
 
@@ -275,15 +278,20 @@ impl Scenario {
     /// Every problem found: YAML syntax, unknown keys, bad durations, an invalid Deployment
     /// (with the API server's field errors), and sizes beyond what RolloutScope simulates.
     pub fn parse(text: &str) -> Result<Scenario, Vec<ScenarioError>> {
-        let doc = yaml::parse(text, &Limits::default()).map_err(|e| {
+        let syntax = |e: yaml::YamlError| {
             vec![ScenarioError {
                 line: Some(e.line),
                 field: String::new(),
-                message: e.message.clone(),
+                message: e.message,
             }]
-        })?;
+        };
+        let doc = yaml::parse(text, &Limits::default()).map_err(syntax)?;
+        // Read a second time for the manifests; only a number too big for kubectl's reading
+        // (`1_0…0`, which YAML 1.2 keeps as a word) can fail here and not above.
+        let manifests = yaml::parse_manifest(text, &Limits::default()).map_err(syntax)?;
         let mut l = Loader {
             doc: &doc,
+            manifests: &manifests,
             errors: Vec::new(),
         };
         let empty = Map::new();
@@ -765,7 +773,7 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
 /// The Deployment at `path`: validated when it is the scenario's own (`validate`), only decoded
 /// when an `apply` action sends it later ([`manifest::decode_document`]).
 fn load_deployment(l: &mut Loader<'_>, path: &str, validate: bool) -> Option<Deployment> {
-    let sub = l.doc.child(path);
+    let sub = l.manifests.child(path);
     let checked = if validate {
         manifest::check_document(&sub)
     } else {

@@ -1156,6 +1156,11 @@ pub fn set_defaults(d: &mut Deployment) {
     let spec = &mut d.spec;
     spec.replicas.get_or_insert(1);
     let strategy = &mut spec.strategy;
+    // Upstream defaulting tests for the empty string, so `type: ""` is as good as unset; the
+    // same holds for a container's pull policy and a port's protocol below.
+    if strategy.type_ == Some(DeploymentStrategyType::Other(String::new())) {
+        strategy.type_ = None;
+    }
     let type_ = strategy
         .type_
         .get_or_insert(DeploymentStrategyType::RollingUpdate);
@@ -1198,8 +1203,17 @@ fn set_defaults_pod_spec(spec: &mut PodSpec) {
 }
 
 fn set_defaults_container(c: &mut Container) {
-    if c.image_pull_policy.is_none() {
+    if c.image_pull_policy.is_none()
+        || c.image_pull_policy == Some(PullPolicy::Other(String::new()))
+    {
         c.image_pull_policy = Some(default_pull_policy(&c.image));
+    }
+    // An unset protocol means TCP everywhere it is read, so `protocol: ""` is made unset rather
+    // than TCP: the two then hash to the same pod template, as they do upstream.
+    for port in &mut c.ports {
+        if port.protocol.as_deref() == Some("") {
+            port.protocol = None;
+        }
     }
     for probe in [
         &mut c.readiness_probe,
@@ -1399,7 +1413,9 @@ fn validate_object_meta(meta: &ObjectMeta, path: &Path, errs: &mut Vec<FieldErro
             ));
         }
     }
-    validate_nonnegative(meta.generation, &path.child("generation"), errs);
+    // `ValidateObjectMeta` also checks that `generation` is not negative, but the Deployment
+    // strategy's PrepareForCreate and PrepareForUpdate set it (1, or the stored one) before
+    // validating, so a written generation is never seen and never refused.
     validate_labels(&meta.labels, &path.child("labels"), errs);
     validate_annotations(&meta.annotations, &path.child("annotations"), errs);
 }
@@ -3127,6 +3143,28 @@ spec:
                 "spec.template.spec.containers[0].name: Invalid value: \"side.car\": must not contain dots"
             ]
         );
+    }
+
+    /// Upstream defaulting tests for `""`, so an empty strategy type, pull policy or protocol
+    /// is defaulted rather than refused; and a written generation is replaced before
+    /// validation, so even a negative one passes.
+    #[test]
+    fn empty_strings_are_defaulted_and_generation_is_not_checked() {
+        let mut d = valid();
+        d.spec.strategy.type_ = Some(DeploymentStrategyType::Other(String::new()));
+        let c = &mut d.spec.template.spec.containers[0];
+        c.image_pull_policy = Some(PullPolicy::Other(String::new()));
+        c.ports[0].protocol = Some(String::new());
+        d.metadata.generation = -3;
+        set_defaults(&mut d);
+        assert_eq!(validate_deployment(&d), []);
+        assert_eq!(
+            d.spec.strategy.type_,
+            Some(DeploymentStrategyType::RollingUpdate)
+        );
+        let c = &d.spec.template.spec.containers[0];
+        assert_eq!(c.image_pull_policy, Some(PullPolicy::IfNotPresent));
+        assert_eq!(c.ports[0].protocol, None);
     }
 
     #[test]

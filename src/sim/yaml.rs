@@ -10,8 +10,10 @@
 //! * every node counts against [`Limits::max_nodes`], including the nodes an alias (`*name`)
 //!   expands to, so a "billion laughs" document fails after a few thousand events.
 //!
-//! Plain scalars follow the YAML 1.2 core schema (`true`, `0x1f`, `1.5`, `~`), the schema the
-//! YAML 1.2 specification recommends. Quoted and block scalars, and plain scalars tagged `!!str`,
+//! Plain scalars follow the YAML 1.2 core schema (`true`, `0x1f`, `1.5`, `~`) in a scenario
+//! file, and kubectl's own reading (YAML 1.1 in effect: `yes` and `on` are booleans, `010` is
+//! octal) in a manifest ([`Schema`]), so a manifest that kubectl would send with a boolean where
+//! a string belongs is refused the same way. Quoted and block scalars, and plain scalars tagged `!!str`,
 //! are strings. Mapping keys are always strings in the result (`1: x` gives the key `"1"`), as in
 //! the JSON the API server stores. YAML 1.1 merge keys (`<<: *defaults`) are honoured, because
 //! Kubernetes' own YAML reader (go-yaml) honours them and manifests in the wild use them.
@@ -204,6 +206,19 @@ fn split_path(path: &str) -> Vec<String> {
 /// Never panics and never recurses on the input's structure; the work done is linear in the
 /// text's length plus [`Limits::max_nodes`].
 pub fn parse(text: &str, limits: &Limits) -> Result<Document, YamlError> {
+    parse_as(text, limits, Schema::Core)
+}
+
+/// [`parse`] for a Kubernetes manifest: plain scalars resolve as kubectl reads them
+/// ([`Schema::Kubectl`]).
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_manifest(text: &str, limits: &Limits) -> Result<Document, YamlError> {
+    parse_as(text, limits, Schema::Kubectl)
+}
+
+fn parse_as(text: &str, limits: &Limits, schema: Schema) -> Result<Document, YamlError> {
     if text.len() > limits.max_bytes {
         return Err(YamlError {
             line: 1,
@@ -216,7 +231,7 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Document, YamlError> {
         });
     }
     let mut parser = Parser::new_from_str(text);
-    let mut builder = Builder::new(limits);
+    let mut builder = Builder::new(limits, schema);
     let mut documents = 0usize;
     loop {
         let (event, mark) = parser
@@ -298,6 +313,7 @@ struct Anchored {
 /// Builds the JSON value from the event stream with an explicit stack.
 struct Builder<'l> {
     limits: &'l Limits,
+    schema: Schema,
     stack: Vec<Frame>,
     lines: BTreeMap<(usize, String), (usize, usize)>,
     root_line: Option<usize>,
@@ -309,9 +325,10 @@ struct Builder<'l> {
 }
 
 impl<'l> Builder<'l> {
-    fn new(limits: &'l Limits) -> Self {
+    fn new(limits: &'l Limits, schema: Schema) -> Self {
         Builder {
             limits,
+            schema,
             stack: Vec::new(),
             lines: BTreeMap::new(),
             root_line: None,
@@ -423,7 +440,7 @@ impl<'l> Builder<'l> {
         let forced_string =
             tag.is_some_and(|t| t.handle == "tag:yaml.org,2002:" && t.suffix == "str");
         let value = if style == TScalarStyle::Plain && !forced_string {
-            resolve_plain(&text).map_err(|m| YamlError::at(mark, m))?
+            resolve_plain(&text, self.schema).map_err(|m| YamlError::at(mark, m))?
         } else {
             Value::String(text)
         };
@@ -605,11 +622,26 @@ fn key_text(value: &Value) -> Option<String> {
     }
 }
 
-/// Resolves a plain scalar with the YAML 1.2 core schema.
+/// How plain scalars (unquoted words and numbers) resolve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schema {
+    /// The YAML 1.2 core schema (`true`, `0x1f`, `1.5`, `~`), which the specification
+    /// recommends: for RolloutScope's own scenario format, where a node named `n` stays a name.
+    Core,
+    /// As kubectl's reader resolves them (go-yaml v2 under `sigs.k8s.io/yaml`, YAML 1.1 in
+    /// effect): for Kubernetes manifests. Besides `true` and `false`, the words `y`, `yes`,
+    /// `on`, `n`, `no` and `off` (lower, capitalised or upper case) are booleans, so
+    /// `value: yes` gets the classic "quote your yes" refusal; underscores in numbers are
+    /// dropped; a leading `0` means octal (`010` is 8), `0x`, `0o` and `0b` mark hexadecimal,
+    /// octal and binary; other numbers are floats.
+    Kubectl,
+}
+
+/// Resolves a plain scalar with `schema`.
 ///
 /// # Errors
 /// A message when the scalar is a number JSON cannot hold.
-fn resolve_plain(s: &str) -> Result<Value, String> {
+pub fn resolve_plain(s: &str, schema: Schema) -> Result<Value, String> {
     match s {
         "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
         "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
@@ -623,6 +655,26 @@ fn resolve_plain(s: &str) -> Result<Value, String> {
         _ => {}
     }
     let too_big = || format!("the integer {s} does not fit in 64 bits");
+    if schema == Schema::Kubectl {
+        match s {
+            "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => {
+                return Ok(Value::Bool(true));
+            }
+            "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => {
+                return Ok(Value::Bool(false));
+            }
+            _ => {}
+        }
+        // go-yaml tries numbers only for a scalar that starts with a digit, a sign or a dot.
+        if !s.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '+' | '-' | '.')) {
+            return Ok(Value::String(s.to_string()));
+        }
+        let plain = s.replace('_', "");
+        if let Some(n) = go_parse_int(&plain) {
+            return n.ok_or_else(too_big);
+        }
+        return float(&plain, s);
+    }
     if let Some(hex) = s.strip_prefix("0x") {
         if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
             return i64::from_str_radix(hex, 16)
@@ -643,13 +695,54 @@ fn resolve_plain(s: &str) -> Result<Value, String> {
     if !unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit()) {
         return s.parse::<i64>().map(Value::from).map_err(|_| too_big());
     }
-    if is_core_float(unsigned) {
-        let f: f64 = s.parse().map_err(|_| format!("{s} is not a number"))?;
-        return Number::from_f64(f)
-            .map(Value::Number)
-            .ok_or_else(|| format!("the number {s} is too large for JSON"));
+    float(s, s)
+}
+
+/// `number` as a float when it has the core schema's float form, else `written` as a string.
+fn float(number: &str, written: &str) -> Result<Value, String> {
+    if !is_core_float(number.strip_prefix(['-', '+']).unwrap_or(number)) {
+        return Ok(Value::String(written.to_string()));
     }
-    Ok(Value::String(s.to_string()))
+    let f: f64 = number
+        .parse()
+        .map_err(|_| format!("{written} is not a number"))?;
+    Number::from_f64(f)
+        .map(Value::Number)
+        .ok_or_else(|| format!("the number {written} is too large for JSON"))
+}
+
+/// Go's `strconv.ParseInt(s, 0, 64)`, then `ParseUint` for what is too big for it: `None` when
+/// `s` is not an integer in Go's syntax (sign, then `0x`, `0o`, `0b`, a leading `0` for octal, or
+/// decimal digits), `Some(None)` when it is one that does not fit in 64 bits.
+fn go_parse_int(s: &str) -> Option<Option<Value>> {
+    let (negative, unsigned) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let lower = unsigned.get(..2).map(str::to_ascii_lowercase);
+    let (radix, digits) = match lower.as_deref() {
+        Some("0x") => (16, &unsigned[2..]),
+        Some("0o") => (8, &unsigned[2..]),
+        Some("0b") => (2, &unsigned[2..]),
+        _ if unsigned.len() > 1 && unsigned.starts_with('0') => (8, &unsigned[1..]),
+        _ => (10, unsigned),
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let magnitude = u128::from_str_radix(digits, radix).ok();
+    let value = magnitude.and_then(|m| {
+        if negative {
+            i64::try_from(m)
+                .ok()
+                .map(|v| Value::from(-v))
+                .or_else(|| (m == 1u128 << 63).then(|| Value::from(i64::MIN)))
+        } else {
+            u64::try_from(m).ok().map(Value::from)
+        }
+    });
+    Some(value)
 }
 
 /// Whether `s` (sign removed) matches the core schema's float form
@@ -794,6 +887,29 @@ spec:
                 "a": null, "b": null, "c": null, "d": null, "e": true, "f": false,
                 "g": 42, "h": -7, "i": 31, "j": 15, "k": 1.5, "l": 0.5, "m": 1000.0,
                 "n": "yes", "o": "1.2.3", "p": "0x", "q": 7, "r": 3
+            })
+        );
+    }
+
+    #[test]
+    fn manifest_scalars_resolve_as_kubectl_reads_them() {
+        let text = "a: ~\ne: true\nf: False\ng: 42\nh: -7\ni: 0x1F\nj: 0o17\nk: 1.5\nl: .5\n\
+                    m: 1e3\nyes_word: yes\no: 1.2.3\np: 0x\nq: 007\nr: +3\ns: 010\nt: 08\n\
+                    u: 1_000\nv: 0b101\nw: Off\nx: Y\nz: -010\nwords: yesterday\non: 1\n";
+        let doc = match parse_manifest(text, &Limits::default()) {
+            Ok(doc) => doc,
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(
+            doc.value,
+            json!({
+                "a": null, "e": true, "f": false, "g": 42, "h": -7, "i": 31, "j": 15, "k": 1.5,
+                "l": 0.5, "m": 1000.0, "yes_word": true, "o": "1.2.3", "p": "0x", "q": 7, "r": 3,
+                // A leading 0 is octal; 08 is no octal number and reads as the float 8.
+                "s": 8, "t": 8.0, "u": 1000, "v": 5, "w": false, "x": true, "z": -8,
+                "words": "yesterday",
+                // A boolean word as a key becomes "true", as `sigs.k8s.io/yaml` writes it.
+                "true": 1
             })
         );
     }

@@ -227,36 +227,6 @@ pub fn SpecEditor(
             ))),
         }
     };
-    let field =
-        move |label: &'static str, path: String, kind: &'static str, placeholder: &'static str| {
-            let read_path = path.clone();
-            let value = move || {
-                parsed.with(|d| {
-                    d.as_ref()
-                        .ok()
-                        .map(|d| shown(manifest::value_at(d, &read_path)))
-                        .unwrap_or_default()
-                })
-            };
-            let testid = match path.strip_prefix(&format!("{CONTAINER}.")) {
-                Some(rest) => format!("field-{}", rest.replace('.', "-")),
-                None => format!("field-{}", path.rsplit('.').next().unwrap_or(&path)),
-            };
-            view! {
-                <label class="field">
-                    <span>{label}</span>
-                    <input
-                        type=kind
-                        min=(kind == "number").then_some("0")
-                        data-testid=testid
-                        placeholder=placeholder
-                    disabled=readonly
-                        prop:value=value
-                        on:change=move |ev| set(path.clone(), event_target_value(&ev))
-                    />
-                </label>
-            }
-        };
     let strategy_value = move || {
         parsed.with(|d| {
             d.as_ref()
@@ -265,6 +235,52 @@ pub fn SpecEditor(
                 .filter(|s| !s.is_empty())
                 .unwrap_or_else(|| "RollingUpdate".into())
         })
+    };
+    let field = move |label: &'static str,
+                      path: String,
+                      kind: &'static str,
+                      placeholder: &'static str| {
+        let read_path = path.clone();
+        let value = move || {
+            parsed.with(|d| {
+                d.as_ref()
+                    .ok()
+                    .map(|d| shown(manifest::value_at(d, &read_path)))
+                    .unwrap_or_default()
+            })
+        };
+        let testid = match path.strip_prefix(&format!("{CONTAINER}.")) {
+            Some(rest) => format!("field-{}", rest.replace('.', "-")),
+            None => format!("field-{}", path.rsplit('.').next().unwrap_or(&path)),
+        };
+        // maxSurge and maxUnavailable mean nothing to Recreate, which refuses them.
+        let rolling_only = path.contains(".rollingUpdate.");
+        let disabled = move || readonly || (rolling_only && strategy_value() == "Recreate");
+        view! {
+            <label class="field">
+                <span>{label}</span>
+                <input
+                    type=kind
+                    min=(kind == "number").then_some("0")
+                    data-testid=testid
+                    placeholder=placeholder
+                    disabled=disabled
+                    prop:value=value
+                    on:change=move |ev| {
+                        let input = event_target::<web_sys::HtmlInputElement>(&ev);
+                        // What the browser cannot read as a number reaches us as "", which
+                        // would remove the field: keep the manifest and say why instead.
+                        if input.validity().bad_input() {
+                            form_note.set(Some(format!(
+                                "{label}: what is typed there is not a number, so the manifest keeps its value; type a whole number, or edit the YAML."
+                            )));
+                            return;
+                        }
+                        set(path.clone(), input.value())
+                    }
+                />
+            </label>
+        }
     };
     let probes = move || {
         parsed.with(|d| {
@@ -375,7 +391,14 @@ pub fn SpecEditor(
                     {field("image", format!("{CONTAINER}.image"), "text", "")}
                     <label class="field">
                         <span>"strategy"</span>
-                        <select data-testid="field-strategy" disabled=readonly on:change=move |ev| set("spec.strategy.type".into(), event_target_value(&ev))>
+                        <select data-testid="field-strategy" disabled=readonly on:change=move |ev| {
+                            let strategy = event_target_value(&ev);
+                            // Recreate refuses a rollingUpdate block, so it goes with the switch.
+                            if strategy == "Recreate" {
+                                set("spec.strategy.rollingUpdate".into(), String::new());
+                            }
+                            set("spec.strategy.type".into(), strategy)
+                        }>
                             {["RollingUpdate", "Recreate"].into_iter().map(|v| view! {
                                 <option value=v selected=move || strategy_value() == v>{v}</option>
                             }).collect_view()}

@@ -158,6 +158,30 @@ test('a form edit before the first step replaces the manifest and the run follow
   await expect(page.getByTestId('deployment-desired')).toContainText('2');
 });
 
+
+test('the form switches to Recreate without leaving an invalid manifest, and keeps what it cannot read', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('rolling-update-max-surge-0.yaml');
+  await expect(app.manifest).toHaveValue(/rollingUpdate:/);
+  await page.getByTestId('field-strategy').selectOption('Recreate');
+  // Recreate refuses a rollingUpdate block, so the switch removes it, and its fields go quiet.
+  await expect(app.manifest).toHaveValue(/type: Recreate/);
+  await expect(app.manifest).not.toHaveValue(/rollingUpdate|maxSurge/);
+  await expect(app.fieldErrors).toHaveCount(0);
+  await expect(page.getByTestId('field-maxSurge')).toBeDisabled();
+  await expect(page.getByTestId('field-maxUnavailable')).toBeDisabled();
+  await expect(app.applyButton).toBeEnabled();
+  // Text the browser cannot read as a number leaves the manifest's replicas as they were.
+  const replicas = page.getByTestId('field-replicas');
+  await replicas.fill('');
+  await replicas.pressSequentially('1e');
+  await replicas.press('Tab');
+  await expect(page.locator('.form-note')).toContainText('replicas: what is typed there is not a number');
+  await expect(app.manifest).toHaveValue(/replicas: \d+/);
+  await app.screenshot('form-recreate');
+});
+
 test('the image-typo scenario shows ImagePullBackOff and ProgressDeadlineExceeded', async ({ page }) => {
   const app = new AppPage(page);
   await app.goto();
