@@ -31,7 +31,7 @@ use super::api::{
 };
 use super::order;
 use super::yaml::Document;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -203,23 +203,61 @@ impl fmt::Display for FieldError {
 
 impl std::error::Error for FieldError {}
 
+/// Each error's text once, in order: the API server drops repeated causes.
+fn distinct_messages(errs: &[FieldError]) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    errs.iter()
+        .map(ToString::to_string)
+        .filter(|m| seen.insert(m.clone()))
+        .collect()
+}
+
 /// How kubectl prints a refused object (`cmdutil.CheckErr` on an Invalid status): `The <Kind>
 /// "<name>" is invalid: ` followed by the one cause, or by a line per cause starting `* ` when
 /// there are several (kubectl's `MultilineError`). `kind` is the bare kind (`Deployment`), which
 /// is what the status details carry.
 pub fn render_kubectl_invalid(kind: &str, name: &str, errs: &[FieldError]) -> String {
-    // Each cause once, in order: the API server drops repeated causes.
-    let mut seen = BTreeSet::new();
-    let messages: Vec<String> = errs
-        .iter()
-        .map(ToString::to_string)
-        .filter(|m| seen.insert(m.clone()))
-        .collect();
+    let messages = distinct_messages(errs);
     let head = format!("The {kind} {} is invalid: ", go_quote(name));
     match messages.as_slice() {
         [one] => format!("{head}{one}"),
         many => many.iter().fold(head, |text, m| format!("{text}\n* {m}")),
     }
+}
+
+/// The API server's own message for an invalid object (`NewInvalid`), as a controller's event
+/// quotes it: `Pod "web-6b7d-x2k4p" is invalid: <error>`, or `[<error>, <error>]` for several
+/// (`ErrorList.ToAggregate`, which drops repeats).
+pub fn render_status_invalid(kind: &str, name: &str, errs: &[FieldError]) -> String {
+    let messages = distinct_messages(errs);
+    let list = match messages.as_slice() {
+        [one] => one.clone(),
+        many => format!("[{}]", many.join(", ")),
+    };
+    format!("{kind} {} is invalid: {list}", go_quote(name))
+}
+
+/// The checks pod creation adds to those of a pod template (`validateContainersOnlyForPod`): an
+/// image with leading or trailing whitespace passes in a Deployment's template, but no pod can
+/// be created from it.
+pub fn validate_pod_create(spec: &PodSpec) -> Vec<FieldError> {
+    let path = Path::root("spec");
+    let mut errs = Vec::new();
+    for (list, field) in [
+        (&spec.containers, "containers"),
+        (&spec.init_containers, "initContainers"),
+    ] {
+        for (i, c) in list.iter().enumerate() {
+            if c.image.trim() != c.image {
+                errs.push(FieldError::invalid(
+                    &path.child(field).index(i).child("image"),
+                    go_quote(&c.image),
+                    "must not have leading or trailing whitespace",
+                ));
+            }
+        }
+    }
+    errs
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1668,10 +1706,12 @@ fn validate_pod_template_spec(template: &PodTemplateSpec, path: &Path, errs: &mu
 
 /// The parts of `ValidatePodSpec` a simulator needs, in upstream's order.
 fn validate_pod_spec(spec: &PodSpec, path: &Path, errs: &mut Vec<FieldError>) {
-    validate_containers(&spec.containers, &path.child("containers"), errs);
+    let volumes = validate_volumes(spec.extra.get("volumes"), &path.child("volumes"), errs);
+    validate_containers(&spec.containers, &volumes, &path.child("containers"), errs);
     validate_init_containers(
         &spec.init_containers,
         &spec.containers,
+        &volumes,
         &path.child("initContainers"),
         errs,
     );
@@ -1718,7 +1758,12 @@ fn validate_pod_spec(spec: &PodSpec, path: &Path, errs: &mut Vec<FieldError>) {
 
 /// `validateContainers`: each container's common checks, names unique among the regular
 /// containers, then its probes.
-fn validate_containers(containers: &[Container], path: &Path, errs: &mut Vec<FieldError>) {
+fn validate_containers(
+    containers: &[Container],
+    volumes: &BTreeSet<&str>,
+    path: &Path,
+    errs: &mut Vec<FieldError>,
+) {
     if containers.is_empty() {
         errs.push(FieldError::required(path, ""));
         return;
@@ -1726,7 +1771,7 @@ fn validate_containers(containers: &[Container], path: &Path, errs: &mut Vec<Fie
     let mut names = BTreeSet::new();
     for (i, c) in containers.iter().enumerate() {
         let p = path.index(i);
-        validate_container_common(c, &p, errs);
+        validate_container_common(c, volumes, &p, errs);
         if !names.insert(c.name.as_str()) {
             errs.push(FieldError::duplicate(&p.child("name"), go_quote(&c.name)));
         }
@@ -1741,13 +1786,14 @@ fn validate_containers(containers: &[Container], path: &Path, errs: &mut Vec<Fie
 fn validate_init_containers(
     inits: &[Container],
     regular: &[Container],
+    volumes: &BTreeSet<&str>,
     path: &Path,
     errs: &mut Vec<FieldError>,
 ) {
     let mut names: BTreeSet<&str> = regular.iter().map(|c| c.name.as_str()).collect();
     for (i, c) in inits.iter().enumerate() {
         let p = path.index(i);
-        validate_container_common(c, &p, errs);
+        validate_container_common(c, volumes, &p, errs);
         match c.extra.get("restartPolicy") {
             None | Some(Value::Null) => {}
             Some(Value::String(s)) if s == "Always" => {}
@@ -1786,9 +1832,15 @@ fn validate_init_containers(
     }
 }
 
-/// The parts of `validateContainerCommon` that apply: the name, the image, the ports, the pull
-/// policy and the resources.
-fn validate_container_common(c: &Container, p: &Path, errs: &mut Vec<FieldError>) {
+/// The parts of `validateContainerCommon` that apply, in its order: the name, the image, the
+/// termination message policy, the ports, the environment, the volume mounts, the pull policy
+/// and the resources.
+fn validate_container_common(
+    c: &Container,
+    volumes: &BTreeSet<&str>,
+    p: &Path,
+    errs: &mut Vec<FieldError>,
+) {
     let name_path = p.child("name");
     if c.name.is_empty() {
         errs.push(FieldError::required(&name_path, ""));
@@ -1800,7 +1852,27 @@ fn validate_container_common(c: &Container, p: &Path, errs: &mut Vec<FieldError>
     if c.image.is_empty() {
         errs.push(FieldError::required(&p.child("image"), ""));
     }
+    // An empty policy is defaulted to File before validation, so only another word is refused.
+    if let Some(policy) = c
+        .extra
+        .get("terminationMessagePolicy")
+        .and_then(Value::as_str)
+        && !matches!(policy, "" | "File" | "FallbackToLogsOnError")
+    {
+        errs.push(FieldError::not_supported(
+            &p.child("terminationMessagePolicy"),
+            go_quote(policy),
+            &["File", "FallbackToLogsOnError"],
+        ));
+    }
     validate_container_ports(c, &p.child("ports"), errs);
+    validate_env(c.extra.get("env"), &p.child("env"), errs);
+    validate_volume_mounts(
+        c.extra.get("volumeMounts"),
+        volumes,
+        &p.child("volumeMounts"),
+        errs,
+    );
     let policy_path = p.child("imagePullPolicy");
     match &c.image_pull_policy {
         None => errs.push(FieldError::required(&policy_path, "")),
@@ -1867,6 +1939,15 @@ fn validate_container_ports(c: &Container, path: &Path, errs: &mut Vec<FieldErro
                 ));
             }
         }
+        if let Some(host_port) = port.host_port.filter(|p| *p != 0) {
+            for msg in is_valid_port_num(i64::from(host_port)) {
+                errs.push(FieldError::invalid(
+                    &p.child("hostPort"),
+                    render_int(i64::from(host_port)),
+                    msg,
+                ));
+            }
+        }
         if let Some(protocol) = &port.protocol
             && !matches!(protocol.as_str(), "SCTP" | "TCP" | "UDP")
         {
@@ -1874,6 +1955,107 @@ fn validate_container_ports(c: &Container, path: &Path, errs: &mut Vec<FieldErro
                 &p.child("protocol"),
                 go_quote(protocol),
                 &["SCTP", "TCP", "UDP"],
+            ));
+        }
+    }
+}
+
+/// The items of a list field the strict decoder has already checked (a list of mappings), each
+/// with its path.
+fn items<'v>(
+    list: Option<&'v Value>,
+    path: &Path,
+) -> impl Iterator<Item = (Path, &'v Map<String, Value>)> {
+    list.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .filter_map(move |(i, v)| Some((path.index(i), v.as_object()?)))
+}
+
+/// A string field of a decoded item, `""` when it is absent.
+fn text_of<'v>(item: &'v Map<String, Value>, key: &str) -> &'v str {
+    item.get(key).and_then(Value::as_str).unwrap_or_default()
+}
+
+/// `ValidateVolumes`, for the names: each one set, a DNS-1123 label, and unique. Returns the
+/// names, which the containers' volume mounts must name.
+fn validate_volumes<'v>(
+    volumes: Option<&'v Value>,
+    path: &Path,
+    errs: &mut Vec<FieldError>,
+) -> BTreeSet<&'v str> {
+    let mut names = BTreeSet::new();
+    for (p, volume) in items(volumes, path) {
+        let name = text_of(volume, "name");
+        let name_path = p.child("name");
+        if name.is_empty() {
+            errs.push(FieldError::required(&name_path, ""));
+            continue;
+        }
+        let msgs = is_dns1123_label(name);
+        if !msgs.is_empty() {
+            for msg in msgs {
+                errs.push(FieldError::invalid(&name_path, go_quote(name), msg));
+            }
+        } else if !names.insert(name) {
+            errs.push(FieldError::duplicate(&name_path, go_quote(name)));
+        }
+    }
+    names
+}
+
+/// `ValidateEnv` with the relaxed names of v1.34 on (`RelaxedEnvironmentVariableValidation`,
+/// GA): a name is set and printable ASCII other than `=`; and `validateEnvVarValueFrom`'s rule
+/// that `valueFrom` and a non-empty `value` exclude each other.
+fn validate_env(env: Option<&Value>, path: &Path, errs: &mut Vec<FieldError>) {
+    for (p, var) in items(env, path) {
+        let name = text_of(var, "name");
+        if name.is_empty() {
+            errs.push(FieldError::required(&p.child("name"), ""));
+        } else if name.chars().any(|c| !(' '..='~').contains(&c) || c == '=') {
+            errs.push(FieldError::invalid(
+                &p.child("name"),
+                go_quote(name),
+                "a valid environment variable name must consist only of printable ASCII characters other than '='",
+            ));
+        }
+        if var.get("valueFrom").is_some_and(|v| !v.is_null()) && !text_of(var, "value").is_empty() {
+            errs.push(FieldError::invalid(
+                &p.child("valueFrom"),
+                go_quote(""),
+                "may not be specified when `value` is not empty",
+            ));
+        }
+    }
+}
+
+/// `ValidateVolumeMounts`: each mount names a volume of the pod and a path, and no two mount
+/// at the same path.
+fn validate_volume_mounts(
+    mounts: Option<&Value>,
+    volumes: &BTreeSet<&str>,
+    path: &Path,
+    errs: &mut Vec<FieldError>,
+) {
+    let mut paths = BTreeSet::new();
+    for (p, mount) in items(mounts, path) {
+        let name = text_of(mount, "name");
+        if name.is_empty() {
+            errs.push(FieldError::required(&p.child("name"), ""));
+        }
+        if !volumes.contains(name) {
+            errs.push(FieldError::not_found(&p.child("name"), go_quote(name)));
+        }
+        let mount_path = text_of(mount, "mountPath");
+        if mount_path.is_empty() {
+            errs.push(FieldError::required(&p.child("mountPath"), ""));
+        }
+        if !paths.insert(mount_path) {
+            errs.push(FieldError::invalid(
+                &p.child("mountPath"),
+                go_quote(mount_path),
+                "must be unique",
             ));
         }
     }
@@ -3165,6 +3347,59 @@ spec:
         let c = &d.spec.template.spec.containers[0];
         assert_eq!(c.image_pull_policy, Some(PullPolicy::IfNotPresent));
         assert_eq!(c.ports[0].protocol, None);
+    }
+
+    /// `ValidateVolumes`, `ValidateVolumeMounts`, `ValidateEnv` and the host port, in
+    /// `validatePodSpec`'s order: the volumes first, then each container's policy, ports,
+    /// environment and mounts.
+    #[test]
+    fn volumes_mounts_env_and_host_ports() {
+        let errs = errors_after(|d| {
+            let spec = &mut d.spec.template.spec;
+            spec.extra.insert(
+                "volumes".into(),
+                serde_json::json!([{"name": "cfg", "emptyDir": {}}, {"name": "cfg", "emptyDir": {}}, {"name": ""}]),
+            );
+            let c = &mut spec.containers[0];
+            c.ports[0].host_port = Some(70000);
+            c.extra
+                .insert("terminationMessagePolicy".into(), "Sometimes".into());
+            c.extra.insert(
+                "env".into(),
+                serde_json::json!([
+                    {"name": "A=B", "value": "1"},
+                    {"name": "", "value": "x"},
+                    {"name": "1ok.and-fine", "value": "v", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}
+                ]),
+            );
+            c.extra.insert(
+                "volumeMounts".into(),
+                serde_json::json!([{"name": "data", "mountPath": "/d"}, {"name": "cfg", "mountPath": "/d"}]),
+            );
+        });
+        let c = "spec.template.spec.containers[0]";
+        assert_eq!(
+            errs,
+            [
+                "spec.template.spec.volumes[1].name: Duplicate value: \"cfg\"".to_string(),
+                "spec.template.spec.volumes[2].name: Required value".to_string(),
+                format!(
+                    "{c}.terminationMessagePolicy: Unsupported value: \"Sometimes\": supported values: \"File\", \"FallbackToLogsOnError\""
+                ),
+                format!(
+                    "{c}.ports[0].hostPort: Invalid value: 70000: must be between 1 and 65535, inclusive"
+                ),
+                format!(
+                    "{c}.env[0].name: Invalid value: \"A=B\": a valid environment variable name must consist only of printable ASCII characters other than '='"
+                ),
+                format!("{c}.env[1].name: Required value"),
+                format!(
+                    "{c}.env[2].valueFrom: Invalid value: \"\": may not be specified when `value` is not empty"
+                ),
+                format!("{c}.volumeMounts[0].name: Not found: \"data\""),
+                format!("{c}.volumeMounts[1].mountPath: Invalid value: \"/d\": must be unique"),
+            ]
+        );
     }
 
     #[test]

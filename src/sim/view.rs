@@ -100,6 +100,9 @@ pub struct PodView {
 pub struct NodeView {
     pub name: String,
     pub ready: bool,
+    /// Its kubelet has stopped (a fault); the node stays Ready until the node controller's
+    /// grace period runs out.
+    pub kubelet_down: bool,
     pub unschedulable: bool,
     pub milli_cpu_requested: i64,
     pub milli_cpu_allocatable: i64,
@@ -363,6 +366,7 @@ impl ClusterView {
                 NodeView {
                     name: n.metadata.name.clone(),
                     ready: n.status.ready,
+                    kubelet_down: super::kubelet::node_down(store, &n.metadata.name),
                     unschedulable: n.spec.unschedulable,
                     milli_cpu_requested: u.milli_cpu,
                     milli_cpu_allocatable: n.status.allocatable_milli_cpu,

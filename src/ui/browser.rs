@@ -199,6 +199,16 @@ fn element_by_id(id: &str) -> Option<web_sys::Element> {
     web_sys::window()?.document()?.get_element_by_id(id)
 }
 
+/// Moves the keyboard focus to the element with this id at the next frame, once the render
+/// that answers the current event has run.
+pub fn focus(id: &'static str) {
+    leptos::prelude::request_animation_frame(move || {
+        if let Some(e) = element_by_id(id).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = e.focus();
+        }
+    });
+}
+
 /// Scrolls the element with this id into view at the next frame only as far as needed
 /// (`block: "nearest"`): a panel that opens above the viewport, while the sticky controls that
 /// opened it stay in view, comes down to just below them.

@@ -48,7 +48,7 @@ pub fn DeploymentPanel(
                     ];
                     view! {
                         <h2>
-                            {format!("Deployment {}", d.name)}
+                            {format!("Deployment {} ", d.name)}
                             {(!d.revision.is_empty()).then(|| view! { <span class="badge">{format!("revision {}", d.revision)}</span> })}
                             {d.paused.then(|| view! { <span class="badge warn">"‖ paused"</span> })}
                         </h2>
@@ -254,6 +254,12 @@ pub fn ReplicaSetLanes(
     view! {
         <section class="panel replica-sets" aria-label="ReplicaSets and their Pods">
             <h2>"ReplicaSets and their Pods"</h2>
+            // The chips' marks, said once: they are letters and glyphs to fit a chip, and
+            // "R✗" beside "R✓" would otherwise read as a status rather than a button.
+            <p class="legend" data-testid="pod-legend">
+                "Each pod starts with ✓ ready, ○ running but not ready, … pending, ✗ failing or ⊘ terminating; its probe marks are S startup, R readiness, L liveness, each ✓ passed, ✗ failed or · no result yet."
+                <span class="legend-buttons">" Buttons that break a pod: ✂ deletes it, R✗ makes its readiness fail, ↯ crashes its container."</span>
+            </p>
             <Show when=move || names.with(Vec::is_empty)>
                 <p class="empty">"No ReplicaSet yet: the deployment controller creates one for the template."</p>
             </Show>
@@ -324,7 +330,10 @@ fn ReplicaSetLane(
     let header = move || {
         rs.get().map(|rs: ReplicaSetView| {
             let role = if rs.current { "new" } else { "old" };
+            // The fault button sits beside the heading, not in it, so the heading reads as the
+            // ReplicaSet alone.
             view! {
+                <div class="rs-head">
                 <h3>
                     <span class=format!("badge {role}")>{if rs.current { "★ current" } else { "old" }}</span>
                     " "
@@ -332,19 +341,20 @@ fn ReplicaSetLane(
                     <span class="rs-meta">{
                         format!(" revision {} · {}", rs.revision, rs.images_label())
                     }</span>
+                </h3>
                     {
                         let image = rs.image.clone();
                         session.map(|session| view! {
                             // Worded as an action, in the node buttons' bordered style: a red
                             // "registry ✗" beside every lane read like a failure already there.
                             <button class="fault fault-button" data-testid="fail-registry" title=format!("Break it: the registry stops serving {image}")
-                                aria-label=format!("Make the registry fail for {image}")
+                                aria-label=format!("Break registry: make it fail for {image}")
                                 on:click=move |_| act(session, UserAction::FailRegistry(image.clone()))>
                                 "Break registry"
                             </button>
                         })
                     }
-                </h3>
+                </div>
                 // The counts are the ReplicaSet's spec and status, as `kubectl get rs` prints
                 // them; its controller writes the status after it acts, so they can trail the
                 // pods drawn below by a step or two, as on a real cluster.
@@ -638,7 +648,14 @@ fn NodeCard(node: NodeView, session: RwSignal<Session>) -> impl IntoView {
                             on:click=move |_| act(session, action.clone())>{label}</button>
                     }
                 }
-                {node.ready.then(|| {
+                // Between the kubelet stopping and NotReady the fault is already under way:
+                // say so rather than offer it again.
+                {(node.ready && node.kubelet_down).then(|| view! {
+                    <span class="node-note" data-testid="node-kubelet-down">
+                        {format!("kubelet stopped: NotReady once {} s pass without its heartbeat", NODE_MONITOR_GRACE_MS / 1000)}
+                    </span>
+                })}
+                {(node.ready && !node.kubelet_down).then(|| {
                     let name = node.name.clone();
                     view! {
                         <button class="control small fault-button" data-testid="node-fail"

@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use super::browser;
 use super::predict::Predict;
 use super::session::Session;
 use crate::sim::trace::Stage;
@@ -69,7 +70,15 @@ fn ControlButton(
             aria-keyshortcuts=keys
             title=format!("{label} ({keys})")
             disabled=move || disabled.get()
-            on:click=move |_| on_press()
+            on:click=move |_| {
+                on_press();
+                // A button that its own press disabled (Step forward at the end of the run)
+                // would drop the keyboard focus to the page: hand it to the timeline, where the
+                // arrow keys still step.
+                if disabled.get_untracked() {
+                    browser::focus("timeline");
+                }
+            }
         >
             <span aria-hidden="true">{glyph}</span>
             " "
@@ -95,6 +104,7 @@ pub fn Controls(
     let known = Memo::new(move |_| session.with(|s| s.known_steps().max(s.position())));
     let bounds = Memo::new(move |_| session.with(Session::bounds));
     let at_end = Memo::new(move |_| session.with(Session::at_end));
+    let end_known = Memo::new(move |_| session.with(Session::end_known));
     let now = Memo::new(move |_| session.with(|s| s.now().to_string()));
     let notice = Memo::new(move |_| session.with(|s| s.notice.clone()));
     let refused = Memo::new(move |_| session.with(Session::notice_is_refusal));
@@ -113,10 +123,14 @@ pub fn Controls(
         }
     };
     let position_text = move || {
+        // The steps are simulated as they are first reached, so until the run has gone to its
+        // end the count is of the steps so far, not of the whole run.
         let end = if at_end.get() {
-            " · ■ end of run".to_string()
+            " · ■ end of run"
+        } else if end_known.get() {
+            ""
         } else {
-            String::new()
+            " so far"
         };
         format!("Step {} of {}{end}", position.get(), known.get())
     };
@@ -152,7 +166,7 @@ pub fn Controls(
                         .into_iter()
                         .map(|v| view! {
                             <option value=v.to_string() selected=move || speed.get() == v>
-                                {format!("{v} steps/s")}
+                                {format!("{v} step{}/s", if v == 1 { "" } else { "s" })}
                             </option>
                         })
                         .collect_view()}
@@ -162,6 +176,7 @@ pub fn Controls(
                 <span class="visually-hidden">"Timeline"</span>
                 <input
                     type="range"
+                    id="timeline"
                     data-testid="scrubber"
                     min=move || bounds.get().0.to_string()
                     max=move || bounds.get().1.to_string()

@@ -514,6 +514,13 @@ fn Workspace(
         .into_any();
     }
 
+    // A read-only view (an embed in docs, say) can be stepped through but not changed: the
+    // commands and faults that would change the run are not drawn.
+    let mode = if view.readonly {
+        format!("{mode} readonly")
+    } else {
+        mode.to_string()
+    };
     view! {
         <main class=mode data-testid="app">
             <header class="app-header">

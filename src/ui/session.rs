@@ -360,6 +360,11 @@ impl Session {
         self.timeline.steps().len()
     }
 
+    /// Whether the run's last step is known (the run has been simulated to its end).
+    pub fn end_known(&self) -> bool {
+        self.timeline.known_end().is_some()
+    }
+
     /// Whether the run is known to end at the current position.
     pub fn at_end(&self) -> bool {
         self.timeline.known_end() == Some(self.position())

@@ -189,6 +189,14 @@ pub fn SpecEditor(
         checked.with(|c| {
             let d = c.as_ref().ok()?;
             session.with(|s| {
+                // Before the first step the run starts from this manifest anyway: applying it
+                // unedited would only start over and add an action to the link.
+                if s.position() == 0 && !dirty() {
+                    return Some((
+                        false,
+                        vec!["The run starts from this manifest. Edit it (or the fields below), then apply to start the run over from your version.".to_string()],
+                    ));
+                }
                 let (can_apply, mut lines) = preview(
                     s.timeline.sim().store(),
                     s.live_deployment(),

@@ -374,6 +374,19 @@ test('the controls work from the keyboard alone', async ({ page }) => {
   await expect(app.playButton).toHaveAttribute('aria-pressed', 'true');
   await page.keyboard.press('k');
   await expect(app.playButton).toHaveAttribute('aria-pressed', 'false');
+  // Until the run has gone to its end, the count is of the steps so far; Step forward pressed
+  // at the last step hands the focus to the timeline rather than dropping it.
+  await expect(app.stepCount).toHaveText(/ so far$/);
+  await page.keyboard.press('End');
+  await expect(app.stepCount).toHaveText(/end of run$/);
+  await page.keyboard.press('ArrowLeft');
+  await app.forwardButton.focus();
+  await page.keyboard.press('Enter');
+  await expect(app.forwardButton).toBeDisabled();
+  await expect(page.getByTestId('scrubber')).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(app.stepCount).not.toHaveText(/end of run$/);
+  await expect(app.stepCount).not.toHaveText(/so far/);
 });
 
 test('every bundled scenario loads and steps without errors', async ({ page }) => {

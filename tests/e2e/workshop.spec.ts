@@ -112,6 +112,11 @@ test('each fault shows its effect and survives a reload and step back', async ({
   // Make a node NotReady: after 50 s of silence the node lifecycle controller marks it.
   await page.locator('[data-testid="node"][data-node="node-3"]').getByTestId('node-fail').click();
   await expect(app.stepCount).toHaveText(/^Step 42 of/);
+  // Until the node controller notices, the card says the kubelet stopped instead of offering
+  // the fault again.
+  const node3 = page.locator('[data-testid="node"][data-node="node-3"]');
+  await expect(node3.getByTestId('node-fail')).toHaveCount(0);
+  await expect(node3.getByTestId('node-kubelet-down')).toContainText('kubelet stopped: NotReady once 50 s pass');
   // The node's own status word (the card's text also holds the "Make NotReady" button's).
   const notReady = page.locator('[data-testid="node"][data-node="node-3"] .node-status');
   while ((await notReady.textContent()) !== 'NotReady') await app.forward();
@@ -242,6 +247,14 @@ test('the embed and presenter modes have no serious accessibility violations', a
   await app.goto('?scenario=image-typo&embed&readonly&step=60');
   await expect(app.manifest).toHaveAttribute('readonly', '');
   await expect(app.applyButton).toBeHidden();
+  // Read-only means the run cannot be changed: no kubectl commands, no faults, but the probe
+  // marks are still explained.
+  await expect(page.getByTestId('deployment-commands')).toBeHidden();
+  for (const fault of ['delete-pod', 'crash-pod', 'fail-registry', 'node-fail', 'node-cordon']) {
+    await expect(page.getByTestId(fault).first()).toBeHidden();
+  }
+  await expect(page.getByTestId('pod-legend')).toContainText('S startup');
+  await expect(page.getByTestId('pod-legend').locator('.legend-buttons')).toBeHidden();
   expect(await seriousViolations(page)).toEqual([]);
   await app.screenshot('embed-readonly');
   await app.goto('?scenario=image-typo&present&step=60');

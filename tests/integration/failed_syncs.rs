@@ -209,3 +209,32 @@ fn a_failing_replica_set_still_counts_pods_available_after_min_ready_seconds() {
         "ready at {ready}, available at {available}"
     );
 }
+
+/// An image with a leading space passes in a Deployment's pod template (upstream keeps that
+/// for compatibility) but fails pod validation, so the ReplicaSet's creates fail with the API
+/// server's Invalid message (`validateContainersOnlyForPod`).
+#[test]
+fn an_image_with_surrounding_whitespace_fails_every_pod_create() {
+    let yaml = QUOTA
+        .replace("quota: {pods: 3}", "quota: {pods: 30}")
+        .replace("image: web:1", "image: \" web:1\"");
+    let steps = run(&yaml);
+    let creates = failed_creates(&steps);
+    let (_, first) = creates.first().expect("a FailedCreate");
+    assert_eq!(first.len(), 1, "the first batch of one fails: {first:?}");
+    assert!(
+        first[0].starts_with("Error creating: Pod \"web-")
+            && first[0].ends_with(
+                "\" is invalid: spec.containers[0].image: Invalid value: \" web:1\": must not have leading or trailing whitespace"
+            ),
+        "{}",
+        first[0]
+    );
+    assert!(
+        steps.iter().all(|s| s
+            .events
+            .iter()
+            .all(|e| e.reason != EventReason::SuccessfulCreate)),
+        "no pod is created"
+    );
+}

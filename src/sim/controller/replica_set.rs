@@ -135,6 +135,15 @@ fn manage_replicas(
         let mut created = Vec::new();
         let (successes, errs, batches) = slow_start_batch(want, 1, || {
             let pod = new_pod(store, rs, names);
+            // The API server validates a pod before admission (the quota) looks at it.
+            let invalid = crate::sim::validation::validate_pod_create(&pod.spec);
+            if !invalid.is_empty() {
+                return Err(crate::sim::validation::render_status_invalid(
+                    "Pod",
+                    &pod.metadata.name,
+                    &invalid,
+                ));
+            }
             if let Some(max) = quota.max_pods
                 && existing_pods >= max
             {
