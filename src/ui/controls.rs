@@ -157,6 +157,8 @@ pub fn Controls(
                 on_press=move || { stop(); predict.forward() } />
             <ControlButton glyph="▶▶" label="Next stage" keys="Shift+ArrowRight" testid="next-stage" disabled=at_end
                 on_press=move || { stop(); session.update(Session::next_stage) } />
+            <ControlButton glyph="»" label="Next command" keys="a" testid="next-action" disabled=at_end
+                on_press=move || { stop(); session.update(Session::next_action) } />
             <ControlButton glyph="▶|" label="End" keys="End" testid="to-end" disabled=at_end
                 on_press=move || { stop(); session.update(Session::run_to_end) } />
             <label class="speed">
@@ -216,12 +218,17 @@ pub fn ShortcutHelp(show_help: RwSignal<bool>, present: bool) -> impl IntoView {
         ("← or Page Up (clicker)", "step back"),
         (".", "play / pause"),
     ];
-    const KEYS: [(&str, &str); 9] = [
+    const KEYS: [(&str, &str); 11] = [
         ("?", "show or hide this list"),
         ("→ or Page Down", "step forward"),
         ("← or Page Up", "step back"),
         ("Shift + →", "next stage"),
         ("Shift + ←", "previous stage"),
+        (
+            "a",
+            "next kubectl command (the scenario's, yours, or a fault)",
+        ),
+        ("Shift + A", "previous kubectl command"),
         ("Space or k", "play / pause"),
         ("Home / End", "start over / end of the run"),
         ("1 – 9", "answer a prediction"),

@@ -440,6 +440,14 @@ fn Workspace(
                 playing.update(|p| *p = !*p);
                 true
             }
+            "a" => {
+                session.update(Session::next_action);
+                true
+            }
+            "A" => {
+                session.update(Session::previous_action);
+                true
+            }
             "Home" => {
                 reset.run(());
                 true

@@ -549,18 +549,47 @@ impl Session {
             self.notice = Some(format!("This view keeps to stages {from} to {to}."));
             return;
         }
+        match self.next_step_where(|s| s.stage == stage) {
+            Some(index) => self.seek(index),
+            None => self.notice = Some(format!("No later step is in stage {stage}.")),
+        }
+    }
+
+    /// The first step after the current one that `wanted` picks, looking ahead as far as
+    /// needed.
+    fn next_step_where(&mut self, wanted: impl Fn(&Step) -> bool) -> Option<usize> {
         let start = self.position() + 1;
         for index in start..start + STAGE_SEARCH_LIMIT {
-            match self.stage_of(index) {
-                Some(s) if s == stage => {
-                    self.seek(index);
-                    return;
-                }
-                Some(_) => {}
-                None => break,
+            // Discovers the step when it is not known yet.
+            self.stage_of(index)?;
+            if self.timeline.steps().get(index - 1).is_some_and(&wanted) {
+                return Some(index);
             }
         }
-        self.notice = Some(format!("No later step is in stage {stage}."));
+        None
+    }
+
+    /// Goes to the next step where kubectl acted: a command of the scenario's, the person's, or
+    /// a fault. A lesson's point (the image change of a rolling update, say) often comes after
+    /// many steps of pods starting, and this is how a presenter gets there.
+    pub fn next_action(&mut self) {
+        match self.next_step_where(|s| s.actor == "kubectl") {
+            Some(index) => self.seek(index),
+            None => self.notice = Some("No later step is a kubectl command.".to_string()),
+        }
+    }
+
+    /// Goes back to the last step before the current one where kubectl acted.
+    pub fn previous_action(&mut self) {
+        let here = self.position();
+        let found = self.timeline.steps()
+            [..here.saturating_sub(1).min(self.timeline.steps().len())]
+            .iter()
+            .rposition(|s| s.actor == "kubectl");
+        match found {
+            Some(i) => self.seek(i + 1),
+            None => self.notice = Some("No earlier step is a kubectl command.".to_string()),
+        }
     }
 
     /// Goes to the first step of the next run of steps in another stage than the current one.
@@ -1016,6 +1045,31 @@ pub(crate) mod tests {
 
     fn rolling() -> Session {
         Session::load_file("rolling-update.yaml").expect("loads")
+    }
+
+    /// `a` goes to each kubectl command in turn, past the many steps of pods starting between
+    /// them, and `Shift+A` comes back; past the last one it says so and stays.
+    #[test]
+    fn next_action_skips_to_the_kubectl_steps() {
+        let mut s = rolling();
+        s.next_action();
+        assert_eq!(s.position(), 1, "the Deployment's creation");
+        s.next_action();
+        let step = s.current_step().expect("a step");
+        assert_eq!(
+            (step.actor.as_str(), step.time),
+            ("kubectl", Time::from_secs(60))
+        );
+        let image_change = s.position();
+        assert!(image_change > 50, "{image_change}");
+        s.next_action();
+        assert_eq!(s.position(), image_change, "no later command");
+        assert_notice(&s, "No later step is a kubectl command.");
+        s.seek(image_change + 5);
+        s.previous_action();
+        assert_eq!(s.position(), image_change);
+        s.previous_action();
+        assert_eq!(s.position(), 1);
     }
 
     /// How many steps the session's scenario takes to its end, as the core (and the CLI) runs it.

@@ -394,3 +394,52 @@ test('side by side runs the same scenario under two strategies in step', async (
   await expect(app.stepCount).toHaveText(/^Step 0 of/);
   expect(app.consoleErrors).toEqual([]);
 });
+
+test('presenter mode fits a projector: pods, counts and narration on one screen', async ({ page }) => {
+  // At 1280×720 the narration, every pod and the Deployment's counts are on screen; at
+  // 1920×1080 the conditions and the nodes too.
+  const screens: [number, number, string[]][] = [
+    [1280, 720, ['.panel.narration', '[data-testid="pod"] >> nth=-1', '.counts']],
+    [1920, 1080, ['.panel.narration', '[data-testid="pod"] >> nth=-1', '.panel.deployment', '.panel.nodes']],
+  ];
+  for (const [width, height, parts] of screens) {
+    await page.setViewportSize({ width, height });
+    const app = new AppPage(page);
+    await app.goto('?scenario=rolling-update&present&step=120');
+    await expect(app.stepCount).toHaveText(/^Step 120 of/);
+    for (const part of parts) {
+      const box = await page.locator(part).boundingBox();
+      expect(box && box.y + box.height, `${part} at ${width}×${height}`).toBeLessThanOrEqual(height);
+    }
+    // Labels read from the back of the room: nothing the audience reads is under 15 px.
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll('.count dt, .count dd, .badge, .pod, .node h3, .position, .narration-text, .stage-title')]
+        .map((e) => parseFloat(getComputedStyle(e).fontSize))
+        .filter((px) => px < 15));
+    expect(small).toEqual([]);
+    await app.screenshot(`presenter-${width}x${height}`);
+  }
+  // A pod's fault buttons fold away on a projector but come back under the pointer.
+  const chip = page.getByTestId('pod').filter({ has: page.getByTestId('delete-pod') }).first();
+  const remove = chip.getByTestId('delete-pod');
+  expect((await remove.boundingBox())?.width ?? 0).toBeLessThanOrEqual(1);
+  await chip.hover();
+  expect((await remove.boundingBox())?.width ?? 0).toBeGreaterThan(10);
+});
+
+test('a presenter jumps from command to command with a and Shift+A', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto('?scenario=rolling-update&present');
+  await page.keyboard.press('a');
+  await expect(app.stepCount).toHaveText(/^Step 1 of/);
+  await page.keyboard.press('a');
+  await expect(app.simTime).toHaveText('t = 60s');
+  await expect(app.narration).toContainText('deployment.apps/web image updated');
+  const at = await app.position();
+  expect(at).toBeGreaterThan(50);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Shift+A');
+  expect(await app.position()).toBe(at);
+  await page.getByTestId('next-action').click();
+  await expect(page.getByTestId('notice')).toContainText('No later step is a kubectl command');
+});
