@@ -199,6 +199,16 @@ fn element_by_id(id: &str) -> Option<web_sys::Element> {
     web_sys::window()?.document()?.get_element_by_id(id)
 }
 
+/// Whether to act at the current step when `later` of the person's actions come after it:
+/// they would be discarded, so the person is asked first (as Reset asks).
+pub fn may_discard_later_actions(later: usize) -> bool {
+    later == 0
+        || confirm(&format!(
+            "Acting at this step discards the {later} action{} you took later in this run: from here on the run is simulated anew. Go on?",
+            if later == 1 { "" } else { "s" }
+        ))
+}
+
 /// Moves the keyboard focus to the element with this id at the next frame, once the render
 /// that answers the current event has run.
 pub fn focus(id: &'static str) {

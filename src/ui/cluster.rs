@@ -682,6 +682,9 @@ fn act(session: RwSignal<Session>, action: UserAction) {
 
 /// [`act`], saying whether the action ran (`false`: it was refused).
 fn try_act(session: RwSignal<Session>, action: UserAction) -> bool {
+    if !browser::may_discard_later_actions(session.with_untracked(Session::later_actions)) {
+        return false;
+    }
     let mut ran = false;
     session.update(|s| match s.act(action) {
         Ok(()) => ran = true,

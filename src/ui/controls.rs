@@ -82,7 +82,7 @@ fn ControlButton(
         >
             <span aria-hidden="true">{glyph}</span>
             " "
-            {label}
+            <span class="control-label">{label}</span>
         </button>
     }
 }

@@ -679,6 +679,13 @@ impl Session {
         }
     }
 
+    /// How many of the person's actions come after the current step: acting here discards
+    /// them, since the run from here on is simulated anew.
+    pub fn later_actions(&self) -> usize {
+        let pos = self.position();
+        self.actions.iter().filter(|(k, _)| *k > pos).count()
+    }
+
     fn replace_manifest(&mut self, deployment: Deployment) {
         let mut scenario = self.scenario.clone();
         let apply = TimedCommand {
@@ -1045,6 +1052,19 @@ pub(crate) mod tests {
 
     fn rolling() -> Session {
         Session::load_file("rolling-update.yaml").expect("loads")
+    }
+
+    /// Stepping back behind an action makes it a later one: acting there would discard it.
+    #[test]
+    fn later_actions_counts_what_acting_here_would_discard() {
+        let mut s = rolling();
+        s.seek(10);
+        s.act(UserAction::Cordon("node-1".into())).expect("cordon");
+        assert_eq!(s.later_actions(), 0);
+        s.seek(5);
+        assert_eq!(s.later_actions(), 1);
+        s.act(UserAction::Cordon("node-2".into())).expect("cordon");
+        assert_eq!((s.later_actions(), s.actions.len()), (0, 1));
     }
 
     /// `a` goes to each kubectl command in turn, past the many steps of pods starting between

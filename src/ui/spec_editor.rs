@@ -5,6 +5,7 @@
 
 use leptos::prelude::*;
 
+use super::browser;
 use super::session::{Session, UserAction};
 use crate::sim::api::Deployment;
 use crate::sim::commands::{applied, describe_spec_change, has_active_replica_sets};
@@ -306,6 +307,9 @@ pub fn SpecEditor(
 
     let on_apply = move |_| {
         if checked.with_untracked(Result::is_err) {
+            return;
+        }
+        if !browser::may_discard_later_actions(session.with_untracked(Session::later_actions)) {
             return;
         }
         let action = UserAction::Apply(text.get_untracked());

@@ -222,6 +222,34 @@ test('edits and position survive a reload, and reset asks before discarding acti
   await expect(app.stepCount).toHaveText(/^Step 0 of/);
 });
 
+test('acting at an earlier step asks before it discards the actions taken later', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('recreate.yaml');
+  await app.scrubTo(10);
+  const node = page.locator('[data-testid="node"]').first();
+  await node.getByTestId('node-cordon').click();
+  await expect(app.stepCount).toHaveText(/^Step 11 of/);
+  await app.scrubTo(5);
+  // Declining keeps the later cordon (stepping forward replays it); accepting acts here.
+  let asked = '';
+  page.once('dialog', async (d) => {
+    asked = d.message();
+    await d.dismiss();
+  });
+  await page.locator('[data-testid="node"]').last().getByTestId('node-cordon').click();
+  expect(asked).toContain('discards the 1 action you took later');
+  await expect(app.stepCount).toHaveText(/^Step 5 of/);
+  await app.scrubTo(11);
+  await expect(node.getByTestId('node-cordon')).toHaveText('Uncordon');
+  await app.scrubTo(5);
+  page.once('dialog', (d) => d.accept());
+  await page.locator('[data-testid="node"]').last().getByTestId('node-cordon').click();
+  await expect(app.stepCount).toHaveText(/^Step 6 of 6/);
+  await expect(page.locator('[data-testid="node"]').last().getByTestId('node-cordon')).toHaveText('Uncordon');
+  await expect(node.getByTestId('node-cordon')).toHaveText('Cordon');
+});
+
 test('a link opens at its own step, and another tab opening a link keeps this tab\'s typing', async ({ page, context }) => {
   const app = new AppPage(page);
   // Reopening the same link after stepping on shows the link's step, not the later one.
