@@ -95,6 +95,15 @@ impl WorkQueue {
         self.push_hashed(due, fingerprint::of(&work), work);
     }
 
+    /// Adds `work` at `due` even when it is already pending earlier, as client-go's delaying
+    /// queue keeps an `AddAfter` apart from the key already queued: the earlier run does not
+    /// stand in for this later one. It is not indexed as pending, so nothing merges into it.
+    fn push_after(&mut self, due: Time, work: Work) {
+        self.seq += 1;
+        let fp = fingerprint::of(&work);
+        self.items.insert((due, self.seq), (fp, work));
+    }
+
     /// [`WorkQueue::push`] with the work's fingerprint already known.
     fn push_hashed(&mut self, due: Time, fp: u64, work: Work) {
         // Looked up once: the holder of this work, if pending, and whether it is alone under
@@ -728,25 +737,24 @@ impl Sim {
                         .get(&owner_name)
                         .filter(|rs| rs.metadata.uid == uid)
                         .map(|rs| {
-                            removed
-                                .then(|| rs.metadata.controller_ref().map(|r| r.name.clone()))
-                                .flatten()
+                            (
+                                removed
+                                    .then(|| rs.metadata.controller_ref().map(|r| r.name.clone()))
+                                    .flatten(),
+                                rs.spec.min_ready_seconds,
+                            )
                         });
-                    if let Some(owner) = rs {
+                    if let Some((owner, min_ready)) = rs {
                         // A pod that just turned Ready counts as available only after the
                         // ReplicaSet's minReadySeconds: upstream `updatePod` also enqueues the
                         // ReplicaSet for then, whether or not its syncs are failing meanwhile
                         // (spec §14.1 step 6). IsPodAvailable compares strictly, so the look
                         // comes one millisecond after the boundary.
-                        let min_ready = self
-                            .store
-                            .replica_sets
-                            .get(&owner_name)
-                            .map_or(0, |rs| rs.spec.min_ready_seconds);
                         if became_ready && min_ready > 0 {
-                            let ms = u64::try_from(min_ready).unwrap_or(0) * 1000 + 1;
-                            self.queue.push(
-                                now.plus_millis(ms),
+                            self.queue.push_after(
+                                now.plus_millis(
+                                    super::controller::replica_set::min_ready_ms(min_ready) + 1,
+                                ),
                                 Work::SyncReplicaSet(owner_name.as_str().into()),
                             );
                         }
@@ -849,6 +857,23 @@ fn default_narration(actor: &str, events: &[super::api::Event]) -> String {
 mod tests {
     use super::*;
     use crate::sim::scenario::Scenario;
+
+    /// A delayed add is not swallowed by the same work already queued sooner: both run, the
+    /// sooner one first, while a plain push still merges into the sooner one.
+    #[test]
+    fn push_after_keeps_a_later_run_of_work_queued_sooner() {
+        let mut q = WorkQueue::default();
+        let work = Work::SyncReplicaSet("web-1".into());
+        q.push(Time(0), work.clone());
+        q.push(Time(500), work.clone());
+        q.push_after(Time(7_001), work.clone());
+        let mut popped = Vec::new();
+        while let Some((t, _, w)) = q.pop() {
+            assert_eq!(w, work);
+            popped.push(t.as_millis());
+        }
+        assert_eq!(popped, [0, 7_001]);
+    }
 
     /// Whether `work` is queued for the current time (later requeues do not count).
     fn due_now(sim: &Sim, work: &Work) -> bool {

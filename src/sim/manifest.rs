@@ -404,8 +404,10 @@ pub fn set_field(text: &str, path: &str, value: Option<&str>) -> Option<String> 
                                 if value.is_some() || dash {
                                     return None;
                                 }
+                                // Up to the block's last line: a comment or blank line after
+                                // it belongs to what follows.
                                 let end = children_end(&lines, k + 1, l.indent, true);
-                                let stop = lines.get(end).map_or(phys.len(), |n| n.line);
+                                let stop = lines[k + 1..end].last().map_or(l.line, |n| n.line) + 1;
                                 phys.drain(l.line..stop);
                                 return Some(join(&phys, text));
                             }
@@ -675,12 +677,14 @@ spec:
     #[test]
     fn set_field_removes_a_block_or_a_one_line_flow_map() {
         let block = format!(
-            "{MANIFEST}  strategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxSurge: 1\n      maxUnavailable: 0\n  minReadySeconds: 2\n"
+            "{MANIFEST}  strategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxSurge: 1\n      maxUnavailable: 0\n\n  # how long a pod must stay ready\n  minReadySeconds: 2\n"
         );
         let out = set_field(&block, "spec.strategy.rollingUpdate", None).unwrap();
         assert_eq!(
             out,
-            format!("{MANIFEST}  strategy:\n    type: RollingUpdate\n  minReadySeconds: 2\n")
+            format!(
+                "{MANIFEST}  strategy:\n    type: RollingUpdate\n\n  # how long a pod must stay ready\n  minReadySeconds: 2\n"
+            )
         );
         let flow =
             format!("{MANIFEST}  strategy:\n    rollingUpdate: {{maxSurge: 1}}\n    type: X\n");

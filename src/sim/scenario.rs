@@ -286,8 +286,8 @@ impl Scenario {
             }]
         };
         let doc = yaml::parse(text, &Limits::default()).map_err(syntax)?;
-        // Read a second time for the manifests; only a number too big for kubectl's reading
-        // (`1_0…0`, which YAML 1.2 keeps as a word) can fail here and not above.
+        // Read a second time for the manifests. kubectl's reading keeps a number it cannot hold
+        // as a word, so it fails only where the first reading does.
         let manifests = yaml::parse_manifest(text, &Limits::default()).map_err(syntax)?;
         let mut l = Loader {
             doc: &doc,

@@ -662,9 +662,10 @@ impl Store {
                 let rank_changed = old_status.phase != pod.status.phase
                     || ready(&old_status) != ready(&pod.status)
                     || restarts(&old_status) != restarts(&pod.status);
+                let (_, was_ready, _) = before;
                 let mut touched = Touched::pod(Arc::clone(&key), pod, false, false, relevant);
                 if let Touched::Pod { became_ready, .. } = &mut touched {
-                    *became_ready = !before.1 && pod.is_ready();
+                    *became_ready = !was_ready && pod.is_ready();
                 }
                 if rank_changed {
                     let pod = Shared::clone(pod);

@@ -719,7 +719,7 @@ const CONTAINER: &[Field] = &[
     opt("volumeDevices", Shape::Any),
     opt("lifecycle", Shape::Any),
     opt("terminationMessagePath", Shape::Any),
-    opt("terminationMessagePolicy", Shape::Any),
+    opt("terminationMessagePolicy", Shape::Str),
     opt("securityContext", Shape::Object(SECURITY_CONTEXT)),
     opt("stdin", Shape::Any),
     opt("stdinOnce", Shape::Any),
@@ -1978,8 +1978,9 @@ fn text_of<'v>(item: &'v Map<String, Value>, key: &str) -> &'v str {
     item.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
-/// `ValidateVolumes`, for the names: each one set, a DNS-1123 label, and unique. Returns the
-/// names, which the containers' volume mounts must name.
+/// `ValidateVolumes`: each volume has a source (`must specify a volume type`), a name that is
+/// set, a DNS-1123 label and unique. Returns the names of the volumes without errors, which
+/// are the ones the containers' volume mounts may name (upstream leaves the others out).
 fn validate_volumes<'v>(
     volumes: Option<&'v Value>,
     path: &Path,
@@ -1989,18 +1990,25 @@ fn validate_volumes<'v>(
     for (p, volume) in items(volumes, path) {
         let name = text_of(volume, "name");
         let name_path = p.child("name");
+        let mut own = Vec::new();
+        // `validateVolumeSource` comes first; a second source is a decoding matter here.
+        if !volume.iter().any(|(k, v)| k != "name" && !v.is_null()) {
+            own.push(FieldError::required(&p, "must specify a volume type"));
+        }
         if name.is_empty() {
-            errs.push(FieldError::required(&name_path, ""));
-            continue;
-        }
-        let msgs = is_dns1123_label(name);
-        if !msgs.is_empty() {
-            for msg in msgs {
-                errs.push(FieldError::invalid(&name_path, go_quote(name), msg));
+            own.push(FieldError::required(&name_path, ""));
+        } else {
+            for msg in is_dns1123_label(name) {
+                own.push(FieldError::invalid(&name_path, go_quote(name), msg));
             }
-        } else if !names.insert(name) {
-            errs.push(FieldError::duplicate(&name_path, go_quote(name)));
         }
+        if names.contains(name) {
+            own.push(FieldError::duplicate(&name_path, go_quote(name)));
+        }
+        if own.is_empty() {
+            names.insert(name);
+        }
+        errs.append(&mut own);
     }
     names
 }
@@ -2020,12 +2028,27 @@ fn validate_env(env: Option<&Value>, path: &Path, errs: &mut Vec<FieldError>) {
                 "a valid environment variable name must consist only of printable ASCII characters other than '='",
             ));
         }
-        if var.get("valueFrom").is_some_and(|v| !v.is_null()) && !text_of(var, "value").is_empty() {
-            errs.push(FieldError::invalid(
-                &p.child("valueFrom"),
-                go_quote(""),
-                "may not be specified when `value` is not empty",
-            ));
+        // `validateEnvVarValueFrom`: exactly one source, and no `value` beside it.
+        if let Some(from) = var.get("valueFrom").and_then(Value::as_object) {
+            let sources = from.values().filter(|v| !v.is_null()).count();
+            let detail = if sources == 0 {
+                Some(
+                    "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`",
+                )
+            } else if !text_of(var, "value").is_empty() {
+                Some("may not be specified when `value` is not empty")
+            } else if sources > 1 {
+                Some("may not have more than one field specified at a time")
+            } else {
+                None
+            };
+            if let Some(detail) = detail {
+                errs.push(FieldError::invalid(
+                    &p.child("valueFrom"),
+                    go_quote(""),
+                    detail,
+                ));
+            }
         }
     }
 }
@@ -3369,7 +3392,9 @@ spec:
                 serde_json::json!([
                     {"name": "A=B", "value": "1"},
                     {"name": "", "value": "x"},
-                    {"name": "1ok.and-fine", "value": "v", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}
+                    {"name": "1ok.and-fine", "value": "v", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
+                    {"name": "E", "valueFrom": {}},
+                    {"name": "F", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}, "secretKeyRef": {"name": "s", "key": "k"}}}
                 ]),
             );
             c.extra.insert(
@@ -3382,6 +3407,8 @@ spec:
             errs,
             [
                 "spec.template.spec.volumes[1].name: Duplicate value: \"cfg\"".to_string(),
+                "spec.template.spec.volumes[2]: Required value: must specify a volume type"
+                    .to_string(),
                 "spec.template.spec.volumes[2].name: Required value".to_string(),
                 format!(
                     "{c}.terminationMessagePolicy: Unsupported value: \"Sometimes\": supported values: \"File\", \"FallbackToLogsOnError\""
@@ -3395,6 +3422,12 @@ spec:
                 format!("{c}.env[1].name: Required value"),
                 format!(
                     "{c}.env[2].valueFrom: Invalid value: \"\": may not be specified when `value` is not empty"
+                ),
+                format!(
+                    "{c}.env[3].valueFrom: Invalid value: \"\": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"
+                ),
+                format!(
+                    "{c}.env[4].valueFrom: Invalid value: \"\": may not have more than one field specified at a time"
                 ),
                 format!("{c}.volumeMounts[0].name: Not found: \"data\""),
                 format!("{c}.volumeMounts[1].mountPath: Invalid value: \"/d\": must be unique"),

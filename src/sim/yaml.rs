@@ -670,10 +670,12 @@ pub fn resolve_plain(s: &str, schema: Schema) -> Result<Value, String> {
             return Ok(Value::String(s.to_string()));
         }
         let plain = s.replace('_', "");
-        if let Some(n) = go_parse_int(&plain) {
-            return n.ok_or_else(too_big);
+        // An integer too big for 64 bits is tried as a float, as go-yaml does; one that is no
+        // float either (hexadecimal, binary), or a float beyond f64, stays the word written.
+        if let Some(Some(n)) = go_parse_int(&plain) {
+            return Ok(n);
         }
-        return float(&plain, s);
+        return Ok(float(&plain, s).unwrap_or_else(|_| Value::String(s.to_string())));
     }
     if let Some(hex) = s.strip_prefix("0x") {
         if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -895,7 +897,9 @@ spec:
     fn manifest_scalars_resolve_as_kubectl_reads_them() {
         let text = "a: ~\ne: true\nf: False\ng: 42\nh: -7\ni: 0x1F\nj: 0o17\nk: 1.5\nl: .5\n\
                     m: 1e3\nyes_word: yes\no: 1.2.3\np: 0x\nq: 007\nr: +3\ns: 010\nt: 08\n\
-                    u: 1_000\nv: 0b101\nw: Off\nx: Y\nz: -010\nwords: yesterday\non: 1\n";
+                    u: 1_000\nv: 0b101\nw: Off\nx: Y\nz: -010\nwords: yesterday\non: 1\n\
+                    hex: 0x742d35Cc6634C0532925a3b844Bc454e4438f44e\nbig: 99999999999999999999\n\
+                    inf: 1e400\n";
         let doc = match parse_manifest(text, &Limits::default()) {
             Ok(doc) => doc,
             Err(e) => panic!("{e}"),
@@ -908,6 +912,8 @@ spec:
                 // A leading 0 is octal; 08 is no octal number and reads as the float 8.
                 "s": 8, "t": 8.0, "u": 1000, "v": 5, "w": false, "x": true, "z": -8,
                 "words": "yesterday",
+                // Too big for 64 bits: a float when it reads as one, else the word itself.
+                "hex": "0x742d35Cc6634C0532925a3b844Bc454e4438f44e", "big": 1e20, "inf": "1e400",
                 // A boolean word as a key becomes "true", as `sigs.k8s.io/yaml` writes it.
                 "true": 1
             })

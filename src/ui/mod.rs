@@ -523,7 +523,7 @@ fn Workspace(
     }
 
     // A read-only view (an embed in docs, say) can be stepped through but not changed: the
-    // commands and faults that would change the run are not drawn.
+    // commands and faults that would change the run are hidden (style.css, `.readonly`).
     let mode = if view.readonly {
         format!("{mode} readonly")
     } else {

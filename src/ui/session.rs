@@ -574,6 +574,10 @@ impl Session {
     /// many steps of pods starting, and this is how a presenter gets there.
     pub fn next_action(&mut self) {
         match self.next_step_where(|s| s.actor == "kubectl") {
+            // A locked view (an embed kept to some stages) says so rather than stop short.
+            Some(index) if !self.allowed_at(index) => {
+                self.notice = Some("The next kubectl command is outside this view.".to_string());
+            }
             Some(index) => self.seek(index),
             None => self.notice = Some("No later step is a kubectl command.".to_string()),
         }
@@ -587,6 +591,10 @@ impl Session {
             .iter()
             .rposition(|s| s.actor == "kubectl");
         match found {
+            Some(i) if !self.allowed_at(i + 1) => {
+                self.notice =
+                    Some("The previous kubectl command is outside this view.".to_string());
+            }
             Some(i) => self.seek(i + 1),
             None => self.notice = Some("No earlier step is a kubectl command.".to_string()),
         }

@@ -223,17 +223,22 @@ pub fn SpecEditor(
     });
     let can_apply = move || !readonly && plan.with(|p| p.as_ref().is_some_and(|(ok, _)| *ok));
 
-    let set = move |path: String, raw: String| {
+    // Writes one field; says whether it could (else the note says why).
+    let set = move |path: String, raw: String| -> bool {
         let value = (!raw.trim().is_empty()).then(|| manifest::yaml_scalar(raw.trim()));
         let current = text.get_untracked();
         match manifest::set_field(&current, &path, value.as_deref()) {
             Some(next) => {
                 form_note.set(None);
                 editor.replace_text(next);
+                true
             }
-            None => form_note.set(Some(format!(
-                "{path} is written in a form the controls cannot edit (a flow map or a block); change it in the YAML."
-            ))),
+            None => {
+                form_note.set(Some(format!(
+                    "{path} is written in a form the controls cannot edit (a flow map or a block); change it in the YAML."
+                )));
+                false
+            }
         }
     };
     let strategy_value = move || {
@@ -285,7 +290,7 @@ pub fn SpecEditor(
                             )));
                             return;
                         }
-                        set(path.clone(), input.value())
+                        set(path.clone(), input.value());
                     }
                 />
             </label>
@@ -405,11 +410,14 @@ pub fn SpecEditor(
                         <span>"strategy"</span>
                         <select data-testid="field-strategy" disabled=readonly on:change=move |ev| {
                             let strategy = event_target_value(&ev);
-                            // Recreate refuses a rollingUpdate block, so it goes with the switch.
-                            if strategy == "Recreate" {
-                                set("spec.strategy.rollingUpdate".into(), String::new());
+                            // Recreate refuses a rollingUpdate block, so it goes with the switch;
+                            // when the form cannot remove it, nothing changes and the note says so.
+                            if strategy == "Recreate"
+                                && !set("spec.strategy.rollingUpdate".into(), String::new())
+                            {
+                                return;
                             }
-                            set("spec.strategy.type".into(), strategy)
+                            set("spec.strategy.type".into(), strategy);
                         }>
                             {["RollingUpdate", "Recreate"].into_iter().map(|v| view! {
                                 <option value=v selected=move || strategy_value() == v>{v}</option>

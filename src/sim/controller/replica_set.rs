@@ -66,16 +66,23 @@ pub fn sync_replica_set(
         && rs.spec.min_ready_seconds > 0
         && status.ready_replicas != status.available_replicas
     {
-        let min_ready_ms = u64::try_from(rs.spec.min_ready_seconds).unwrap_or(0) * 1000;
         let next = counts.next_available_at(rs.spec.min_ready_seconds, now);
         // IsPodAvailable compares strictly, so look one millisecond after the boundary.
-        let delay = next.map_or(min_ready_ms, |t| t.millis_since(now) + 1);
+        let delay = next.map_or_else(
+            || min_ready_ms(rs.spec.min_ready_seconds),
+            |t| t.millis_since(now) + 1,
+        );
         out.requeue.push((delay, Work::SyncReplicaSet(name.into())));
     }
     // A failed create or delete is the sync's error: the simulator requeues the ReplicaSet with
     // rate limiting (§14.2).
     out.error = manage_err;
     out
+}
+
+/// `minReadySeconds` in milliseconds (a negative one, which validation refuses, as 0).
+pub fn min_ready_ms(min_ready_seconds: i32) -> u64 {
+    u64::try_from(min_ready_seconds).unwrap_or(0) * 1000
 }
 
 fn narrate_status(rs: &ReplicaSet, new: &ReplicaSetStatus, out: &mut Outcome) {
