@@ -257,7 +257,7 @@ pub fn ReplicaSetLanes(
             // The chips' marks, said once: they are letters and glyphs to fit a chip, and
             // "R✗" beside "R✓" would otherwise read as a status rather than a button.
             <p class="legend" data-testid="pod-legend">
-                "Each pod starts with ✓ ready, ○ running but not ready, … pending, ✗ failing or ⊘ terminating; its probe marks are S startup, R readiness, L liveness, each ✓ passed, ✗ failed or · no result yet."
+                "Each pod starts with ✓ ready, ○ running but not ready, … pending, ✗ failing or ⊘ terminating; its probe marks are S startup, R readiness, L liveness, each ✓ passed, ✗ failed or · no result (or no such probe)."
                 <span class="legend-buttons">" Buttons that break a pod: ✂ deletes it, R✗ makes its readiness fail, ↯ crashes its container."</span>
             </p>
             <Show when=move || names.with(Vec::is_empty)>

@@ -147,11 +147,14 @@ pub fn Controls(
                 class="control play"
                 data-testid="play"
                 aria-keyshortcuts="Space"
+                title="Play / pause (Space or k)"
                 aria-pressed=move || if playing.get() { "true" } else { "false" }
                 disabled=move || (at_end.get() && !playing.get()) || predict.on.get()
                 on:click=move |_| playing.update(|p| *p = !*p)
             >
-                {move || if playing.get() { "❚❚ Pause" } else { "▷ Play" }}
+                <span aria-hidden="true">{move || if playing.get() { "❚❚" } else { "▷" }}</span>
+                " "
+                <span class="control-label">{move || if playing.get() { "Pause" } else { "Play" }}</span>
             </button>
             <ControlButton glyph="▶" label="Step forward" keys="ArrowRight" testid="step-forward" disabled=at_end
                 on_press=move || { stop(); predict.forward() } />

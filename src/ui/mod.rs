@@ -555,13 +555,16 @@ fn Workspace(
             {move || comparing.get().map(|pair| view! { <CompareView pair on_close=close_compare /> })}
             <div class="workspace" class:hidden=move || comparing.with(Option::is_some)>
                 <SpecEditor session editor readonly=view.readonly collapsed=view.embed on_compare />
+                // On a projector the Deployment sits under the narration, beside the pods, so
+                // the two columns each flow on their own and one screen holds them.
                 <section class="cluster" aria-label="The cluster">
-                    <DeploymentPanel cluster session=Some(session) />
+                    {(!view.present).then(|| view! { <DeploymentPanel cluster session=Some(session) /> })}
                     <ReplicaSetLanes cluster expanded session=Some(session) />
                     <NodeGrid cluster session />
                 </section>
                 <aside class="side">
                     <Narration session />
+                    {view.present.then(|| view! { <DeploymentPanel cluster session=Some(session) /> })}
                     <DiagnosisPanel session />
                     <EventLog session />
                     <KubectlPanel session />

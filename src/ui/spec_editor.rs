@@ -229,7 +229,12 @@ pub fn SpecEditor(
         let current = text.get_untracked();
         match manifest::set_field(&current, &path, value.as_deref()) {
             Some(next) => {
-                form_note.set(None);
+                // An emptied field leaves the manifest, which is easy to miss (a number field
+                // that refuses letters empties itself): say what that means.
+                let removed = value.is_none() && next != current;
+                form_note.set(removed.then(|| {
+                    format!("{path} was emptied, so it is removed from the manifest and the API server's default applies.")
+                }));
                 editor.replace_text(next);
                 true
             }

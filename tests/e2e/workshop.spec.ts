@@ -451,8 +451,11 @@ test('presenter mode fits a projector: pods, counts and narration on one screen'
   const chip = page.getByTestId('pod').filter({ has: page.getByTestId('delete-pod') }).first();
   const remove = chip.getByTestId('delete-pod');
   expect((await remove.boundingBox())?.width ?? 0).toBeLessThanOrEqual(1);
+  const before = await chip.boundingBox();
   await chip.hover();
   expect((await remove.boundingBox())?.width ?? 0).toBeGreaterThan(10);
+  // They unfold over the row above: the chip itself does not move from under the pointer.
+  expect(await chip.boundingBox()).toEqual(before);
 });
 
 test('a presenter jumps from command to command with a and Shift+A', async ({ page }) => {
