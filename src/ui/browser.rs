@@ -209,6 +209,16 @@ pub fn may_discard_later_actions(later: usize) -> bool {
         ))
 }
 
+/// Adds `class` to the document's root element (`<html>`).
+pub fn mark_root(class: &str) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.class_list().add_1(class);
+    }
+}
+
 /// Moves the keyboard focus to the element with this id at the next frame, once the render
 /// that answers the current event has run.
 pub fn focus(id: &'static str) {

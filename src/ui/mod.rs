@@ -87,6 +87,11 @@ const NOTES_HELLO: &str = "notes: hello";
 pub fn App() -> impl IntoView {
     let query = browser::reloaded_query();
     let view = link::view_options(&query);
+    // Presenter type scales the whole page's rem; a class on the root says so once, where a
+    // `html:has(.present)` rule made Chromium restyle the document on every step.
+    if view.present {
+        browser::mark_root("present-mode");
+    }
     // A bare address reopens the person's own work where they left it; a link opens what it
     // says. Embeds and notes never read or write the saved work: they belong to someone else.
     let keeps_work = !view.embed && !view.notes;
