@@ -1067,25 +1067,27 @@ pub fn run_with(scenario: &Scenario, mut on_step: impl FnMut(&super::trace::Step
                     break "the rollout is complete".to_string();
                 }
                 // Every way out but "nothing is left to do" ran the clock to the limit.
-                let idle = scenario.run_until == RunUntil::Complete
-                    && sim.actions_done()
-                    && sim.next_due().is_none();
-                if !idle {
-                    stopped_at = Some(limit);
-                }
-                break match scenario.run_until {
-                    RunUntil::At(t) => format!("reached run_until {t}"),
+                let (why, at) = match scenario.run_until {
+                    RunUntil::At(t) => (format!("reached run_until {t}"), limit),
                     // An action still waiting is past the cap: the run ends before it.
-                    RunUntil::Complete if !sim.actions_done() => format!(
-                        "an action comes after the {} that run_until: complete runs at most, so it never ran (give run_until a time after it)",
-                        super::kubelet::go_duration(COMPLETE_CAP_MS)
+                    RunUntil::Complete if !sim.actions_done() => (
+                        format!(
+                            "an action comes after the {} that run_until: complete runs at most, so it never ran (give run_until a time after it)",
+                            super::kubelet::go_duration(COMPLETE_CAP_MS)
+                        ),
+                        limit,
                     ),
-                    RunUntil::Complete if sim.next_due().is_some() => format!(
-                        "the rollout did not complete within {}",
-                        super::kubelet::go_duration(COMPLETE_CAP_MS)
+                    RunUntil::Complete if sim.next_due().is_some() => (
+                        format!(
+                            "the rollout did not complete within {}",
+                            super::kubelet::go_duration(COMPLETE_CAP_MS)
+                        ),
+                        limit,
                     ),
-                    RunUntil::Complete => "nothing is left to do".to_string(),
+                    RunUntil::Complete => ("nothing is left to do".to_string(), sim.now()),
                 };
+                stopped_at = Some(at);
+                break why;
             }
         }
     };
