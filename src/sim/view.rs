@@ -71,12 +71,36 @@ impl ReplicaSetView {
     }
 }
 
-/// The last result of one probe: `None` when it has not run.
+/// What a pod's chip shows for one probe of its first app container.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum ProbeMark {
+    /// The container has no such probe, so there is nothing to show.
+    #[default]
+    Absent,
+    /// The probe exists but has no result for the running container yet.
+    NotRun,
+    Passed,
+    Failed,
+}
+
+impl ProbeMark {
+    /// The mark of a probe that exists (`defined`) with this last observed result.
+    fn of(defined: bool, last_observed: Option<bool>) -> Self {
+        match (defined, last_observed) {
+            (false, _) => ProbeMark::Absent,
+            (true, None) => ProbeMark::NotRun,
+            (true, Some(true)) => ProbeMark::Passed,
+            (true, Some(false)) => ProbeMark::Failed,
+        }
+    }
+}
+
+/// The marks of the three probes of a pod's first app container.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ProbeGlyphs {
-    pub startup: Option<bool>,
-    pub readiness: Option<bool>,
-    pub liveness: Option<bool>,
+    pub startup: ProbeMark,
+    pub readiness: ProbeMark,
+    pub liveness: ProbeMark,
 }
 
 /// One Pod row.
@@ -262,6 +286,7 @@ fn pod_view(p: &Pod, rs_name: &str, rt: Option<&PodRuntime>) -> PodView {
     let first = rt
         .and_then(|r| r.containers.get(p.spec.init_containers.len()))
         .filter(|c| c.running_since.is_some());
+    let spec = p.spec.containers.first();
     PodView {
         name: p.metadata.name.clone(),
         uid: p.metadata.uid.clone(),
@@ -273,9 +298,18 @@ fn pod_view(p: &Pod, rs_name: &str, rt: Option<&PodRuntime>) -> PodView {
         status: p.kubectl_status(),
         terminating: p.metadata.deletion_timestamp.is_some(),
         probes: ProbeGlyphs {
-            startup: first.and_then(|c| c.startup.last_observed),
-            readiness: first.and_then(|c| c.readiness.last_observed),
-            liveness: first.and_then(|c| c.liveness.last_observed),
+            startup: ProbeMark::of(
+                spec.is_some_and(|s| s.startup_probe.is_some()),
+                first.and_then(|c| c.startup.last_observed),
+            ),
+            readiness: ProbeMark::of(
+                spec.is_some_and(|s| s.readiness_probe.is_some()),
+                first.and_then(|c| c.readiness.last_observed),
+            ),
+            liveness: ProbeMark::of(
+                spec.is_some_and(|s| s.liveness_probe.is_some()),
+                first.and_then(|c| c.liveness.last_observed),
+            ),
         },
     }
 }
@@ -453,6 +487,36 @@ mod tests {
         let mut tl = Timeline::of(&sc);
         tl.seek(90);
         tl
+    }
+
+    #[test]
+    fn a_pod_marks_only_the_probes_its_container_has() {
+        // The rolling update's pods have a readiness probe and nothing else.
+        let tl = mid_rollout();
+        let view = ClusterView::of(tl.sim());
+        let running: Vec<&PodView> = view.pods.iter().filter(|p| p.ready).collect();
+        assert!(!running.is_empty(), "some pods are ready mid-rollout");
+        for p in running {
+            assert_eq!(p.probes.readiness, ProbeMark::Passed, "{}", p.name);
+            assert_eq!(p.probes.startup, ProbeMark::Absent, "{}", p.name);
+            assert_eq!(p.probes.liveness, ProbeMark::Absent, "{}", p.name);
+        }
+        // A probe that exists but has not run yet is told apart from one that does not exist.
+        let text = include_str!("../../scenarios/startup-probe-recovers.yaml");
+        let sc = Scenario::parse(text).expect("bundled scenario");
+        let mut tl = Timeline::of(&sc);
+        let mut saw_not_run = false;
+        for step in 1..=60 {
+            tl.seek(step);
+            let view = ClusterView::of(tl.sim());
+            saw_not_run |= view.pods.iter().any(|p| {
+                p.probes.liveness == ProbeMark::NotRun && p.probes.startup != ProbeMark::Absent
+            });
+        }
+        assert!(
+            saw_not_run,
+            "a running container's liveness probe waits for its startup probe"
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::sim::commands::Command;
 use crate::sim::controller::node_lifecycle::NODE_MONITOR_GRACE_MS;
 use crate::sim::engine::Sim;
 use crate::sim::kubelet;
-use crate::sim::view::{ClusterView, NodeView, PodView, ReplicaSetView};
+use crate::sim::view::{ClusterView, NodeView, PodView, ProbeMark, ReplicaSetView};
 use std::collections::BTreeSet;
 
 /// Above this many pods in a lane, the lane shows counts and draws its chips only on request.
@@ -257,7 +257,7 @@ pub fn ReplicaSetLanes(
             // The chips' marks, said once: they are letters and glyphs to fit a chip, and
             // "R✗" beside "R✓" would otherwise read as a status rather than a button.
             <p class="legend" data-testid="pod-legend">
-                "Each pod starts with ✓ ready, ○ running but not ready, … pending, ✗ failing or ⊘ terminating; its probe marks are S startup, R readiness, L liveness, each ✓ passed, ✗ failed or · no result (or no such probe)."
+                "Each pod starts with ✓ ready, ○ running but not ready, … pending, ✗ failing or ⊘ terminating; its probe marks are S startup, R readiness, L liveness, each ✓ passed, ✗ failed or · no result yet; a probe the container does not have has no mark."
                 <span class="legend-buttons">" Buttons that break a pod: ✂ deletes it, R✗ makes its readiness fail, ↯ crashes its container."</span>
             </p>
             <Show when=move || names.with(Vec::is_empty)>
@@ -415,12 +415,14 @@ fn scale_x(pct: i64) -> String {
     format!("scaleX({}.{:02})", pct / 100, pct % 100)
 }
 
-/// The glyph and words for a probe's last result.
-fn probe_glyph(letter: &str, result: Option<bool>) -> (String, &'static str) {
-    match result {
-        Some(true) => (format!("{letter}✓"), "passed"),
-        Some(false) => (format!("{letter}✗"), "failed"),
-        None => (format!("{letter}·"), "not run yet"),
+/// The mark, its words and its class for a probe the container has (`None` for one it has not,
+/// which the chip leaves out rather than draw a mark that reads as "no result yet").
+fn probe_glyph(letter: &str, mark: ProbeMark) -> Option<(String, &'static str, &'static str)> {
+    match mark {
+        ProbeMark::Absent => None,
+        ProbeMark::Passed => Some((format!("{letter}✓"), "passed", "probe passed")),
+        ProbeMark::Failed => Some((format!("{letter}✗"), "failed", "probe failed")),
+        ProbeMark::NotRun => Some((format!("{letter}·"), "not run yet", "probe unrun")),
     }
 }
 
@@ -454,8 +456,13 @@ fn PodChip(
     ];
     let probe_words: Vec<String> = probes
         .iter()
-        .map(|(_, word, r)| format!("{word} probe {}", probe_glyph("", *r).1))
+        .filter_map(|(_, word, mark)| Some(format!("{word} probe {}", probe_glyph("", *mark)?.1)))
         .collect();
+    let probe_words = if probe_words.is_empty() {
+        "no probes".to_string()
+    } else {
+        probe_words.join(", ")
+    };
     let node = if pod.node.is_empty() {
         "not scheduled".to_string()
     } else {
@@ -490,10 +497,7 @@ fn PodChip(
     };
     let label = format!(
         "Pod {}: {}, {readiness}, {} restarts, {node}; {}",
-        pod.name,
-        pod.status,
-        pod.restarts,
-        probe_words.join(", ")
+        pod.name, pod.status, pod.restarts, probe_words
     );
     let pod_name = pod.name.clone();
     let can_delete = session.is_some() && !pod.terminating;
@@ -589,14 +593,9 @@ fn PodChip(
             <span class="pod-status">{pod.status.clone()}</span>
             {(pod.restarts > 0).then(|| view! { <span class="restarts">{format!("↻{}", pod.restarts)}</span> })}
             <span class="probes" aria-hidden="true">
-                {probes.into_iter().map(|(letter, _, r)| {
-                    let (text, _) = probe_glyph(letter, r);
-                    let class = match r {
-                        Some(true) => "probe passed",
-                        Some(false) => "probe failed",
-                        None => "probe unrun",
-                    };
-                    view! { <span class=class>{text}</span> }
+                {probes.into_iter().filter_map(|(letter, _, mark)| {
+                    let (text, _, class) = probe_glyph(letter, mark)?;
+                    Some(view! { <span class=class>{text}</span> })
                 }).collect_view()}
             </span>
         </li>

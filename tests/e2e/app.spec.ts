@@ -62,6 +62,10 @@ test('stepping through the rolling update matches the CLI trace step by step', a
   await expect(app.forwardButton).toBeDisabled();
   await expect(app.rolloutStatus).toContainText('deployment "web" successfully rolled out');
   await expect(app.conditions).toContainText('NewReplicaSetAvailable');
+  // The pods have a readiness probe only: their chips mark it and no startup or liveness probe.
+  const marks = await page.getByTestId('pod').locator('.probes').allTextContents();
+  expect(marks.length).toBeGreaterThan(0);
+  expect(new Set(marks)).toEqual(new Set(['R✓']));
   await app.screenshot('rolling-update-complete');
   // The folded kubectl commands print what the CLI prints for the same moment, character for
   // character.
