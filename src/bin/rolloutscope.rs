@@ -305,22 +305,27 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
                 })?;
                 resources.push(r);
             }
-            if warnings_only {
+            let listed = if warnings_only {
                 if resources != [Resource::Events] {
                     return Err(
                         "error: --field-selector type=Warning is supported for events only"
                             .to_string(),
                     );
                 }
-                return Ok(kubectl::get_warning_events(m, sort_by, wide));
-            }
-            if sort_by.is_some() {
+                kubectl::get_warning_events(m, sort_by, wide)
+            } else if sort_by.is_some() {
                 if resources != [Resource::Events] {
                     return Err("error: --sort-by is supported for events only".to_string());
                 }
-                return Ok(kubectl::get_events_sorted(m, sort_by, wide));
+                kubectl::get_events_sorted(m, sort_by, wide)
+            } else {
+                kubectl::get(m, &resources, wide)
+            };
+            // Finding nothing is no failure, and kubectl says so on stderr only.
+            if listed.is_empty() {
+                eprintln!("{}", kubectl::NO_RESOURCES);
             }
-            Ok(kubectl::get(m, &resources, wide))
+            Ok(listed)
         }
         ["rollout", "status", ..] => match rollout_status_args(&words[2..])? {
             StatusArgs {
@@ -461,18 +466,20 @@ fn rollout_status_args<'a>(args: &[&'a str]) -> Result<StatusArgs<'a>, String> {
 fn named_deployment<'a>(names: &[&'a str]) -> Option<Result<&'a str, String>> {
     match names {
         [target] => Some(deployment_target(target)),
-        ["deploy" | "deployment" | "deployments", name] => Some(Ok(name)),
+        [kind, name] if Resource::parse(kind) == Some(Resource::Deployments) => Some(Ok(name)),
         _ => None,
     }
 }
 
-/// The Deployment a `rollout` subcommand names as `deploy/NAME` (or `deployment/`,
-/// `deployments/`).
+/// The Deployment a `rollout` subcommand names as `deploy/NAME`, with any of kubectl's words
+/// for the kind (`deployment/`, `deployments.apps/`, …).
 fn deployment_target(target: &str) -> Result<&str, String> {
     target
-        .strip_prefix("deploy/")
-        .or_else(|| target.strip_prefix("deployment/"))
-        .or_else(|| target.strip_prefix("deployments/"))
+        .split_once('/')
+        .filter(|(kind, name)| {
+            !name.is_empty() && Resource::parse(kind) == Some(Resource::Deployments)
+        })
+        .map(|(_, name)| name)
         .ok_or_else(|| format!("error: rollout supports deploy/NAME, not {target:?}"))
 }
 

@@ -656,6 +656,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 return Ok(out);
             }
             rt.kubelet_down = true;
+            rt.down_since = Some(now);
             out.change(Change::SetNodeRuntime {
                 name: n.clone(),
                 runtime: rt,

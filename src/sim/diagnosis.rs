@@ -364,7 +364,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
     cluster.push(signal(
         "kubectl get events --field-selector type=Warning",
         if by_reason.is_empty() {
-            "No resources found in default namespace.".to_string()
+            super::kubectl::NO_RESOURCES.to_string()
         } else {
             by_reason
                 .iter()

@@ -342,9 +342,14 @@ impl Resource {
     }
 }
 
+/// What `kubectl get` writes to stderr when it finds nothing to list (and it still succeeds), so
+/// that `kubectl get pods | wc -l` counts 0.
+pub const NO_RESOURCES: &str = "No resources found in default namespace.";
+
 /// `kubectl get <kinds> [-o wide]` at the simulator's current moment: one table per kind,
 /// separated by a blank line, names prefixed with the kind when more than one kind is asked
-/// for. `steps` supplies the events.
+/// for. `steps` supplies the events. Empty when there is nothing to list: kubectl then writes
+/// only [`NO_RESOURCES`], to stderr.
 pub fn get(m: &Moment<'_>, kinds: &[Resource], wide: bool) -> String {
     let prefixed = kinds.len() > 1;
     let mut tables = Vec::new();
@@ -360,9 +365,6 @@ pub fn get(m: &Moment<'_>, kinds: &[Resource], wide: bool) -> String {
         tables.push(table);
     }
     let nonempty: Vec<String> = tables.into_iter().filter(|t| !t.is_empty()).collect();
-    if nonempty.is_empty() {
-        return "No resources found in default namespace.\n".to_string();
-    }
     nonempty.join("\n")
 }
 
@@ -529,6 +531,42 @@ fn with_fraction((amount, text): (i64, String), allocatable: i64) -> String {
     format!("{text} ({pct}%)")
 }
 
+/// The size of every simulated node's disk as its kubelet reports it (`ephemeral-storage`, in
+/// KiB, as a 100 GiB ext4 volume reads).
+const EPHEMERAL_STORAGE_KI: i64 = 102_626_232;
+
+/// A node's machine ID (32 hex digits, `/etc/machine-id`), system UUID and boot ID, as
+/// `status.nodeInfo` reports them: made up, but the same for the same node name every time.
+fn node_ids(name: &str) -> [String; 3] {
+    // FNV-1a of the name and a salt, then splitmix64's finalizer, so that names differing in
+    // one letter get unrelated IDs.
+    let word = |salt: u8| {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in name.bytes().chain([0, salt]) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^ (h >> 31)
+    };
+    let hex = |salt: u8| format!("{:016x}{:016x}", word(salt), word(salt.wrapping_add(1)));
+    let uuid = |h: String| {
+        format!(
+            "{}-{}-{}-{}-{}",
+            &h[0..8],
+            &h[8..12],
+            &h[12..16],
+            &h[16..20],
+            &h[20..32]
+        )
+    };
+    // The boot ID is a random (version 4) UUID, which the kernel makes at boot.
+    let boot = hex(4);
+    let variant = ["8", "9", "a", "b"][usize::from(boot.as_bytes()[16] % 4)];
+    let boot = format!("{}4{}{variant}{}", &boot[..12], &boot[13..16], &boot[17..]);
+    [hex(0), uuid(hex(2)), uuid(boot)]
+}
+
 /// `kubectl describe nodes`: every node described in name order, each after the one before and
 /// a blank line, as kubectl joins the descriptions of several objects.
 pub fn describe_nodes(m: &Moment<'_>) -> String {
@@ -547,7 +585,8 @@ pub fn describe_nodes(m: &Moment<'_>) -> String {
 /// (Unknown, `NodeStatusUnknown`, once it stopped), addresses, capacity and allocatable (equal
 /// here), the node info of [`NODE_INFO`], its pod CIDR, the non-terminated pods with their
 /// requests and limits as a share of allocatable, the allocated totals and the node's events.
-/// The lease section is left out, as RolloutScope has no leases.
+/// The node's Lease is as its kubelet keeps it: held by the node, renewed every 10 s while the
+/// kubelet runs, and last renewed when it stopped.
 ///
 /// # Errors
 /// `Error from server (NotFound): nodes "<name>" not found`.
@@ -582,6 +621,26 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
         taints.into_iter().map(str::to_string),
     );
     o.push_str(&format!("Unschedulable:\t{}\n", n.spec.unschedulable));
+    // The kubelet's node lease (`kube-node-lease/<node>`): it never sets acquireTime, and renews
+    // every `nodeLeaseRenewIntervalFraction` (0.25) of the 40 s lease from its start.
+    const LEASE_RENEW_MS: u64 = 10_000;
+    let created_ms = n.metadata.creation_timestamp.as_millis();
+    let renewed = match sim
+        .store()
+        .kubelet_nodes
+        .get(name)
+        .and_then(|r| r.down_since)
+    {
+        Some(stopped) => stopped,
+        None => Time::from_millis(
+            created_ms
+                + now.as_millis().saturating_sub(created_ms) / LEASE_RENEW_MS * LEASE_RENEW_MS,
+        ),
+    };
+    o.push_str(&format!(
+        "Lease:\n  HolderIdentity:\t{name}\n  AcquireTime:\t<unset>\n  RenewTime:\t{}\n",
+        renewed.rfc1123z()
+    ));
     // The conditions changed once, if ever: when the node controller marked the node NotReady.
     let not_ready_at = steps
         .iter()
@@ -654,13 +713,19 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
     ));
     let cpu = format_cpu(n.status.allocatable_milli_cpu);
     let memory = format_mem(n.status.allocatable_memory);
+    // A resource list prints in name order; the kubelet also reports its disk and the two
+    // huge page sizes (none reserved).
     for title in ["Capacity", "Allocatable"] {
         o.push_str(&format!(
-            "{title}:\n  cpu:\t{cpu}\n  memory:\t{memory}\n  pods:\t{}\n",
+            "{title}:\n  cpu:\t{cpu}\n  ephemeral-storage:\t{EPHEMERAL_STORAGE_KI}Ki\n  hugepages-1Gi:\t0\n  hugepages-2Mi:\t0\n  memory:\t{memory}\n  pods:\t{}\n",
             n.status.allocatable_pods
         ));
     }
     o.push_str("System Info:\n");
+    let [machine, system, boot] = node_ids(name);
+    o.push_str(&format!(
+        "  Machine ID:\t{machine}\n  System UUID:\t{system}\n  Boot ID:\t{boot}\n"
+    ));
     o.push_str(&format!(
         "  Kernel Version:\t{}\n",
         NODE_INFO.kernel_version
@@ -725,10 +790,15 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
         "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n",
     );
     o.push_str("  Resource\tRequests\tLimits\n  --------\t--------\t------\n");
+    // `describeNodeResource`: cpu, memory and ephemeral-storage, then the huge page sizes in
+    // name order.
+    let alloc_storage = (EPHEMERAL_STORAGE_KI * 1024).saturating_mul(1000);
     for (resource, allocatable) in [
         ("cpu", alloc_cpu),
         ("memory", alloc_mem),
-        ("ephemeral-storage", 0),
+        ("ephemeral-storage", alloc_storage),
+        ("hugepages-1Gi", 0),
+        ("hugepages-2Mi", 0),
     ] {
         o.push_str(&format!(
             "  {resource}\t{}\t{}\n",
@@ -1023,10 +1093,19 @@ impl EventFold {
         for r in &self.records[hidden..seen] {
             let n = r.occurrences.partition_point(|o| o.step < position);
             if r.event.source == scheduler::COMPONENT {
-                series_records(&r.event, &r.occurrences[..n], now, &mut records);
+                let mut writes = Vec::new();
+                series_writes(&r.occurrences[..n], now, &mut writes);
+                records.extend(
+                    writes
+                        .into_iter()
+                        .filter(|w| !expired(w.last, now))
+                        .map(|w| w.record(&r.event)),
+                );
                 continue;
             }
-            records.extend(Self::core_record(r, n));
+            if Self::last_sent(r, n).is_some_and(|o| !expired(o.exact, now)) {
+                records.extend(Self::core_record(r, n));
+            }
         }
         (hidden, records)
     }
@@ -1056,10 +1135,14 @@ impl EventFold {
                 series_writes(&r.occurrences[..n], now, &mut writes);
                 for (w, write) in writes.iter().enumerate() {
                     let w = u32::try_from(w).unwrap_or(u32::MAX - 1);
-                    keys.push((write.last, i, w, n32));
+                    if !expired(write.last, now) {
+                        keys.push((write.last, i, w, n32));
+                    }
                 }
-            } else if let Some(last) = r.occurrences[..n].iter().rposition(|o| o.sent) {
-                keys.push((r.occurrences[last].time, i, u32::MAX, n32));
+            } else if let Some(last) = Self::last_sent(r, n)
+                && !expired(last.exact, now)
+            {
+                keys.push((last.time, i, u32::MAX, n32));
             }
         }
         let hidden = keys.len().saturating_sub(max);
@@ -1085,6 +1168,12 @@ impl EventFold {
     }
 
     /// A core/v1 record as the API server holds it after the first `n` occurrences.
+    /// The latest of the first `n` emissions of `r` that the API server received: its last
+    /// write of the record.
+    fn last_sent(r: &FoldedEvent, n: usize) -> Option<&Occurrence> {
+        r.occurrences[..n].iter().rev().find(|o| o.sent)
+    }
+
     fn core_record(r: &FoldedEvent, n: usize) -> Option<EventRecord> {
         let occ = &r.occurrences;
         // The API server's copy is as the latest emission it received left it.
@@ -1109,32 +1198,32 @@ impl EventFold {
     }
 }
 
+/// How long the API server keeps an event after its last write: kube-apiserver's `--event-ttl`,
+/// one hour by default. Events are stored with a lease of this length, renewed by every update,
+/// so an event that stops repeating disappears from `kubectl get events`, `kubectl events` and
+/// `kubectl describe` an hour after it was last seen.
+pub const EVENT_TTL_MS: u64 = 3_600_000;
+
+/// Whether an event last written at `last_write` has outlived [`EVENT_TTL_MS`] by `now`.
+fn expired(last_write: Time, now: Time) -> bool {
+    now.millis_since(last_write) >= EVENT_TTL_MS
+}
+
 /// client-go `tools/events`' `finishTime`: a series idle this long is written one last time and
 /// forgotten, as is a single event this old.
 const SERIES_FINISH_MS: u64 = 6 * 60_000;
 /// `refreshTime`: every series still remembered is written again this often.
 const SERIES_REFRESH_MS: u64 = 30 * 60_000;
 
-/// The events one isomorphic event of the events.k8s.io API (the scheduler's) has become in the
-/// API server by `now` (client-go `tools/events`, `recordToSink`): the first occurrence is
-/// written as it is; the second turns it into a series of count 2, written at once; later ones
-/// only count in the recorder's cache, which is written when the series has been idle for six
-/// minutes (then forgotten: a later repeat starts a new event) and every thirty minutes. Both
-/// run on tickers from the scheduler's start, with the scenario. So `describe pod` of a pod that
-/// fails to schedule every five minutes shows `(x2 over …)` for half an hour.
-fn series_records(
-    event: &Event,
-    occurrences: &[Occurrence],
-    now: Time,
-    out: &mut Vec<EventRecord>,
-) {
-    let mut writes = Vec::new();
-    series_writes(occurrences, now, &mut writes);
-    out.extend(writes.into_iter().map(|w| w.record(event)));
-}
-
-/// The event objects [`series_records`] describes, without their event: what the browser's
-/// event log sorts by before it builds the few records it shows.
+/// The writes one isomorphic event of the events.k8s.io API (the scheduler's) has had in the
+/// API server by `now` (client-go `tools/events`, `recordToSink`), each the event object it
+/// left, without the event itself: the first occurrence is written as it is; the second turns
+/// it into a series of count 2, written at once; later ones only count in the recorder's cache,
+/// which is written when the series has been idle for six minutes (then forgotten: a later
+/// repeat starts a new event) and every thirty minutes. Both run on tickers from the
+/// scheduler's start, with the scenario. So `describe pod` of a pod that fails to schedule every
+/// five minutes shows `(x2 over …)` for half an hour. The browser's event log sorts by these
+/// before it builds the few records it shows.
 fn series_writes(occurrences: &[Occurrence], now: Time, out: &mut Vec<SeriesWrite>) {
     let mut current: Option<SeriesObject> = None;
     let mut tickers = SeriesTickers::default();
@@ -1454,19 +1543,14 @@ pub fn get_warning_events(m: &Moment<'_>, sort_by: Option<EventSortBy>, wide: bo
             ..s.clone()
         })
         .collect();
-    let t = get_events_sorted(
+    get_events_sorted(
         &Moment {
             steps: &warnings,
             ..*m
         },
         sort_by,
         wide,
-    );
-    if t.is_empty() {
-        "No resources found in default namespace.\n".to_string()
-    } else {
-        t
-    }
+    )
 }
 
 /// The message as `kubectl describe` ≥ v1.35 shows it: `<fieldPath>: <message>` for events

@@ -439,3 +439,78 @@ fn events_lists_by_last_seen_with_kubectl_events_printer() {
     assert!(ages.windows(2).all(|w| w[0] >= w[1]), "{ages:?}\n{out}");
     assert_eq!(ages.last(), Some(&0), "the latest event is last");
 }
+
+/// `kubectl get` that finds nothing succeeds with nothing on stdout (so `| wc -l` counts 0) and
+/// says so on stderr, as `get.go` writes it.
+#[test]
+fn get_with_nothing_to_list_says_so_on_stderr() {
+    let dir = std::env::temp_dir().join(format!("rolloutscope-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("zero.yaml");
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/rolling-update.yaml"),
+    )
+    .expect("bundled scenario")
+    .replace("replicas: 10", "replicas: 0");
+    assert!(
+        text.contains("replicas: 0"),
+        "the scenario sets its replicas"
+    );
+    std::fs::write(&file, text).expect("write scenario");
+    let file = file.to_string_lossy().into_owned();
+    for args in [
+        &["get", "pods"][..],
+        &["get", "events", "--field-selector", "type=Warning"],
+    ] {
+        let (out, err, code) = kubectl(&file, "10s", args);
+        assert_eq!(
+            (out.as_str(), err.as_str(), code),
+            ("", "No resources found in default namespace.\n", Some(0)),
+            "{args:?}"
+        );
+    }
+    // The Deployment itself is listed.
+    let (out, _, code) = kubectl(&file, "10s", &["get", "deploy"]);
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("NAME "), "{out}");
+}
+
+/// The API server keeps an event for an hour after its last write (`--event-ttl`): two hours
+/// into a crash loop, the pod's scheduling and first pulls are gone from `get events` and
+/// `describe`, while the back-off that still repeats stays.
+#[test]
+fn events_expire_an_hour_after_they_were_last_seen() {
+    let (at_50m, _, _) = kubectl("scenarios/crash-loop.yaml", "50m", &["get", "events"]);
+    assert!(at_50m.contains(" Scheduled "), "{at_50m}");
+    let (out, err, code) = kubectl("scenarios/crash-loop.yaml", "2h", &["get", "events"]);
+    assert_eq!((err.as_str(), code), ("", Some(0)));
+    assert!(!out.contains(" Scheduled "), "{out}");
+    assert!(!out.contains("ScalingReplicaSet"), "{out}");
+    assert!(out.contains(" BackOff "), "{out}");
+    let (described, _, _) = kubectl(
+        "scenarios/crash-loop.yaml",
+        "2h",
+        &["describe", "deploy", "web"],
+    );
+    assert!(
+        described.ends_with("Events:          <none>\n"),
+        "{described}"
+    );
+}
+
+/// `rollout` names its Deployment with any of kubectl's words for the kind.
+#[test]
+fn rollout_takes_every_name_of_the_deployment_kind() {
+    for target in ["deploy/web", "deployment.apps/web", "deployments/web"] {
+        let (out, err, code) = kubectl(
+            "scenarios/rolling-update.yaml",
+            "3m",
+            &["rollout", "status", target, "--watch=false"],
+        );
+        assert_eq!(
+            (out.as_str(), err.as_str(), code),
+            ("deployment \"web\" successfully rolled out\n", "", Some(0)),
+            "{target}"
+        );
+    }
+}

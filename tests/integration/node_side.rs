@@ -1433,10 +1433,14 @@ fn describe_node_shows_why_a_node_is_full() {
         "Taints:             <none>\nUnschedulable:      false\n",
         "  Ready            True    ",
         "KubeletReady                 kubelet is posting ready status\n",
-        "Allocatable:\n  cpu:     2\n  memory:  8Gi\n  pods:    110\n",
+        // The lease renews every 10 s; 180 s is a renewal.
+        "Unschedulable:      false\nLease:\n  HolderIdentity:  node-1\n  AcquireTime:     <unset>\n  RenewTime:       Thu, 01 Jan 2026 00:03:00 +0000\nConditions:\n",
+        "Allocatable:\n  cpu:                2\n  ephemeral-storage:  102626232Ki\n  hugepages-1Gi:      0\n  hugepages-2Mi:      0\n  memory:             8Gi\n  pods:               110\n",
+        "System Info:\n  Machine ID:                 ",
+        "\n  Kernel Version:             6.1.0-31-amd64\n",
         "Non-terminated Pods:          (2 in total)\n",
         "1 (50%)       0 (0%)      128Mi (1%)       0 (0%)         3m\n",
-        "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n  Resource           Requests    Limits\n  --------           --------    ------\n  cpu                2 (100%)    0 (0%)\n  memory             256Mi (3%)  0 (0%)\n  ephemeral-storage  0 (0%)      0 (0%)\nEvents:              <none>\n",
+        "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n  Resource           Requests    Limits\n  --------           --------    ------\n  cpu                2 (100%)    0 (0%)\n  memory             256Mi (3%)  0 (0%)\n  ephemeral-storage  0 (0%)      0 (0%)\n  hugepages-1Gi      0 (0%)      0 (0%)\n  hugepages-2Mi      0 (0%)      0 (0%)\nEvents:              <none>\n",
     ] {
         assert!(text.contains(want), "missing {want:?} in\n{text}");
     }
@@ -1461,6 +1465,8 @@ fn describe_node_shows_a_lost_node() {
         "  Ready            Unknown   ",
         "NodeStatusUnknown   Kubelet stopped posting node status.\n",
         "  Normal  NodeNotReady  4m50s  node-controller  Node node-2 status is now: NodeNotReady\n",
+        // Its lease was last renewed when the kubelet stopped, at 80 s.
+        "  RenewTime:       Thu, 01 Jan 2026 00:01:20 +0000\n",
     ] {
         assert!(text.contains(want), "missing {want:?} in\n{text}");
     }

@@ -420,6 +420,9 @@ pub struct NodeRuntime {
     pub in_flight: BTreeMap<String, Time>,
     /// The kubelet has stopped (the `fail_node` fault): it acts on nothing and posts no status.
     pub kubelet_down: bool,
+    /// When it stopped: its node lease was last renewed then.
+    #[serde(default)]
+    pub down_since: Option<Time>,
     /// `lastNodeUnschedulable`: whether the node was cordoned when the kubelet last computed
     /// its status, so that it records a change of it once.
     #[serde(default)]
