@@ -2641,3 +2641,48 @@ fn a_node_going_not_ready_does_not_retry_pending_pods() {
         .collect();
     assert_eq!(failed, vec![40, 40]);
 }
+
+/// §15.4 step 5: deleting a pod stops its liveness and startup workers, but its readiness
+/// worker goes on while the containers shut down. An app that ignores SIGTERM (the whole 30 s
+/// grace period) and whose readiness endpoint fails after the delete turns not Ready after
+/// failureThreshold probes, and kubectl shows `0/1 Terminating`.
+#[test]
+fn readiness_keeps_probing_a_terminating_pod() {
+    let yaml = one_pod_on_one_node(
+        "images:\n  web:1.0: {pull_time: 1s}\n",
+        "          - name: web\n            image: web:1.0\n            readinessProbe:\n              httpGet: {path: /ready, port: 8080}\n              periodSeconds: 5\n",
+        "45s",
+    );
+    let (_, steps) = run_yaml(&yaml, 8);
+    let pod = first_pod_with_prefix(&steps, "web-");
+    let yaml = yaml.replace(
+        "run_until: 45s",
+        &format!(
+            "actions:\n  - {{at: 10s, delete_pod: {pod}}}\n  - {{at: 12s, break_readiness: {pod}}}\nrun_until: 45s"
+        ),
+    );
+    let (sim, steps) = run_yaml(&yaml, 30);
+    let failures = event_times(
+        &steps,
+        &pod,
+        EventReason::Unhealthy,
+        "Readiness probe failed",
+    );
+    assert!(failures.len() >= 3, "{failures:?}");
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(30));
+    let pods = kubectl::get(&m, &[Resource::Pods], false);
+    let line = pods
+        .lines()
+        .find(|l| l.starts_with(pod.as_str()))
+        .unwrap_or_else(|| panic!("{pod} in {pods}"));
+    assert!(
+        line.contains(" 0/1 ") && line.contains("Terminating"),
+        "{line}"
+    );
+    // No liveness or startup probe ran after the delete: this pod has none; the narration says
+    // the ReplicaSet had already let the pod go.
+    assert!(steps.iter().any(|s| {
+        s.narration
+            .contains("stopped counting toward its ReplicaSet when its deletion began")
+    }));
+}

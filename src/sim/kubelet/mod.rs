@@ -1460,11 +1460,14 @@ pub fn probe_tick(
     let Some(mut k) = KubeletContext::new(store, world, now, rng, name) else {
         return Outcome::default();
     };
+    // A pod being deleted stops its liveness and startup workers (`doProbe` reports Success and
+    // ends them), but its readiness worker goes on probing while the containers shut down, so a
+    // terminating pod can still turn not ready (spec §15.4 step 5).
     if k.runtime
         .containers
         .get(c)
         .is_none_or(|r| !r.is_current_tick(&target))
-        || k.runtime.terminating
+        || (k.runtime.terminating && kind != ProbeKind::Readiness)
     {
         return Outcome::default();
     }

@@ -689,8 +689,15 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         }
         (ProbeKind::Readiness, true, false) if previous == Some(true) => {
             k.out.stage = Some(Stage::Readiness);
+            // A pod being deleted left its ReplicaSet's counts when its deletion began; its
+            // readiness still shows in kubectl's READY column.
+            let consequence = if k.runtime.terminating {
+                "The pod, shutting down, is no longer Ready, as kubectl's READY column shows beside Terminating; it stopped counting toward its ReplicaSet when its deletion began."
+            } else {
+                "The pod is no longer Ready and stops counting as available; readiness never restarts a container."
+            };
             let mut said = format!(
-                "{} failed {run_count} {} in a row (failureThreshold {failure_threshold}): {output}. The pod is no longer Ready and stops counting as available; readiness never restarts a container.",
+                "{} failed {run_count} {} in a row (failureThreshold {failure_threshold}): {output}. {consequence}",
                 the_probe,
                 times(run_count)
             );
