@@ -734,7 +734,7 @@ fn kubectl_get_prints_kubectl_columns() {
     let pods = kubectl::get(&m, &[Resource::Pods], false);
     let row = pods.lines().nth(1).unwrap_or_default();
     assert!(
-        row.contains("0/1     CrashLoopBackOff   5 (26s ago)   4m"),
+        row.contains("0/1     CrashLoopBackOff   5 (42s ago)   4m"),
         "{pods}"
     );
     let pod = sim.store().pods.keys().next().cloned().unwrap_or_default();
@@ -752,7 +752,7 @@ fn kubectl_get_prints_kubectl_columns() {
         // `"%v \t%v \n"`: a space after the type widens the column by one.
         "  Type                        Status\n  PodReadyToStartContainers   True \n",
         "kubelet            spec.containers{web}: Back-off restarting failed container web in pod ",
-        "  Normal   Scheduled  4m                   default-scheduler  Successfully assigned default/",
+        "  Normal   Scheduled  4m                     default-scheduler  Successfully assigned default/",
     ] {
         assert!(describe.contains(want), "missing {want:?} in\n{describe}");
     }
@@ -1569,8 +1569,9 @@ fn init_containers_run_in_turn_before_the_app_containers() {
     }
 }
 
-/// A failing init container holds its pod in `Init:Error` and then `Init:CrashLoopBackOff`,
-/// with the crash-loop back-off of any container, the Initialized condition False, and
+/// A failing init container holds its pod in `Init:Error` after each exit, and shows
+/// `Init:CrashLoopBackOff` when the pod worker looks again (the reason its last sync left) just
+/// before the restart, with the crash-loop back-off of any container, the Initialized condition False, and
 /// RESTARTS counting the init container while the pod initializes.
 #[test]
 fn a_failing_init_container_crash_loops_and_the_pod_never_initializes() {
@@ -1595,7 +1596,6 @@ fn a_failing_init_container_crash_loops_and_the_pod_never_initializes() {
             "Init:CrashLoopBackOff",
             "Init:0/2",
             "Init:Error",
-            "Init:CrashLoopBackOff",
         ],
     );
     let (sim, steps) = run_until("init-containers.yaml", 100);
@@ -2685,4 +2685,81 @@ fn readiness_keeps_probing_a_terminating_pod() {
         s.narration
             .contains("stopped counting toward its ReplicaSet when its deletion began")
     }));
+}
+
+/// The kubelet computes a pod's status before it acts (`generateAPIPodStatus` before the
+/// runtime's `SyncPod`), and keeps why it left a container waiting for the next computation
+/// (`reasonCache`). So a crashed container in back-off shows `Error` until the kubelet looks at
+/// the pod again: without probes that is the pod worker's look when the back-off runs out,
+/// whose status shows `CrashLoopBackOff` (its own step) just before the restart; with a
+/// readiness probe that passed, it is the worker's next tick, which finds the container stopped
+/// and prompts a sync.
+#[test]
+fn a_crashed_container_shows_error_until_the_kubelet_looks_again() {
+    let statuses = |probe: &str| -> Vec<(u64, String)> {
+        let yaml = one_pod_on_one_node(
+            "images:\n  web:1.0: {pull_time: 1s, crash_after: 5s}\n",
+            &format!("          - name: web\n            image: web:1.0\n{probe}"),
+            "2m",
+        );
+        let mut sim = Scenario::parse(&yaml)
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .sim();
+        let mut seen: Vec<(u64, String)> = Vec::new();
+        while let Some(step) = sim.step_until(Time::from_secs(120)) {
+            let Some(p) = sim.store().pods.values().next() else {
+                continue;
+            };
+            let status = p.kubectl_status();
+            if seen.last().is_none_or(|(_, s)| *s != status) {
+                seen.push((step.time.as_millis(), status));
+            }
+        }
+        seen
+    };
+    // No probes: the second crash (at 12 s) shows Error through its 10 s back-off; the look
+    // that restarts it shows CrashLoopBackOff first, at the same moment.
+    let plain = statuses("");
+    let words: Vec<&str> = plain.iter().map(|(_, s)| s.as_str()).collect();
+    assert_eq!(
+        &words[..8],
+        [
+            "Pending",
+            "ContainerCreating",
+            "Running",
+            "Error",
+            "Running",
+            "Error",
+            "CrashLoopBackOff",
+            "Running"
+        ],
+        "{plain:?}"
+    );
+    let (error_at, back_off_at) = (plain[5].0, plain[6].0);
+    assert!(back_off_at - error_at >= 10_000, "{plain:?}");
+    assert_eq!(
+        back_off_at, plain[7].0,
+        "shown just before the restart: {plain:?}"
+    );
+    // A readiness probe every 4 s that has passed: its next tick after the crash finds the
+    // container stopped, and the sync it prompts shows CrashLoopBackOff before the back-off
+    // has run out.
+    let probed = statuses(
+        "            readinessProbe:\n              tcpSocket: {port: 8080}\n              periodSeconds: 4\n",
+    );
+    let i = probed
+        .iter()
+        .position(|(_, s)| s == "CrashLoopBackOff")
+        .unwrap_or_else(|| panic!("{probed:?}"));
+    let (error_at, back_off_at) = (probed[i - 1].0, probed[i].0);
+    assert_eq!(probed[i - 1].1, "Error", "{probed:?}");
+    assert!(
+        back_off_at > error_at && back_off_at - error_at <= 4_000,
+        "{probed:?}"
+    );
+    assert_ne!(
+        probed.get(i + 1).map(|(t, _)| *t),
+        Some(back_off_at),
+        "{probed:?}"
+    );
 }

@@ -282,6 +282,11 @@ pub struct ProbeWorker {
     /// The worker has seen the current container's ID, and so has set its initial result.
     #[serde(default)]
     pub has_id: bool,
+    /// The container has stopped, and this worker's next tick will find it not running and set
+    /// its result to Failure (`doProbe`), a change from the Success it had: the results
+    /// manager's update prompts a sync of the pod (`handleProbeSync`).
+    #[serde(default)]
+    pub fails_on_stop: bool,
 }
 
 impl ProbeWorker {
@@ -294,6 +299,7 @@ impl ProbeWorker {
         self.triggered = false;
         self.trigger_pending = false;
         self.has_id = false;
+        self.fails_on_stop = false;
     }
 }
 
@@ -329,6 +335,12 @@ pub struct ContainerRuntime {
     /// container's ID, is written only when the pod worker next syncs the pod.
     #[serde(default)]
     pub unpublished: bool,
+    /// Why the last sync did not start the stopped container (the kubelet's `reasonCache`): a
+    /// waiting reason and message that the pod's status shows from its next computation on,
+    /// since a sync computes the status before it acts (`generateAPIPodStatus` comes before the
+    /// runtime's `SyncPod`). Cleared when the container starts.
+    #[serde(default)]
+    pub reason_cache: Option<(String, String)>,
 }
 
 impl ContainerRuntime {
@@ -398,6 +410,14 @@ pub struct PodRuntime {
     /// A sync was asked for while a kill held the pod worker; it runs once the kill ends.
     #[serde(default)]
     pub sync_deferred: bool,
+    /// A probe result changed at the moment a container stopped, before the sync its exit asks
+    /// for had run: the pod worker takes that update after the sync, as one more sync.
+    #[serde(default)]
+    pub sync_again: bool,
+    /// The probe worker whose result, turned Failure by its tick on a stopped container,
+    /// prompted the next sync: for that sync's narration.
+    #[serde(default)]
+    pub prompted_by: Option<ProbeKind>,
 }
 
 impl PodRuntime {
@@ -846,7 +866,14 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
     // The sync computes the pod's status first (`generateAPIPodStatus`), which probes the
     // containers that are started but not ready.
     probes::update_pod_status(&mut k);
+    if probes::show_back_off_before_restart(&mut k) {
+        return k.finish();
+    }
     sync_containers_from(&mut k, 0);
+    if std::mem::take(&mut k.runtime.sync_again) {
+        let pod = k.work_name();
+        k.after(0, Work::KubeletSyncPod(pod));
+    }
     k.finish()
 }
 
@@ -964,6 +991,7 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
     {
         let rt = &mut k.runtime.containers[c];
         rt.instance += 1;
+        rt.reason_cache = None;
         rt.running_since = Some(now);
         rt.pull_started = None;
         rt.killing = None;
@@ -972,6 +1000,7 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         rt.readiness.new_container();
         rt.liveness.new_container();
     }
+    k.runtime.prompted_by = None;
     let Some(cs) = k.cs_mut(c) else {
         return;
     };

@@ -161,6 +161,7 @@ fn trigger_readiness(k: &mut KubeletContext<'_>, c: usize) -> Option<Time> {
 /// readiness run at once ([`trigger_readiness`]). Returns the containers it triggered, with when
 /// each run probes; their runs' narration says why they came.
 pub(super) fn update_pod_status(k: &mut KubeletContext<'_>) -> Vec<(usize, Time)> {
+    apply_reason_cache(k);
     let mut triggered = Vec::new();
     for c in 0..k.runtime.containers.len() {
         let rt = &k.runtime.containers[c];
@@ -176,6 +177,32 @@ pub(super) fn update_pod_status(k: &mut KubeletContext<'_>) -> Vec<(usize, Time)
         }
     }
     triggered
+}
+
+/// The status computation's use of the `reasonCache` (`convertToAPIContainerStatuses`): a
+/// stopped container the last sync did not restart shows why it waits, with how its last
+/// instance ended as its last state.
+fn apply_reason_cache(k: &mut KubeletContext<'_>) {
+    for c in 0..k.runtime.containers.len() {
+        let rt = &k.runtime.containers[c];
+        if rt.running_since.is_some() {
+            continue;
+        }
+        let Some((reason, message)) = rt.reason_cache.clone() else {
+            continue;
+        };
+        let Some(cs) = k.cs_mut(c) else {
+            continue;
+        };
+        if matches!(cs.state, ContainerState::Waiting { reason: ref r, message: ref m } if *r == reason && *m == message)
+        {
+            continue;
+        }
+        if matches!(cs.state, ContainerState::Terminated { .. }) {
+            cs.last_state = Some(cs.state.clone());
+        }
+        cs.state = ContainerState::Waiting { reason, message };
+    }
 }
 
 /// What holds the pod worker, so that the pod's next sync waits: the sync killing a container
@@ -572,9 +599,11 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     let Some(p) = probe_of(k, c, kind) else {
         return;
     };
-    if k.runtime.containers[c].running_since.is_none()
-        || k.runtime.containers[c].worker(kind).on_hold
-    {
+    if k.runtime.containers[c].running_since.is_none() {
+        stopped_container_probed(k, c, kind);
+        return;
+    }
+    if k.runtime.containers[c].worker(kind).on_hold {
         return;
     }
     let instance = k.runtime.containers[c].instance;
@@ -822,6 +851,39 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         instance,
         period,
     );
+}
+
+/// A worker's tick that finds its container stopped (`doProbe`): a non-running container is a
+/// Failure, set at once. Where that changes the result ([`ProbeWorker::fails_on_stop`]), the
+/// update prompts a sync of the pod, whose status computation shows why the last sync left the
+/// container waiting (CrashLoopBackOff). Later ticks change nothing, so the worker is idle until
+/// the container runs again.
+fn stopped_container_probed(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
+    let w = k.runtime.containers[c].worker(kind);
+    if kind == ProbeKind::Startup || w.on_hold || !std::mem::take(&mut w.fails_on_stop) {
+        return;
+    }
+    let name = k.container_name(c);
+    let pod = k.work_name();
+    k.out.stage = Some(Stage::Retry);
+    // The sync the exit asked for has not run yet when the tick comes at the moment of the
+    // exit (it would have left a reason): the prompted sync then comes after it.
+    let after_exit_sync = k.runtime.containers[c].reason_cache.is_none();
+    let when = if after_exit_sync {
+        "; the pod worker takes it right after the sync the exit asked for"
+    } else {
+        ""
+    };
+    k.out.say(format!(
+        "The {} probe worker of {name} in {pod} ticks and finds the container not running: its result turns from Success to Failure without a probe, and that change prompts a sync of the pod{when}.",
+        kind.word()
+    ));
+    k.runtime.prompted_by = Some(kind);
+    if after_exit_sync {
+        k.runtime.sync_again = true;
+    } else {
+        k.after(0, Work::KubeletSyncPod(pod));
+    }
 }
 
 /// The end of a probe run: the worker's first result for a container prompts a sync of the pod
@@ -1158,6 +1220,12 @@ pub fn container_stopped(k: &mut KubeletContext<'_>, c: usize, exit_code: i32, r
         .running_since
         .take()
         .unwrap_or(k.now);
+    // The workers whose next tick turns a Success into a Failure: readiness when the container
+    // was ready, liveness unless a failure has put it on hold (its result is Success until then).
+    let has_liveness = k.spec_of(c).is_some_and(|s| s.liveness_probe.is_some());
+    let rt = &mut k.runtime.containers[c];
+    rt.readiness.fails_on_stop = rt.readiness.result == Some(true);
+    rt.liveness.fails_on_stop = has_liveness && rt.started && !rt.liveness.on_hold;
     k.runtime.containers[c].readiness.result = None;
     k.runtime.containers[c].finished_at = Some(k.now);
     k.set_state(
@@ -1170,6 +1238,55 @@ pub fn container_stopped(k: &mut KubeletContext<'_>, c: usize, exit_code: i32, r
             finished_at: k.now.truncate_to_secs(),
         },
     );
+}
+
+/// Whether container `c` shows CrashLoopBackOff in the stored status, and in the status this
+/// action is computing.
+fn back_off_shown(k: &KubeletContext<'_>, c: usize) -> (bool, bool) {
+    let is_back_off = |state: Option<&ContainerState>| matches!(state, Some(ContainerState::Waiting { reason, .. }) if reason == "CrashLoopBackOff");
+    let stored = if k.is_init(c) {
+        k.pod.status.init_container_statuses.get(c)
+    } else {
+        k.pod
+            .status
+            .container_statuses
+            .get(c.saturating_sub(k.inits()))
+    };
+    (
+        is_back_off(stored.map(|cs| &cs.state)),
+        is_back_off(k.cs(c).map(|cs| &cs.state)),
+    )
+}
+
+/// The look of the pod worker that finds a container's back-off run out, when no sync since
+/// its exit has shown CrashLoopBackOff: the sync computes the status first, with the reason the
+/// last sync left, and writes it, so CrashLoopBackOff shows just before the restart (on a real
+/// node for the second or so until the runtime's next relist reports the new container). The
+/// restart is the next step, at the same moment. Returns whether that is what this sync does.
+pub(super) fn show_back_off_before_restart(k: &mut KubeletContext<'_>) -> bool {
+    for c in 0..k.runtime.containers.len() {
+        let rt = &k.runtime.containers[c];
+        if rt.running_since.is_some() || rt.reason_cache.is_none() {
+            continue;
+        }
+        let Some(finished) = rt.finished_at else {
+            continue;
+        };
+        let (was_shown, shown) = back_off_shown(k, c);
+        if was_shown || !shown || in_crash_backoff(k, c, finished).is_some() {
+            continue;
+        }
+        let name = k.container_name(c);
+        let status = k.status_word(c, "CrashLoopBackOff");
+        k.out.stage = Some(Stage::Retry);
+        k.out.say(format!(
+            "The pod worker looks again and the restart back-off of {name} has run out. The sync computes the pod's status first, with the reason the last sync left, so STATUS shows {status} for a moment; then it restarts the container."
+        ));
+        let pod = k.work_name();
+        k.after(0, Work::KubeletSyncPod(pod));
+        return true;
+    }
+    false
 }
 
 /// `doBackOff`: whether a stopped container may restart now. When it may not, reports
@@ -1201,25 +1318,52 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
             "back-off {} restarting failed container={name} pod={pod_fmt}",
             go_duration(b.delay_ms)
         );
-        let Some(cs) = k.cs_mut(c) else {
+        // The status this sync computed before it got here shows the reason an earlier sync
+        // left, if any; otherwise still how the container ended, and the reason is kept for
+        // the next computation.
+        let (was_shown, shown) = back_off_shown(k, c);
+        // Told by the sync that first shows the reason; the sync the exit asked for may come
+        // between the tick and that one.
+        let prompted = if shown && !was_shown {
+            k.runtime.prompted_by.take()
+        } else {
+            None
+        };
+        let Some(cs) = k.cs(c) else {
             return false;
         };
-        if matches!(cs.state, ContainerState::Terminated { .. }) {
-            cs.last_state = Some(cs.state.clone());
-        }
-        cs.state = ContainerState::Waiting {
-            reason: "CrashLoopBackOff".to_string(),
-            message,
-        };
         let restarts = cs.restart_count;
+        k.runtime.containers[c].reason_cache = Some(("CrashLoopBackOff".to_string(), message));
         let remaining = b.delay_ms - k.now.millis_since(finished);
         let wait = k.rng.jitter_ms(remaining.min(POD_WORKER_RESYNC_MS), 0.5);
         let pod = k.work_name();
         k.after(wait, Work::KubeletSyncPod(pod));
         k.out.stage = Some(Stage::Retry);
         let status = k.status_word(c, "CrashLoopBackOff");
+        let shows = if was_shown {
+            format!("STATUS stays {status}.")
+        } else if shown {
+            let why = prompted.map_or(String::new(), |kind| {
+                format!(
+                    "The {} probe worker's tick found the container not running, and its result turning Failure prompted this sync, which ",
+                    kind.word()
+                )
+            });
+            let computes = if why.is_empty() {
+                "This sync computes"
+            } else {
+                "computes"
+            };
+            format!(
+                "{why}{computes} the pod's status first, with the reason the last sync left: STATUS is now {status}."
+            )
+        } else {
+            format!(
+                "The kubelet does not start it, but STATUS still shows how it ended, as this sync computed the pod's status first; {status} shows from the kubelet's next look at the pod."
+            )
+        };
         k.out.say(format!(
-            "Container {name} has stopped {} time{} (exited or killed); the restart back-off is now {}, so STATUS shows {status}. The back-off runs out in {}, and the kubelet restarts the container at the first look of its pod worker after that (the next look is in {}).",
+            "Container {name} has stopped {} time{} (exited or killed); the restart back-off is now {}. {shows} The back-off runs out in {}, and the kubelet restarts the container at the first look of its pod worker after that (the next look is in {}).",
             restarts + 1,
             if restarts == 0 { "" } else { "s" },
             go_duration(b.delay_ms),
