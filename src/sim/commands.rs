@@ -737,7 +737,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             });
             out.stage = Some(Stage::Retry);
             out.say(format!(
-                "Fault: the registry stops serving {image}. Pods already running it are unaffected, and nodes that already hold the image do not pull it again (imagePullPolicy IfNotPresent); every new pull of it fails with ErrImagePull and then waits in ImagePullBackOff."
+                "Fault: the registry stops serving {image}. Pods already running it are unaffected, and a node that already holds the image starts containers from it without pulling, unless their imagePullPolicy is Always (the default for a :latest tag); every new pull of it fails with ErrImagePull and then waits in ImagePullBackOff."
             ));
         }
         Command::CreateConfig { secret, name, data } => {

@@ -2763,3 +2763,46 @@ fn a_crashed_container_shows_error_until_the_kubelet_looks_again() {
         "{probed:?}"
     );
 }
+
+/// A restart under `imagePullPolicy: Always` whose pull fails (the registry broke while the
+/// container ran): the pod stays Running with the crash as its Last State, and the crash-loop
+/// back-off still holds and grows, as `doBackOff` looks at the last exited instance before the
+/// image is pulled: every start attempt moves it on (10 s, 20 s, 40 s, 80 s), until one comes
+/// within it and the pod shows CrashLoopBackOff between the pulls.
+#[test]
+fn a_restart_whose_pull_fails_stays_under_the_crash_loop_back_off() {
+    let yaml = &app_pod(
+        &["app:1: {pull_time: 1s, crash_after: 20s}"],
+        &[],
+        &["{name: app, image: app:1, imagePullPolicy: Always}"],
+        &["{at: 10s, fail_registry: app:1}"],
+        "5m",
+    );
+    let (sim, steps) = run_yaml(yaml, 300);
+    let pod = first_pod_with_prefix(&steps, "app-");
+    let back_offs = event_times(
+        &steps,
+        &pod,
+        EventReason::BackOff,
+        "Back-off restarting failed container",
+    );
+    assert!(
+        !back_offs.is_empty(),
+        "the crash-loop back-off holds a restart"
+    );
+    // The first hold comes only after start attempts whose pulls failed have grown it past
+    // the pod worker's looks (10 s × U[1, 1.5) after a failed sync).
+    let pulls = event_times(&steps, &pod, EventReason::Failed, "Failed to pull image");
+    let pulls_before = pulls.iter().filter(|&&t| t < back_offs[0]).count();
+    assert!(pulls_before >= 2, "{pulls:?} {back_offs:?}");
+    let m = Moment::new(&sim, &steps);
+    let text = kubectl::describe_pod(&m, &pod).unwrap_or_else(|e| e);
+    assert!(text.contains("Status:           Running\n"), "{text}");
+    assert!(
+        text.contains(
+            "    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    1\n"
+        ),
+        "{text}"
+    );
+    assert!(pulls.len() >= 3, "{pulls:?}");
+}

@@ -265,10 +265,9 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     // A container that has run before (a restart under imagePullPolicy Always) keeps showing
     // how its last instance ended while the image is pulled: that status was computed before
     // the pull, and the pod stays Running.
-    let restart = matches!(
-        k.cs(c).map(|cs| &cs.state),
-        Some(ContainerState::Terminated { .. })
-    );
+    let restart = k.cs(c).is_some_and(|cs| {
+        matches!(cs.state, ContainerState::Terminated { .. }) || cs.last_state.is_some()
+    });
     if !retry && !restart {
         let reason = k.default_waiting_reason().to_string();
         k.set_state(
@@ -303,7 +302,7 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     });
     if let (true, Some(shown)) = (restart, &shown) {
         k.out.say(format!(
-            "{why}, so before it restarts {name} the kubelet on {} pulls {image} again; meanwhile the pod shows how the last instance ended (STATUS {shown}).",
+            "{why}, so before it restarts {name} the kubelet on {} pulls {image} again; STATUS stays {shown} while it pulls, as the sync computed the pod's status first.",
             k.pod.node_name,
         ));
     } else if let Some(shown) = &shown {

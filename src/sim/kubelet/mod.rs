@@ -760,9 +760,18 @@ impl<'a> KubeletContext<'a> {
         self.spec_of(c).map(|c| c.name.clone()).unwrap_or_default()
     }
 
+    /// Sets a container's state. A container that waits after it has run keeps how its last
+    /// instance ended as its last state (`convertToAPIContainerStatuses`), which is also what
+    /// keeps the pod's phase Running while it waits (spec §15.2).
     fn set_state(&mut self, c: usize, state: ContainerState) {
         if let Some(cs) = self.cs_mut(c) {
-            cs.state = state;
+            if matches!(state, ContainerState::Waiting { .. })
+                && matches!(cs.state, ContainerState::Terminated { .. })
+            {
+                cs.last_state = Some(std::mem::replace(&mut cs.state, state));
+            } else {
+                cs.state = state;
+            }
         }
     }
 
@@ -939,10 +948,11 @@ fn sync_container(k: &mut KubeletContext<'_>, c: usize) {
     if rt.running_since.is_some() || rt.pull_started.is_some() {
         return;
     }
-    let state = cs.state.clone();
-    let restarting = matches!(state, ContainerState::Terminated { .. })
-        || cs.last_state.is_some()
-            && matches!(state, ContainerState::Waiting { ref reason, .. } if reason == "CrashLoopBackOff");
+    // `doBackOff` looks at the container's last exited instance, whatever the status shows
+    // now: a restart whose image pull failed (imagePullPolicy Always) is still held by, and
+    // still moves on, the crash-loop back-off.
+    let restarting = matches!(cs.state, ContainerState::Terminated { .. })
+        || rt.finished_at.is_some() && cs.last_state.is_some();
     if restarting && !probes::crash_backoff_allows_restart(k, c) {
         return;
     }

@@ -1280,7 +1280,7 @@ pub(super) fn show_back_off_before_restart(k: &mut KubeletContext<'_>) -> bool {
         let status = k.status_word(c, "CrashLoopBackOff");
         k.out.stage = Some(Stage::Retry);
         k.out.say(format!(
-            "The pod worker looks again and the restart back-off of {name} has run out. The sync computes the pod's status first, with the reason the last sync left, so STATUS shows {status} for a moment; then it restarts the container."
+            "The pod worker looks again and the restart back-off of {name} has run out. The sync computes the pod's status first, with the reason the last sync left, so STATUS shows {status} for a moment; then it goes on to restart the container."
         ));
         let pod = k.work_name();
         k.after(0, Work::KubeletSyncPod(pod));
@@ -1358,8 +1358,18 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
                 "{why}{computes} the pod's status first, with the reason the last sync left: STATUS is now {status}."
             )
         } else {
+            // What this sync's status computation showed: how the container ended, or the
+            // reason an earlier sync left (a failed pull of a restart under imagePullPolicy
+            // Always).
+            let now_shown = match k.cs(c).map(|cs| &cs.state) {
+                Some(
+                    ContainerState::Terminated { reason, .. }
+                    | ContainerState::Waiting { reason, .. },
+                ) => k.status_word(c, reason),
+                _ => k.status_word(c, "Running"),
+            };
             format!(
-                "The kubelet does not start it, but STATUS still shows how it ended, as this sync computed the pod's status first; {status} shows from the kubelet's next look at the pod."
+                "The kubelet does not start it, but STATUS still shows {now_shown}, as this sync computed the pod's status first; {status} shows from the kubelet's next look at the pod."
             )
         };
         k.out.say(format!(
