@@ -2806,3 +2806,25 @@ fn a_restart_whose_pull_fails_stays_under_the_crash_loop_back_off() {
     );
     assert!(pulls.len() >= 3, "{pulls:?}");
 }
+
+/// A pull holds the sync that started it, and so the pod worker: a container that exits while
+/// the sync pulls the image of a container after it is restarted only when that sync has ended
+/// (here its first crash, so at once then), not while the pull runs.
+#[test]
+fn a_container_that_exits_during_another_ones_pull_restarts_after_it() {
+    let yaml = &app_pod(
+        &[
+            "app:1: {pull_time: 1s, crash_after: 2s}",
+            "side:1: {pull_time: 30s}",
+        ],
+        &[],
+        &["{name: app, image: app:1}", "{name: side, image: side:1}"],
+        &[],
+        "1m",
+    );
+    let (_, steps) = run_yaml(yaml, 40);
+    let pod = first_pod_with_prefix(&steps, "app-");
+    let started = event_times(&steps, &pod, EventReason::Started, "Container started");
+    // app at 1 s, then side and app's restart when side's 30 s pull ends, at 31 s.
+    assert_eq!(started, [1_000, 31_000, 31_000], "{started:?}");
+}

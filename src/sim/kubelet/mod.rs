@@ -872,6 +872,21 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
         }
         return k.finish();
     }
+    // So does the sync that is pulling a container's image: it goes on with the containers
+    // after that one once the pull ends, and a sync asked for meanwhile (a container that
+    // exited, say) runs after it.
+    if let Some(c) = probes::pull_in_flight(&k) {
+        if !k.runtime.sync_deferred {
+            k.runtime.sync_deferred = true;
+            let image = k.spec_of(c).map_or("", |s| s.image.as_str());
+            k.out.stage = Some(Stage::Retry);
+            k.out.say(format!(
+                "The kubelet has more to do for {}, but the pod worker is still in the sync that pulls {image} (a pull blocks it), so this sync of the pod comes after that.",
+                k.pod.metadata.name
+            ));
+        }
+        return k.finish();
+    }
     // The sync computes the pod's status first (`generateAPIPodStatus`), which probes the
     // containers that are started but not ready.
     probes::update_pod_status(&mut k);

@@ -1003,7 +1003,7 @@ pub fn kill_in_flight(k: &KubeletContext<'_>) -> Option<usize> {
 
 /// The container of the pod whose image is being pulled: the pull holds the sync that started
 /// it, and so the pod worker.
-fn pull_in_flight(k: &KubeletContext<'_>) -> Option<usize> {
+pub(super) fn pull_in_flight(k: &KubeletContext<'_>) -> Option<usize> {
     k.runtime
         .containers
         .iter()
