@@ -639,7 +639,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 ));
             }
             out.say(if cordon {
-                format!("node/{n} cordoned: spec.unschedulable is true, so the scheduler places no new pods there. Pods already on it keep running.")
+                format!("node/{n} cordoned: spec.unschedulable is true, so the scheduler places no new pods there (unless a pod tolerates node.kubernetes.io/unschedulable:NoSchedule). Pods already on it keep running.")
             } else {
                 format!("node/{n} uncordoned: the scheduler may place pods there again, and pending pods are retried.")
             });

@@ -574,9 +574,9 @@ impl Sim {
                 node_lifecycle::monitor_node_health(&self.store, node, now),
                 Stage::Retry,
             ),
-            Work::TaintEviction(node) => (
+            Work::TaintEviction { node, tainted_at } => (
                 Subject::component("taint-eviction-controller", "node", node),
-                node_lifecycle::taint_eviction(&self.store, node, now),
+                node_lifecycle::taint_eviction(&self.store, node, *tainted_at, now),
                 Stage::Retry,
             ),
             Work::KubeletNodeStatus(node) => (

@@ -1743,10 +1743,7 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
     o.push_str(&format!("QoS Class:\t{}\n", qos_class(&pod.spec)));
     describe_labels(&mut o, "Node-Selectors", &pod.spec.node_selector);
     // The DefaultTolerationSeconds admission plugin's tolerations come after the template's.
-    let mut tolerations: Vec<serde_json::Value> =
-        json_list(&pod.spec.extra, "tolerations").to_vec();
-    tolerations.extend(default_tolerations(&tolerations));
-    describe_tolerations(&mut o, "", &tolerations);
+    describe_tolerations(&mut o, "", &crate::sim::api::toleration::of_pod(&pod.spec));
     describe_topology_spread(&mut o, "", &pod.spec.extra);
     describe_events_of(&mut o, steps, "Pod", name, now);
     Ok(tabwrite(&o, 0, 2))
@@ -2415,32 +2412,6 @@ fn service_account_token_volume(pod: &Pod) -> Option<String> {
         h /= n;
     }
     Some(name)
-}
-
-/// The tolerations the DefaultTolerationSeconds admission plugin adds to a pod that does not
-/// already tolerate the `not-ready` and `unreachable` NoExecute taints: 300 seconds each.
-fn default_tolerations(tolerations: &[serde_json::Value]) -> Vec<serde_json::Value> {
-    let tolerates = |taint: &str| {
-        tolerations.iter().any(|t| {
-            let key = json_str(t, "key");
-            (key.is_empty() || key == taint) && matches!(json_str(t, "effect"), "" | "NoExecute")
-        })
-    };
-    [
-        "node.kubernetes.io/not-ready",
-        "node.kubernetes.io/unreachable",
-    ]
-    .into_iter()
-    .filter(|taint| !tolerates(taint))
-    .map(|taint| {
-        serde_json::json!({
-            "key": taint,
-            "operator": "Exists",
-            "effect": "NoExecute",
-            "tolerationSeconds": 300
-        })
-    })
-    .collect()
 }
 
 /// `GetPodQOS` (`ComputePodQOS`): `BestEffort` when no container requests or limits CPU or

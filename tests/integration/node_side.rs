@@ -2828,3 +2828,69 @@ fn a_container_that_exits_during_another_ones_pull_restarts_after_it() {
     // app at 1 s, then side and app's restart when side's 30 s pull ends, at 31 s.
     assert_eq!(started, [1_000, 31_000, 31_000], "{started:?}");
 }
+
+/// Tolerations decide the taint-based eviction (`getMinTolerationTime` over the tolerations
+/// that match `node.kubernetes.io/unreachable:NoExecute`): the admission plugin's 300 s unless
+/// the template tolerates the taint itself, then its `tolerationSeconds`; a toleration without
+/// a time keeps the pod on the lost node for good, and a tolerated cordon does not stop the
+/// scheduler.
+#[test]
+fn tolerations_decide_when_pods_leave_a_lost_node() {
+    let with_tolerations = |tolerations: &str| {
+        scenario_text("node-failure.yaml").replace(
+            "      spec:\n        containers:",
+            &format!("      spec:\n        tolerations:\n{tolerations}        containers:"),
+        )
+    };
+    let evicted_at = |yaml: &str| -> Vec<u64> {
+        let (_, steps) = run_yaml(yaml, 480);
+        steps
+            .iter()
+            .filter(|s| {
+                s.events
+                    .iter()
+                    .any(|e| e.reason == EventReason::TaintManagerEviction)
+            })
+            .map(|s| s.time.as_millis())
+            .collect()
+    };
+    // The template's own 60 s: NotReady at 130 s, evicted at 190 s.
+    let short = with_tolerations(
+        "          - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 60}\n",
+    );
+    assert_eq!(evicted_at(&short), [190_000]);
+    // The bundled scenario keeps the admission plugin's 300 s.
+    assert_eq!(evicted_at(scenario_text("node-failure.yaml")), [430_000]);
+    // Tolerating everything, with no time: never evicted, and the ReplicaSet keeps counting
+    // the pods there as existing (not Ready).
+    let forever = with_tolerations("          - {operator: Exists}\n");
+    assert!(evicted_at(&forever).is_empty());
+    let (sim, _) = run_yaml(&forever, 480);
+    assert!(
+        sim.store()
+            .pods
+            .values()
+            .any(|p| p.node_name == "node-2" && p.metadata.deletion_timestamp.is_none()),
+        "the pods stay on node-2"
+    );
+    // A cordon the pods tolerate: the scheduler still places the new pods of the rollout
+    // there.
+    let cordoned = scenario_text("node-failure.yaml")
+        .replace("  - {at: 80s, fail_node: node-2}\n", "")
+        .replace("  - {at: 60s, set_image: web:2.0}\n", "  - {at: 30s, cordon: node-1}\n  - {at: 31s, cordon: node-2}\n  - {at: 32s, cordon: node-3}\n  - {at: 60s, set_image: web:2.0}\n");
+    let tolerant = cordoned.replace(
+        "      spec:\n        containers:",
+        "      spec:\n        tolerations:\n          - {key: node.kubernetes.io/unschedulable, operator: Exists, effect: NoSchedule}\n        containers:",
+    );
+    let bound_after = |yaml: &str| {
+        let (_, steps) = run_yaml(yaml, 120);
+        steps
+            .iter()
+            .filter(|s| s.time.as_millis() > 60_000)
+            .flat_map(|s| &s.events)
+            .filter(|e| e.reason == EventReason::Scheduled)
+            .count()
+    };
+    assert_eq!(bound_after(&cordoned), 0, "every node is cordoned");
+    assert!(bound_after(&tolerant) > 0, "the pods tolerate the cordon");
+}

@@ -17,6 +17,7 @@ pub mod quantity;
 pub mod replica_set;
 pub mod selector;
 pub mod shared;
+pub mod toleration;
 
 pub use condition::{ConditionReason, ConditionStatus};
 pub use deployment::{

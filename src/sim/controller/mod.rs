@@ -120,8 +120,11 @@ pub enum Work {
     TerminationComplete(ObjectName),
     /// The node lifecycle controller checks a node's health after the grace period.
     NodeMonitor(ObjectName),
-    /// Pods on an unreachable node have outlived their toleration.
-    TaintEviction(ObjectName),
+    /// Pods on a node tainted unreachable at `tainted_at` may have outlived their toleration.
+    TaintEviction {
+        node: ObjectName,
+        tainted_at: crate::sim::api::Time,
+    },
     /// A node's kubelet computes the node's status (its `nodeStatusUpdateFrequency` tick after a
     /// cordon or uncordon).
     KubeletNodeStatus(ObjectName),

@@ -3,11 +3,13 @@
 //! default `tolerationSeconds` evicts them so their ReplicaSets replace them elsewhere.
 
 use super::{Change, Outcome, Work};
+use crate::sim::api::toleration::{self, Eviction};
 use crate::sim::api::{
-    ConditionStatus, Event, EventReason, ObjectRef, PodCondition, PodConditionType, Time,
+    ConditionStatus, Event, EventReason, ObjectRef, Pod, PodCondition, PodConditionType, Time,
 };
 use crate::sim::store::Store;
 use crate::sim::trace::Stage;
+use std::collections::BTreeMap;
 
 /// The component name upstream records on its events.
 pub const COMPONENT: &str = "node-controller";
@@ -19,7 +21,8 @@ pub const NODE_MONITOR_GRACE_MS: u64 = 50_000;
 /// `nodeStatusUpdateFrequency`: how often a kubelet computes its node's status, which is when
 /// it notices that the node was cordoned or uncordoned.
 pub const NODE_STATUS_UPDATE_MS: u64 = 10_000;
-/// The `tolerationSeconds` (300) every pod gets for `node.kubernetes.io/unreachable:NoExecute`.
+/// The `tolerationSeconds` (300) every pod gets for `node.kubernetes.io/unreachable:NoExecute`
+/// unless it tolerates that taint itself.
 pub const DEFAULT_TOLERATION_MS: u64 = 300_000;
 
 /// `monitorNodeHealth` for one node: if its kubelet is silent, mark the node NotReady and every
@@ -85,8 +88,40 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
             ));
         }
     }
-    out.requeue
-        .push((DEFAULT_TOLERATION_MS, Work::TaintEviction(node.into())));
+    // The taint eviction controller looks at each pod on the newly tainted node: one whose
+    // tolerations do not cover the NoExecute taint goes at once, the others after the shortest
+    // matching tolerationSeconds (300 s from the admission plugin unless the pod sets its own),
+    // and one that tolerates it without a time stays.
+    let mut delays: Vec<u64> = Vec::new();
+    let mut groups: BTreeMap<Option<i64>, usize> = BTreeMap::new();
+    for pod in store
+        .pods
+        .values()
+        .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_none())
+    {
+        let eviction = pod_eviction(pod);
+        let secs = match eviction {
+            Eviction::Now => Some(0),
+            Eviction::AfterSeconds(s) => Some(s),
+            Eviction::Never => None,
+        };
+        *groups.entry(secs).or_default() += 1;
+        if let Some(secs) = secs {
+            let ms = u64::try_from(secs).unwrap_or(0).saturating_mul(1000);
+            if !delays.contains(&ms) {
+                delays.push(ms);
+            }
+        }
+    }
+    for ms in delays {
+        out.requeue.push((
+            ms,
+            Work::TaintEviction {
+                node: node.into(),
+                tainted_at: now,
+            },
+        ));
+    }
     out.stage = Some(Stage::Retry);
     let already = match already {
         0 => String::new(),
@@ -105,28 +140,87 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
         ),
     };
     out.say(format!(
-        "The kubelet on {node} has not posted status for the node-monitor grace period ({}s), so the node controller marks {node} NotReady (Ready=Unknown, tainted unreachable) and its {marked} pod{} not Ready{already}: {effect}. Pods tolerate the unreachable taint for {}s before they are evicted.",
+        "The kubelet on {node} has not posted status for the node-monitor grace period ({}s), so the node controller marks {node} NotReady (Ready=Unknown, tainted unreachable) and its {marked} pod{} not Ready{already}: {effect}. {}",
         NODE_MONITOR_GRACE_MS / 1000,
         if marked == 1 { "" } else { "s" },
-        DEFAULT_TOLERATION_MS / 1000
+        describe_tolerations(&groups)
     ));
     out
 }
 
+/// How the pods on a newly unreachable node tolerate its NoExecute taint, by their eviction
+/// time in seconds (`None`: never), as the narration says it.
+fn describe_tolerations(groups: &BTreeMap<Option<i64>, usize>) -> String {
+    let default = Some(DEFAULT_TOLERATION_MS as i64 / 1000);
+    match groups.len() {
+        0 => return String::new(),
+        1 if groups.contains_key(&default) => {
+            return format!(
+                "Pods tolerate the unreachable taint for {}s before they are evicted.",
+                DEFAULT_TOLERATION_MS / 1000
+            );
+        }
+        _ => {}
+    }
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|(secs, &n)| {
+            let pods = if n == 1 {
+                "1 pod".to_string()
+            } else {
+                format!("{n} pods")
+            };
+            match secs {
+                None => format!(
+                    "{pods} tolerate{} it without a time limit and stay{}",
+                    verb_s(n),
+                    verb_s(n)
+                ),
+                Some(0) => format!(
+                    "{pods} do{} not tolerate it and {} evicted at once",
+                    if n == 1 { "es" } else { "" },
+                    if n == 1 { "is" } else { "are" }
+                ),
+                Some(s) => format!("{pods} tolerate{} it for {s}s", verb_s(n)),
+            }
+        })
+        .collect();
+    format!("Of the pods there, {}.", parts.join(", "))
+}
+
+/// The third-person `s` of a verb whose subject counts `n`.
+fn verb_s(n: usize) -> &'static str {
+    if n == 1 { "s" } else { "" }
+}
+
+/// When a pod goes from a node tainted unreachable:NoExecute, by its tolerations (the
+/// template's and the admission plugin's).
+fn pod_eviction(pod: &Pod) -> Eviction {
+    toleration::no_execute_eviction(&toleration::of_pod(&pod.spec), toleration::UNREACHABLE)
+}
+
 /// Taint-based eviction (`processPodOnNode`, then `addConditionAndDeletePod` in
-/// `pkg/controller/tainteviction`): pods still on an unreachable node after their toleration
-/// are marked with the DisruptionTarget condition and deleted. Their kubelet is gone, so they
-/// stay Terminating, but their ReplicaSets replace them at once.
-pub fn taint_eviction(store: &Store, node: &str, now: Time) -> Outcome {
+/// `pkg/controller/tainteviction`): pods still on an unreachable node, tainted at
+/// `tainted_at`, once their toleration has run out are marked with the DisruptionTarget
+/// condition and deleted. Their kubelet is gone, so they stay Terminating, but their
+/// ReplicaSets replace them at once.
+pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) -> Outcome {
     let mut out = Outcome::default();
     let silent = crate::sim::kubelet::node_down(store, node);
     if !silent {
         return out;
     }
+    let due = |pod: &Pod| match pod_eviction(pod) {
+        Eviction::Now => true,
+        Eviction::AfterSeconds(s) => {
+            now.millis_since(tainted_at) >= u64::try_from(s).unwrap_or(0).saturating_mul(1000)
+        }
+        Eviction::Never => false,
+    };
     let victims: Vec<_> = store
         .pods
         .values()
-        .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_none())
+        .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_none() && due(p))
         .collect();
     for p in &victims {
         // `addConditionAndDeletePod`: the pod is marked as the target of a disruption, then
@@ -166,8 +260,28 @@ pub fn taint_eviction(store: &Store, node: &str, now: Time) -> Outcome {
             ""
         };
         out.stage = Some(Stage::Retry);
+        let waited = now.millis_since(tainted_at) / 1000;
+        let why = if waited == 0 {
+            format!("{node} is unreachable and its pods do not tolerate the taint")
+        } else {
+            format!("{node} has been unreachable for {waited}s, the pods' toleration")
+        };
+        let others = store
+            .pods
+            .values()
+            .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_none())
+            .count()
+            - victims.len();
+        let stay = match others {
+            0 => String::new(),
+            1 => " The 1 other pod there tolerates the taint for longer and stays for now."
+                .to_string(),
+            n => {
+                format!(" The {n} other pods there tolerate the taint for longer and stay for now.")
+            }
+        };
         out.say(format!(
-            "{node} has been unreachable for longer than the pods' 300s toleration, so the {} pod{} on it{which} {} evicted: marked DisruptionTarget (DeletionByTaintManager), then deleted. With the kubelet gone they stay Terminating, but their ReplicaSets no longer count them and create replacements on healthy nodes.",
+            "{why}, so the {} pod{} on it{which} {} evicted: marked DisruptionTarget (DeletionByTaintManager), then deleted. With the kubelet gone they stay Terminating, but their ReplicaSets no longer count them and create replacements on healthy nodes.{stay}",
             victims.len(),
             if victims.len() == 1 { "" } else { "s" },
             if victims.len() == 1 { "is" } else { "are" }

@@ -1,11 +1,12 @@
 //! The scheduler (`pkg/scheduler`, default profile reduced to what a Deployment walk-through
-//! needs): filters nodes by cordon, readiness taint, node selector, pod count and resource
-//! requests; scores the rest by free capacity; binds, or reports `FailedScheduling` with
-//! upstream's exact message.
+//! needs): filters nodes by cordon and readiness taint (unless the pod tolerates them), node
+//! selector, pod count and resource requests; scores the rest by free capacity; binds, or
+//! reports `FailedScheduling` with upstream's exact message.
 
 use super::{Change, Outcome, Work};
 use crate::sim::api::{
-    ConditionStatus, Event, EventReason, Node, ObjectRef, Pod, PodCondition, PodConditionType, Time,
+    ConditionStatus, Event, EventReason, Node, ObjectRef, Pod, PodCondition, PodConditionType,
+    Time, toleration,
 };
 use crate::sim::order;
 use crate::sim::rng::Rng;
@@ -49,15 +50,27 @@ fn filter_node_with(
     node: &Node,
     used: NodeUsage,
 ) -> Result<(), FilterFailure> {
-    if node.spec.unschedulable {
+    // The pod's tolerations include those the admission plugin added; read only for a node
+    // with a taint, which is rare.
+    let tolerates = |key: &str, effect: &str| {
+        toleration::tolerated(&toleration::of_pod(&pod.spec), key, effect)
+    };
+    // NodeUnschedulable lets a cordoned node take a pod that tolerates its taint.
+    if node.spec.unschedulable && !tolerates(toleration::UNSCHEDULABLE, "NoSchedule") {
         return Err(FilterFailure {
             reasons: vec!["node(s) were unschedulable".to_string()],
             unresolvable: true,
         });
     }
-    if !node.status.ready {
-        // The node lifecycle controller taints a NotReady node with
-        // node.kubernetes.io/not-ready:NoSchedule, which pods do not tolerate by default.
+    // The node lifecycle controller taints a node whose kubelet stopped with
+    // node.kubernetes.io/unreachable, NoSchedule and NoExecute; TaintToleration filters on
+    // both effects. The tolerations the admission plugin added (NoExecute only, for 300 s) never
+    // cover the NoSchedule one, so only a pod that asks for it is placed there.
+    if !node.status.ready
+        && !["NoSchedule", "NoExecute"]
+            .iter()
+            .all(|effect| tolerates(toleration::UNREACHABLE, effect))
+    {
         return Err(FilterFailure {
             reasons: vec!["node(s) had untolerated taint(s)".to_string()],
             unresolvable: true,

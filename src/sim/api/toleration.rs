@@ -1,0 +1,166 @@
+//! A pod's tolerations: which of a node's taints the pod accepts, and for how long it stays on a
+//! node under a `NoExecute` taint. Tolerations are kept verbatim in the pod spec's `extra` map
+//! (RolloutScope types only the fields its controllers read), so they are read here as JSON.
+//!
+//! The simulated nodes carry only the taints the control plane sets itself: the node lifecycle
+//! controller's `node.kubernetes.io/unreachable` (`NoSchedule` and `NoExecute`) on a node whose
+//! kubelet stopped, and `node.kubernetes.io/unschedulable:NoSchedule` on a cordoned node.
+
+use super::PodSpec;
+use serde_json::{Value, json};
+
+/// The taint of a node whose kubelet stopped posting status.
+pub const UNREACHABLE: &str = "node.kubernetes.io/unreachable";
+/// The taint of a node whose kubelet reports it not ready.
+pub const NOT_READY: &str = "node.kubernetes.io/not-ready";
+/// The taint of a cordoned node.
+pub const UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
+/// `defaultNotReadyTolerationSeconds` and `defaultUnreachableTolerationSeconds` of the
+/// DefaultTolerationSeconds admission plugin.
+pub const DEFAULT_TOLERATION_SECONDS: i64 = 300;
+
+/// The tolerations the pod template asks for, as written.
+pub fn written(spec: &PodSpec) -> &[Value] {
+    spec.extra
+        .get("tolerations")
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// The tolerations the DefaultTolerationSeconds admission plugin adds to a pod created with
+/// `written`: `not-ready` and `unreachable`, `NoExecute`, for 300 seconds each, unless a
+/// toleration already covers that taint's key and `NoExecute` effect.
+pub fn admission_defaults(written: &[Value]) -> Vec<Value> {
+    let covers = |taint: &str| {
+        written.iter().any(|t| {
+            let key = text(t, "key");
+            (key.is_empty() || key == taint) && matches!(text(t, "effect"), "" | "NoExecute")
+        })
+    };
+    [NOT_READY, UNREACHABLE]
+        .into_iter()
+        .filter(|taint| !covers(taint))
+        .map(|taint| {
+            json!({
+                "key": taint,
+                "operator": "Exists",
+                "effect": "NoExecute",
+                "tolerationSeconds": DEFAULT_TOLERATION_SECONDS
+            })
+        })
+        .collect()
+}
+
+/// Every toleration a pod created from `spec` has: the written ones, then the admission
+/// plugin's.
+pub fn of_pod(spec: &PodSpec) -> Vec<Value> {
+    let written = written(spec);
+    let mut all = written.to_vec();
+    all.extend(admission_defaults(written));
+    all
+}
+
+/// `Toleration.ToleratesTaint` for a taint with this key and effect and no value: an empty
+/// effect matches every effect, an empty key (with `Exists`) every key; `Equal` (the default
+/// operator) needs the toleration's value to equal the taint's, which is empty here.
+pub fn tolerates(t: &Value, key: &str, effect: &str) -> bool {
+    let (t_key, t_effect) = (text(t, "key"), text(t, "effect"));
+    if !t_effect.is_empty() && t_effect != effect {
+        return false;
+    }
+    if !t_key.is_empty() && t_key != key {
+        return false;
+    }
+    match text(t, "operator") {
+        "" | "Equal" => text(t, "value").is_empty(),
+        "Exists" => true,
+        _ => false,
+    }
+}
+
+/// Whether any of `tolerations` tolerates the taint (`TolerationsTolerateTaint`).
+pub fn tolerated(tolerations: &[Value], key: &str, effect: &str) -> bool {
+    tolerations.iter().any(|t| tolerates(t, key, effect))
+}
+
+/// What the taint eviction controller does with a pod on a node that has just been tainted
+/// `key:NoExecute` (`processPodOnNode` with `getMinTolerationTime`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eviction {
+    /// No toleration matches the taint (or one allows 0 s or less): evicted at once.
+    Now,
+    /// Evicted once the shortest `tolerationSeconds` of the matching tolerations has passed.
+    AfterSeconds(i64),
+    /// A matching toleration has no `tolerationSeconds`: the pod stays, whatever happens.
+    Never,
+}
+
+/// The eviction of a pod with `tolerations` from a node tainted `key:NoExecute`.
+pub fn no_execute_eviction(tolerations: &[Value], key: &str) -> Eviction {
+    let used: Vec<&Value> = tolerations
+        .iter()
+        .filter(|t| tolerates(t, key, "NoExecute"))
+        .collect();
+    if used.is_empty() {
+        return Eviction::Now;
+    }
+    let mut least: Option<i64> = None;
+    for t in used {
+        if let Some(secs) = t.get("tolerationSeconds").and_then(Value::as_i64) {
+            if secs <= 0 {
+                return Eviction::Now;
+            }
+            least = Some(least.map_or(secs, |l| l.min(secs)));
+        }
+    }
+    least.map_or(Eviction::Never, Eviction::AfterSeconds)
+}
+
+fn text<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_admission_defaults_and_the_shortest_matching_toleration_decide_the_eviction() {
+        let none: Vec<Value> = Vec::new();
+        let defaults = admission_defaults(&none);
+        assert_eq!(defaults.len(), 2);
+        assert_eq!(
+            no_execute_eviction(&defaults, UNREACHABLE),
+            Eviction::AfterSeconds(300)
+        );
+        // An own toleration for the key replaces the default for it.
+        let own = vec![
+            json!({"key": UNREACHABLE, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60}),
+        ];
+        let mut all = own.clone();
+        all.extend(admission_defaults(&own));
+        assert_eq!(all.len(), 2, "only not-ready is added");
+        assert_eq!(
+            no_execute_eviction(&all, UNREACHABLE),
+            Eviction::AfterSeconds(60)
+        );
+        // Tolerating everything, for ever: no default is added and the pod is never evicted.
+        let every = vec![json!({"operator": "Exists"})];
+        assert!(admission_defaults(&every).is_empty());
+        assert_eq!(no_execute_eviction(&every, UNREACHABLE), Eviction::Never);
+        // Nothing matches: at once; a NoSchedule toleration does not match NoExecute.
+        let no_schedule =
+            vec![json!({"key": UNREACHABLE, "operator": "Exists", "effect": "NoSchedule"})];
+        assert_eq!(
+            no_execute_eviction(&no_schedule, UNREACHABLE),
+            Eviction::Now
+        );
+        assert!(tolerated(&no_schedule, UNREACHABLE, "NoSchedule"));
+        assert!(!tolerated(&no_schedule, UNSCHEDULABLE, "NoSchedule"));
+        // Equal needs the (empty) value; a zero time evicts at once.
+        let equal = vec![json!({"key": UNSCHEDULABLE, "value": "x", "effect": "NoSchedule"})];
+        assert!(!tolerated(&equal, UNSCHEDULABLE, "NoSchedule"));
+        let zero = vec![json!({"key": UNREACHABLE, "operator": "Exists", "tolerationSeconds": 0})];
+        assert_eq!(no_execute_eviction(&zero, UNREACHABLE), Eviction::Now);
+    }
+}
