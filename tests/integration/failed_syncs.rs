@@ -238,3 +238,67 @@ fn an_image_with_surrounding_whitespace_fails_every_pod_create() {
         "no pod is created"
     );
 }
+
+/// A Deployment name so long that name and hash exceed the 253 characters an object name may
+/// have: the API server refuses the new ReplicaSet as invalid, which is "any other error" of
+/// §4.5: Progressing=False with ReplicaSetCreateError, a Warning event with the same message,
+/// no pods, and the sync retried with back-off.
+#[test]
+fn a_replica_set_name_over_253_characters_is_a_create_error() {
+    let name = format!("w{}", "a".repeat(245));
+    let yaml = QUOTA
+        .replace(
+            "metadata: {name: web}",
+            &format!("metadata: {{name: {name}}}"),
+        )
+        .replace("  quota: {pods: 3}\n", "")
+        .replace("run_until: 5m", "run_until: 1m");
+    let scenario = Scenario::parse(&yaml).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut sim = scenario.sim();
+    let mut steps = Vec::new();
+    while let Some(step) = sim.step_until(scenario.time_limit()) {
+        steps.push(step);
+    }
+    assert!(sim.store().replica_sets.is_empty());
+    assert!(sim.store().pods.is_empty());
+    let d = &sim.store().deployments[name.as_str()];
+    let progressing = d
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_.as_str() == "Progressing")
+        .expect("a Progressing condition");
+    assert_eq!(progressing.status.as_str(), "False");
+    assert_eq!(progressing.reason.as_str(), "ReplicaSetCreateError");
+    let rs = format!("{name}-");
+    assert!(
+        progressing
+            .message
+            .starts_with(&format!("Failed to create new replica set \"{rs}")),
+        "{}",
+        progressing.message
+    );
+    assert!(
+        progressing
+            .message
+            .contains("is invalid: metadata.name: Invalid value: \"")
+            && progressing
+                .message
+                .ends_with("\": must be no more than 253 characters"),
+        "{}",
+        progressing.message
+    );
+    let warnings: Vec<u64> = steps
+        .iter()
+        .filter(|s| {
+            s.events
+                .iter()
+                .any(|e| e.reason == EventReason::ReplicaSetCreateError)
+        })
+        .map(|s| s.time.as_millis())
+        .collect();
+    assert!(warnings.len() > 3, "{warnings:?}");
+    // Retried with the controller's rate-limited back-off: the gaps grow.
+    let gaps: Vec<u64> = warnings.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(gaps.windows(2).all(|g| g[1] >= g[0]), "{gaps:?}");
+}

@@ -182,6 +182,43 @@ fn get_new_replica_set(
         MAX_REV_HISTORY_LENGTH_IN_CHARS,
     );
 
+    // The API server validates the new ReplicaSet's name as any object's: a DNS subdomain of at
+    // most 253 characters, which a Deployment name of 243 or more leaves no room for. That is
+    // any other create error (spec §4.5 step 3): Progressing=False with ReplicaSetCreateError,
+    // a Warning event, and the sync fails, to be retried with back-off.
+    if name.len() > 253 {
+        let err = format!(
+            "ReplicaSet.apps {name:?} is invalid: metadata.name: Invalid value: {name:?}: must be no more than 253 characters"
+        );
+        let msg = format!("Failed to create new replica set {name:?}: {err}");
+        if has_progress_deadline(d) {
+            let cond = new_deployment_condition(
+                DeploymentConditionType::Progressing,
+                ConditionStatus::False,
+                ConditionReason::ReplicaSetCreateError,
+                msg.clone(),
+                ctx.now,
+            );
+            // `SetDeploymentCondition` leaves a condition of the same status and reason alone,
+            // so a retry writes the same object, which the API server stores without a change
+            // (and so without waking the controller).
+            let before = d.status.clone();
+            set_deployment_condition(&mut d.status, cond);
+            if d.status != before {
+                ctx.update_status(d);
+            }
+        }
+        ctx.event(d, true, EventReason::ReplicaSetCreateError, msg);
+        ctx.out.stage_at_least(Stage::Reconcile);
+        ctx.out.say(format!(
+            "The controller tries to create ReplicaSet {}… for the new template, but the API server refuses it: the Deployment's name ({} characters) and the hash make a name of {} characters, over the 253 a name may have. Progressing turns False (ReplicaSetCreateError) and the controller retries with back-off; only a shorter Deployment name can fix it.",
+            name.chars().take(20).collect::<String>(),
+            d.metadata.name.len(),
+            name.len()
+        ));
+        return Err(err);
+    }
+
     // A name that is taken by a ReplicaSet with another template is a hash collision: count it
     // so the next hash differs, and retry.
     if let Some(taken) = ctx.store.replica_sets.get(&name) {
