@@ -2894,3 +2894,74 @@ fn tolerations_decide_when_pods_leave_a_lost_node() {
     assert_eq!(bound_after(&cordoned), 0, "every node is cordoned");
     assert!(bound_after(&tolerant) > 0, "the pods tolerate the cordon");
 }
+
+/// The NodeAffinity filter reads `requiredDuringSchedulingIgnoredDuringExecution` as well as
+/// `nodeSelector`: terms ORed, requirements ANDed, with In, NotIn, Exists, DoesNotExist, Gt and
+/// Lt on the node's labels and `metadata.name` among its fields. A pod no node matches is
+/// unschedulable with the plugin's reason.
+#[test]
+fn required_node_affinity_filters_nodes() {
+    let placed = |affinity: &str| -> (Vec<String>, Vec<String>) {
+        let yaml = format!(
+            "cluster:\n  nodes:\n    - {{name: n1, labels: {{zone: a, gen: \"3\"}}}}\n    - {{name: n2, labels: {{zone: b, gen: \"5\"}}}}\nimages:\n  app:1: {{}}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {{name: app}}\n  spec:\n    replicas: 2\n    selector: {{matchLabels: {{app: app}}}}\n    template:\n      metadata: {{labels: {{app: app}}}}\n      spec:\n        affinity:\n          nodeAffinity:\n            requiredDuringSchedulingIgnoredDuringExecution:\n              nodeSelectorTerms:\n{affinity}        containers:\n          - {{name: app, image: app:1}}\nrun_until: 20s\n"
+        );
+        let (sim, steps) = run_yaml(&yaml, 20);
+        let nodes = sim
+            .store()
+            .pods
+            .values()
+            .map(|p| p.node_name.clone())
+            .collect();
+        let failures = steps
+            .iter()
+            .flat_map(|s| &s.events)
+            .filter(|e| e.reason == EventReason::FailedScheduling)
+            .map(|e| e.message.clone())
+            .collect();
+        (nodes, failures)
+    };
+    let only = |affinity: &str, node: &str| {
+        let (nodes, failures) = placed(affinity);
+        assert!(failures.is_empty(), "{affinity}: {failures:?}");
+        assert!(nodes.iter().all(|n| n == node), "{affinity}: {nodes:?}");
+    };
+    only(
+        "                - matchExpressions: [{key: zone, operator: In, values: [b]}]\n",
+        "n2",
+    );
+    only(
+        "                - matchExpressions: [{key: zone, operator: NotIn, values: [b]}]\n",
+        "n1",
+    );
+    only(
+        "                - matchExpressions: [{key: gen, operator: Gt, values: [\"4\"]}]\n",
+        "n2",
+    );
+    only(
+        "                - matchExpressions: [{key: gen, operator: Lt, values: [\"4\"]}]\n",
+        "n1",
+    );
+    only(
+        "                - matchFields: [{key: metadata.name, operator: In, values: [n1]}]\n",
+        "n1",
+    );
+    // Requirements of one term are ANDed; terms are ORed.
+    only(
+        "                - matchExpressions: [{key: zone, operator: In, values: [a, b]}, {key: gen, operator: Exists}, {key: gpu, operator: DoesNotExist}, {key: gen, operator: In, values: [\"5\"]}]\n",
+        "n2",
+    );
+    let (nodes, _) = placed(
+        "                - matchExpressions: [{key: zone, operator: In, values: [a]}]\n                - matchExpressions: [{key: zone, operator: In, values: [b]}]\n",
+    );
+    assert!(nodes.iter().all(|n| n == "n1" || n == "n2") && !nodes.is_empty());
+    // No node in zone c.
+    let (nodes, failures) =
+        placed("                - matchExpressions: [{key: zone, operator: In, values: [c]}]\n");
+    assert!(nodes.iter().all(String::is_empty), "{nodes:?}");
+    assert!(
+        failures.iter().all(|m| m.starts_with(
+            "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector."
+        )) && !failures.is_empty(),
+        "{failures:?}"
+    );
+}

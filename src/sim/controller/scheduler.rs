@@ -1,6 +1,6 @@
 //! The scheduler (`pkg/scheduler`, default profile reduced to what a Deployment walk-through
 //! needs): filters nodes by cordon and readiness taint (unless the pod tolerates them), node
-//! selector, pod count and resource requests; scores the rest by free capacity; binds, or
+//! selector and required node affinity, pod count and resource requests; scores the rest by free capacity; binds, or
 //! reports `FailedScheduling` with upstream's exact message.
 
 use super::{Change, Outcome, Work};
@@ -81,6 +81,7 @@ fn filter_node_with(
         .node_selector
         .iter()
         .all(|(k, v)| node.metadata.labels.get(k) == Some(v))
+        || !required_node_affinity_matches(pod, node)
     {
         return Err(FilterFailure {
             reasons: vec!["node(s) didn't match Pod's node affinity/selector".to_string()],
@@ -104,6 +105,82 @@ fn filter_node_with(
             reasons,
             unresolvable: false,
         })
+    }
+}
+
+/// The NodeAffinity filter's second half: the pod's
+/// `affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution`, whose node selector
+/// terms are ORed and each term's requirements ANDed (`nodeSelectorTermsMatch`). A term with
+/// neither expressions nor fields matches no node. Kept verbatim in the pod spec, so read as
+/// JSON; a pod without it fits every node.
+fn required_node_affinity_matches(pod: &Pod, node: &Node) -> bool {
+    let Some(required) = pod
+        .spec
+        .extra
+        .get("affinity")
+        .and_then(|a| a.get("nodeAffinity"))
+        .and_then(|a| a.get("requiredDuringSchedulingIgnoredDuringExecution"))
+    else {
+        return true;
+    };
+    let terms = required
+        .get("nodeSelectorTerms")
+        .and_then(serde_json::Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    terms.iter().any(|term| {
+        let list = |key: &str| {
+            term.get(key)
+                .and_then(serde_json::Value::as_array)
+                .map_or(&[][..], Vec::as_slice)
+        };
+        let (expressions, fields) = (list("matchExpressions"), list("matchFields"));
+        if expressions.is_empty() && fields.is_empty() {
+            return false;
+        }
+        expressions.iter().all(|r| {
+            requirement_matches(r, |key| node.metadata.labels.get(key).map(String::as_str))
+        }) && fields.iter().all(|r| {
+            requirement_matches(r, |key| {
+                (key == "metadata.name").then_some(node.metadata.name.as_str())
+            })
+        })
+    })
+}
+
+/// One `NodeSelectorRequirement` against a node's labels (or fields), `value_of` giving the
+/// node's value for a key: `In`, `NotIn`, `Exists`, `DoesNotExist`, and `Gt` / `Lt`, which
+/// compare the value and the requirement's one value as integers.
+fn requirement_matches<'n>(
+    r: &serde_json::Value,
+    value_of: impl Fn(&str) -> Option<&'n str>,
+) -> bool {
+    let text = |k: &str| r.get(k).and_then(serde_json::Value::as_str).unwrap_or("");
+    let values: Vec<&str> = r
+        .get("values")
+        .and_then(serde_json::Value::as_array)
+        .map(|v| v.iter().filter_map(serde_json::Value::as_str).collect())
+        .unwrap_or_default();
+    let value = value_of(text("key"));
+    let number = |v: &str| v.parse::<i64>().ok();
+    match text("operator") {
+        "In" => value.is_some_and(|v| values.contains(&v)),
+        "NotIn" => value.is_none_or(|v| !values.contains(&v)),
+        "Exists" => value.is_some(),
+        "DoesNotExist" => value.is_none(),
+        "Gt" | "Lt" => {
+            let (Some(have), [want]) = (value.and_then(number), values.as_slice()) else {
+                return false;
+            };
+            let Some(want) = number(want) else {
+                return false;
+            };
+            if text("operator") == "Gt" {
+                have > want
+            } else {
+                have < want
+            }
+        }
+        _ => false,
     }
 }
 
