@@ -2965,3 +2965,47 @@ fn required_node_affinity_filters_nodes() {
         "{failures:?}"
     );
 }
+
+/// NodePorts: two replicas asking for host port 8080 on one node; the second cannot be placed
+/// while the first holds the port.
+#[test]
+fn a_host_port_fits_one_pod_per_node() {
+    let yaml = &app_pod(
+        &["app:1: {pull_time: 1s}"],
+        &[],
+        &["{name: app, image: app:1, ports: [{containerPort: 8080, hostPort: 8080}]}"],
+        &[],
+        "1m",
+    );
+    let yaml = yaml.replace("replicas: 1", "replicas: 2");
+    let (sim, steps) = run_yaml(&yaml, 20);
+    let failures: Vec<&str> = steps
+        .iter()
+        .flat_map(|s| &s.events)
+        .filter(|e| e.reason == EventReason::FailedScheduling)
+        .map(|e| e.message.as_str())
+        .collect();
+    assert!(!failures.is_empty());
+    assert!(
+        failures.iter().all(|m| m.starts_with(
+            "0/1 nodes are available: 1 node(s) didn't have free ports for the requested pod ports."
+        )),
+        "{failures:?}"
+    );
+    let bound = sim
+        .store()
+        .pods
+        .values()
+        .filter(|p| !p.node_name.is_empty())
+        .count();
+    assert_eq!(bound, 1);
+    // Without the host port both fit.
+    let (sim, _) = run_yaml(&yaml.replace(", hostPort: 8080", ""), 20);
+    let bound = sim
+        .store()
+        .pods
+        .values()
+        .filter(|p| !p.node_name.is_empty())
+        .count();
+    assert_eq!(bound, 2);
+}

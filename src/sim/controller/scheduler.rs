@@ -1,6 +1,6 @@
 //! The scheduler (`pkg/scheduler`, default profile reduced to what a Deployment walk-through
 //! needs): filters nodes by cordon and readiness taint (unless the pod tolerates them), node
-//! selector and required node affinity, pod count and resource requests; scores the rest by free capacity; binds, or
+//! selector and required node affinity, host ports, pod count and resource requests; scores the rest by free capacity; binds, or
 //! reports `FailedScheduling` with upstream's exact message.
 
 use super::{Change, Outcome, Work};
@@ -39,6 +39,7 @@ pub fn filter_node(pod: &Pod, node: &Node, store: &Store) -> Result<(), FilterFa
         pod_requests(pod),
         node,
         store.node_usage(&node.metadata.name),
+        store,
     )
 }
 
@@ -49,6 +50,7 @@ fn filter_node_with(
     (cpu, mem): (i64, i64),
     node: &Node,
     used: NodeUsage,
+    store: &Store,
 ) -> Result<(), FilterFailure> {
     // The pod's tolerations include those the admission plugin added; read only for a node
     // with a taint, which is rare.
@@ -88,6 +90,14 @@ fn filter_node_with(
             unresolvable: true,
         });
     }
+    // NodePorts: a host port another pod on the node holds (a failure preemption could
+    // resolve).
+    if host_port_taken(pod, node, store) {
+        return Err(FilterFailure {
+            reasons: vec!["node(s) didn't have free ports for the requested pod ports".to_string()],
+            unresolvable: false,
+        });
+    }
     let mut reasons = Vec::new();
     if used.pods + 1 > node.status.allocatable_pods {
         reasons.push("Too many pods".to_string());
@@ -106,6 +116,49 @@ fn filter_node_with(
             unresolvable: false,
         })
     }
+}
+
+/// The host ports a pod's containers ask for: (protocol, host IP, port), TCP and `0.0.0.0` when
+/// unset (`GetContainerPorts`, the pod's regular containers).
+fn host_ports(pod: &Pod) -> Vec<(&str, &str, i32)> {
+    pod.spec
+        .containers
+        .iter()
+        .flat_map(|c| &c.ports)
+        .filter_map(|p| {
+            let port = p.host_port.filter(|&hp| hp > 0)?;
+            Some((
+                p.protocol.as_deref().unwrap_or("TCP"),
+                p.host_ip
+                    .as_deref()
+                    .filter(|ip| !ip.is_empty())
+                    .unwrap_or("0.0.0.0"),
+                port,
+            ))
+        })
+        .collect()
+}
+
+/// Whether a host port the pod asks for is held on the node by a pod bound there
+/// (`HostPortInfo.CheckConflict`: the same protocol and port, on the same IP or where either
+/// side listens on `0.0.0.0`). Pods being deleted still hold theirs until they are gone.
+fn host_port_taken(pod: &Pod, node: &Node, store: &Store) -> bool {
+    let wanted = host_ports(pod);
+    if wanted.is_empty() {
+        return false;
+    }
+    store
+        .pods
+        .values()
+        .filter(|p| p.node_name == node.metadata.name && !p.is_terminal())
+        .flat_map(|p| host_ports(p))
+        .any(|(proto, ip, port)| {
+            wanted.iter().any(|&(w_proto, w_ip, w_port)| {
+                w_proto == proto
+                    && w_port == port
+                    && (w_ip == ip || w_ip == "0.0.0.0" || ip == "0.0.0.0")
+            })
+        })
 }
 
 /// The NodeAffinity filter's second half: the pod's
@@ -264,7 +317,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
     let mut candidates: Vec<&Node> = Vec::new();
     let requests = pod_requests(pod);
     for (node, used) in store.nodes_with_usage() {
-        match filter_node_with(pod, requests, node, used) {
+        match filter_node_with(pod, requests, node, used, store) {
             Ok(()) => {
                 fits += 1;
                 let score = score_node(requests, node, used);
