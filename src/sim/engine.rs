@@ -543,6 +543,9 @@ impl Sim {
             Work::KubeletSyncPod(name) => {
                 self.kubelet_work(name, |s, w, r| kubelet::sync_pod(s, w, name, now, r))
             }
+            Work::PodWorkerLook { pod, look } => self.kubelet_work(pod, |s, w, r| {
+                kubelet::pod_worker_look(s, w, pod, *look, now, r)
+            }),
             Work::PullComplete { pod, container } => self.kubelet_work(pod, |s, w, r| {
                 kubelet::pull_complete(s, w, pod, *container, now, r)
             }),

@@ -625,18 +625,16 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
     // every `nodeLeaseRenewIntervalFraction` (0.25) of the 40 s lease from its start.
     const LEASE_RENEW_MS: u64 = 10_000;
     let created_ms = n.metadata.creation_timestamp.as_millis();
-    let renewed = match sim
+    // The last renewal on the grid before now, or before the kubelet stopped.
+    let until = sim
         .store()
         .kubelet_nodes
         .get(name)
         .and_then(|r| r.down_since)
-    {
-        Some(stopped) => stopped,
-        None => Time::from_millis(
-            created_ms
-                + now.as_millis().saturating_sub(created_ms) / LEASE_RENEW_MS * LEASE_RENEW_MS,
-        ),
-    };
+        .map_or(now, |stopped| stopped.min(now));
+    let renewed = Time::from_millis(
+        created_ms + until.as_millis().saturating_sub(created_ms) / LEASE_RENEW_MS * LEASE_RENEW_MS,
+    );
     o.push_str(&format!(
         "Lease:\n  HolderIdentity:\t{name}\n  AcquireTime:\t<unset>\n  RenewTime:\t{}\n",
         renewed.rfc1123z()
@@ -1167,13 +1165,13 @@ impl EventFold {
         (hidden, records)
     }
 
-    /// A core/v1 record as the API server holds it after the first `n` occurrences.
     /// The latest of the first `n` emissions of `r` that the API server received: its last
     /// write of the record.
     fn last_sent(r: &FoldedEvent, n: usize) -> Option<&Occurrence> {
         r.occurrences[..n].iter().rev().find(|o| o.sent)
     }
 
+    /// A core/v1 record as the API server holds it after the first `n` occurrences.
     fn core_record(r: &FoldedEvent, n: usize) -> Option<EventRecord> {
         let occ = &r.occurrences;
         // The API server's copy is as the latest emission it received left it.

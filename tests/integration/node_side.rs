@@ -734,7 +734,7 @@ fn kubectl_get_prints_kubectl_columns() {
     let pods = kubectl::get(&m, &[Resource::Pods], false);
     let row = pods.lines().nth(1).unwrap_or_default();
     assert!(
-        row.contains("0/1     CrashLoopBackOff   5 (42s ago)   4m"),
+        row.contains("0/1     CrashLoopBackOff   5 (39s ago)   4m"),
         "{pods}"
     );
     let pod = sim.store().pods.keys().next().cloned().unwrap_or_default();
@@ -3009,3 +3009,79 @@ fn a_host_port_fits_one_pod_per_node() {
         .count();
     assert_eq!(bound, 2);
 }
+
+/// Pods with different tolerations on lost nodes each go when their own runs out: a rollout
+/// paused half-way leaves old pods (the admission plugin's 300 s) and new ones (the template's
+/// 60 s) on both nodes when their kubelets stop; every one of them is evicted, the new ones
+/// 60 s after NotReady and the old ones 300 s after.
+#[test]
+fn mixed_tolerations_on_a_lost_node_each_run_out() {
+    let (sim, steps) = run_yaml(MIXED_TOLERATIONS, 600);
+    let evictions: Vec<(u64, String)> = steps
+        .iter()
+        .flat_map(|s| s.events.iter().map(move |e| (s.time.as_millis(), e)))
+        .filter(|(_, e)| e.reason == EventReason::TaintManagerEviction)
+        .map(|(t, e)| (t, e.involved_object.name.clone()))
+        .collect();
+    let times: std::collections::BTreeSet<u64> = evictions.iter().map(|(t, _)| *t).collect();
+    assert_eq!(
+        times.into_iter().collect::<Vec<_>>(),
+        [140_000, 380_000],
+        "{evictions:?}"
+    );
+    // No pod that was on the lost nodes is left there undeleted.
+    assert!(
+        sim.store()
+            .pods
+            .values()
+            .filter(|p| !p.node_name.is_empty())
+            .all(|p| p.metadata.deletion_timestamp.is_some()),
+        "every bound pod is being deleted"
+    );
+}
+
+/// Old pods tolerate a lost node for 300 s, the new template's for 60 s.
+const MIXED_TOLERATIONS: &str = r#"name: mixed tolerations
+seed: 7
+cluster:
+  nodes:
+    - {name: node-1}
+    - {name: node-2}
+images:
+  web:1.0: {pull_time: 1s}
+  web:2.0: {pull_time: 1s, listen_after: 3s}
+deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 4
+    strategy: {rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers:
+          - {name: web, image: web:1.0, readinessProbe: {tcpSocket: {port: 8080}, periodSeconds: 2}}
+actions:
+  - at: 10s
+    apply:
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web}
+      spec:
+        replicas: 4
+        strategy: {rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}, annotations: {x: "5"}}
+          spec:
+            tolerations:
+              - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 60}
+            containers:
+              - {name: web, image: web:2.0, readinessProbe: {tcpSocket: {port: 8080}, periodSeconds: 2}}
+  - {at: 15s, pause: {}}
+  - {at: 30s, fail_node: node-1}
+  - {at: 30s, fail_node: node-2}
+run_until: 10m
+"#;

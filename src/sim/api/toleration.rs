@@ -83,37 +83,31 @@ pub fn tolerated(tolerations: &[Value], key: &str, effect: &str) -> bool {
     tolerations.iter().any(|t| tolerates(t, key, effect))
 }
 
-/// What the taint eviction controller does with a pod on a node that has just been tainted
-/// `key:NoExecute` (`processPodOnNode` with `getMinTolerationTime`).
+/// What the taint eviction controller does with a pod on a node tainted `key:NoExecute`
+/// (`processPodOnNode` with `getMinTolerationTime`), counted from when it saw the pod there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Eviction {
     /// No toleration matches the taint (or one allows 0 s or less): evicted at once.
     Now,
-    /// Evicted once the shortest `tolerationSeconds` of the matching tolerations has passed.
+    /// Evicted once the matching toleration's `tolerationSeconds` have passed.
     AfterSeconds(i64),
     /// A matching toleration has no `tolerationSeconds`: the pod stays, whatever happens.
     Never,
 }
 
-/// The eviction of a pod with `tolerations` from a node tainted `key:NoExecute`.
+/// The eviction of a pod with `tolerations` from a node tainted `key:NoExecute` (its only
+/// NoExecute taint). `GetMatchingTolerations` uses the first toleration that tolerates each
+/// taint, in the pod's order (the written ones, then the admission plugin's), and
+/// `getMinTolerationTime` reads its `tolerationSeconds`.
 pub fn no_execute_eviction(tolerations: &[Value], key: &str) -> Eviction {
-    let used: Vec<&Value> = tolerations
-        .iter()
-        .filter(|t| tolerates(t, key, "NoExecute"))
-        .collect();
-    if used.is_empty() {
+    let Some(used) = tolerations.iter().find(|t| tolerates(t, key, "NoExecute")) else {
         return Eviction::Now;
+    };
+    match used.get("tolerationSeconds").and_then(Value::as_i64) {
+        None => Eviction::Never,
+        Some(secs) if secs <= 0 => Eviction::Now,
+        Some(secs) => Eviction::AfterSeconds(secs),
     }
-    let mut least: Option<i64> = None;
-    for t in used {
-        if let Some(secs) = t.get("tolerationSeconds").and_then(Value::as_i64) {
-            if secs <= 0 {
-                return Eviction::Now;
-            }
-            least = Some(least.map_or(secs, |l| l.min(secs)));
-        }
-    }
-    least.map_or(Eviction::Never, Eviction::AfterSeconds)
 }
 
 fn text<'a>(v: &'a Value, key: &str) -> &'a str {
@@ -144,6 +138,12 @@ mod tests {
             no_execute_eviction(&all, UNREACHABLE),
             Eviction::AfterSeconds(60)
         );
+        // The first matching toleration decides, not the shortest.
+        let first = vec![
+            json!({"key": UNREACHABLE, "operator": "Exists", "effect": "NoExecute"}),
+            json!({"key": UNREACHABLE, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60}),
+        ];
+        assert_eq!(no_execute_eviction(&first, UNREACHABLE), Eviction::Never);
         // Tolerating everything, for ever: no default is added and the pod is never evicted.
         let every = vec![json!({"operator": "Exists"})];
         assert!(admission_defaults(&every).is_empty());

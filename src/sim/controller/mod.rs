@@ -116,6 +116,12 @@ pub enum Work {
         container: usize,
         instance: u32,
     },
+    /// The kubelet's pod worker looks at a pod again after a failed or backed-off sync; `look`
+    /// tells it from a look a later sync replaced.
+    PodWorkerLook {
+        pod: ObjectName,
+        look: u32,
+    },
     /// A terminating pod's containers have stopped; the pod object goes away.
     TerminationComplete(ObjectName),
     /// The node lifecycle controller checks a node's health after the grace period.

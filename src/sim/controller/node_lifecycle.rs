@@ -89,33 +89,26 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
         }
     }
     // The taint eviction controller looks at each pod on the newly tainted node: one whose
-    // tolerations do not cover the NoExecute taint goes at once, the others after the shortest
-    // matching tolerationSeconds (300 s from the admission plugin unless the pod sets its own),
-    // and one that tolerates it without a time stays.
-    let mut delays: Vec<u64> = Vec::new();
+    // tolerations do not cover the NoExecute taint goes at once, the others after their
+    // matching toleration's tolerationSeconds (300 s from the admission plugin unless the pod
+    // tolerates the taint itself), and one that tolerates it without a time stays. The first
+    // eviction is queued; each queues the next.
     let mut groups: BTreeMap<Option<i64>, usize> = BTreeMap::new();
     for pod in store
         .pods
         .values()
         .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_none())
     {
-        let eviction = pod_eviction(pod);
-        let secs = match eviction {
+        let secs = match pod_eviction(pod) {
             Eviction::Now => Some(0),
             Eviction::AfterSeconds(s) => Some(s),
             Eviction::Never => None,
         };
         *groups.entry(secs).or_default() += 1;
-        if let Some(secs) = secs {
-            let ms = u64::try_from(secs).unwrap_or(0).saturating_mul(1000);
-            if !delays.contains(&ms) {
-                delays.push(ms);
-            }
-        }
     }
-    for ms in delays {
+    if let Some(next) = next_eviction(store, node, now, now) {
         out.requeue.push((
-            ms,
+            next.millis_since(now),
             Work::TaintEviction {
                 node: node.into(),
                 tainted_at: now,
@@ -199,6 +192,47 @@ fn pod_eviction(pod: &Pod) -> Eviction {
     toleration::no_execute_eviction(&toleration::of_pod(&pod.spec), toleration::UNREACHABLE)
 }
 
+/// When a pod on a node tainted at `tainted_at` is due to be evicted (`None`: never). The
+/// controller times a pod from when it saw it on the tainted node: the taint's time, or the
+/// pod's binding when the scheduler placed it there later (a pod that tolerates the taint).
+fn eviction_due(pod: &Pod, tainted_at: Time) -> Option<Time> {
+    let bound = pod
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == PodConditionType::PodScheduled && c.status == ConditionStatus::True)
+        .map_or(tainted_at, |c| c.last_transition_time);
+    let since = tainted_at.max(bound);
+    match pod_eviction(pod) {
+        Eviction::Now => Some(since),
+        Eviction::AfterSeconds(s) => {
+            Some(since.plus_millis(u64::try_from(s).unwrap_or(0).saturating_mul(1000)))
+        }
+        Eviction::Never => None,
+    }
+}
+
+/// The earliest eviction due on `node` (tainted at `tainted_at`) at or after `now`.
+fn next_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) -> Option<Time> {
+    store
+        .pods
+        .values()
+        .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_none())
+        .filter_map(|p| eviction_due(p, tainted_at))
+        .map(|due| due.max(now))
+        .min()
+}
+
+/// The eviction check for a pod the scheduler has just bound to a node tainted unreachable
+/// (one that tolerates the NoSchedule taint): the taint eviction controller sees it there now
+/// and times it from now (`handlePodUpdate`).
+pub fn eviction_for_bound_pod(node: &str, now: Time) -> Work {
+    Work::TaintEviction {
+        node: node.into(),
+        tainted_at: now,
+    }
+}
+
 /// Taint-based eviction (`processPodOnNode`, then `addConditionAndDeletePod` in
 /// `pkg/controller/tainteviction`): pods still on an unreachable node, tainted at
 /// `tainted_at`, once their toleration has run out are marked with the DisruptionTarget
@@ -210,18 +244,37 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
     if !silent {
         return out;
     }
-    let due = |pod: &Pod| match pod_eviction(pod) {
-        Eviction::Now => true,
-        Eviction::AfterSeconds(s) => {
-            now.millis_since(tainted_at) >= u64::try_from(s).unwrap_or(0).saturating_mul(1000)
-        }
-        Eviction::Never => false,
-    };
     let victims: Vec<_> = store
         .pods
         .values()
-        .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_none() && due(p))
+        .filter(|p| {
+            p.node_name == node
+                && p.metadata.deletion_timestamp.is_none()
+                && eviction_due(p, tainted_at).is_some_and(|due| due <= now)
+        })
         .collect();
+    // The next pod whose toleration runs out, if any: its own eviction.
+    let victim_names: Vec<&str> = victims.iter().map(|p| p.metadata.name.as_str()).collect();
+    if let Some(next) = store
+        .pods
+        .values()
+        .filter(|p| {
+            p.node_name == node
+                && p.metadata.deletion_timestamp.is_none()
+                && !victim_names.contains(&p.metadata.name.as_str())
+        })
+        .filter_map(|p| eviction_due(p, tainted_at))
+        .filter(|&due| due > now)
+        .min()
+    {
+        out.requeue.push((
+            next.millis_since(now),
+            Work::TaintEviction {
+                node: node.into(),
+                tainted_at,
+            },
+        ));
+    }
     for p in &victims {
         // `addConditionAndDeletePod`: the pod is marked as the target of a disruption, then
         // deleted.
@@ -260,11 +313,19 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
             ""
         };
         out.stage = Some(Stage::Retry);
-        let waited = now.millis_since(tainted_at) / 1000;
-        let why = if waited == 0 {
-            format!("{node} is unreachable and its pods do not tolerate the taint")
-        } else {
-            format!("{node} has been unreachable for {waited}s, the pods' toleration")
+        // The victims' tolerations, as the narration gives them: all the same, or several.
+        let mut times: Vec<Eviction> = victims.iter().map(|p| pod_eviction(p)).collect();
+        times.dedup();
+        let why = match times.as_slice() {
+            [Eviction::Now] => format!(
+                "{node} is tainted unreachable:NoExecute and these pods do not tolerate it (or only for 0s)"
+            ),
+            [Eviction::AfterSeconds(s)] => format!(
+                "The pods' {s}s toleration of {node}'s unreachable:NoExecute taint has run out"
+            ),
+            _ => format!(
+                "The tolerations of these pods for {node}'s unreachable:NoExecute taint have run out"
+            ),
         };
         let others = store
             .pods

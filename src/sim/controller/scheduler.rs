@@ -366,6 +366,14 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
     }
     let node = candidates[rng.below(candidates.len() as u64) as usize];
     let node_name = node.metadata.name.clone();
+    // A pod placed on a node tainted unreachable (it tolerates the NoSchedule taint) is timed
+    // against the NoExecute taint from now.
+    if !node.status.ready {
+        out.requeue.push((
+            0,
+            super::node_lifecycle::eviction_for_bound_pod(&node_name, now),
+        ));
+    }
     out.change(Change::BindPod {
         name: name.to_string(),
         node: node_name.clone(),

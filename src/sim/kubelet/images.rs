@@ -449,8 +449,7 @@ pub(super) fn look_again_after_failure(k: &mut KubeletContext<'_>) -> (u64, &'st
 /// A failed sync is retried by the pod worker after `10 s × U[1, 1.5)`. Returns the delay.
 fn retry_later(k: &mut KubeletContext<'_>) -> u64 {
     let delay = k.rng.jitter_ms(POD_WORKER_BACKOFF_MS, 0.5);
-    let pod = k.work_name();
-    k.after(delay, Work::KubeletSyncPod(pod));
+    k.look_again(delay);
     delay
 }
 

@@ -418,6 +418,10 @@ pub struct PodRuntime {
     /// prompted the next sync: for that sync's narration.
     #[serde(default)]
     pub prompted_by: Option<ProbeKind>,
+    /// The pod worker's queued look ([`KubeletContext::look_again`]): a look that carries
+    /// another number was replaced by a later sync and does nothing.
+    #[serde(default)]
+    pub look: u32,
 }
 
 impl PodRuntime {
@@ -628,6 +632,21 @@ impl<'a> KubeletContext<'a> {
         self.out.requeue.push((delay_ms, work));
     }
 
+    /// The pod worker's next look at the pod, `delay_ms` from now (`workQueue.Enqueue` when a
+    /// sync completes): it replaces any look queued before, as the kubelet's work queue keeps
+    /// one time per pod.
+    pub fn look_again(&mut self, delay_ms: u64) {
+        self.runtime.look = self.runtime.look.wrapping_add(1);
+        let pod = self.work_name();
+        self.after(
+            delay_ms,
+            Work::PodWorkerLook {
+                pod,
+                look: self.runtime.look,
+            },
+        );
+    }
+
     /// Finishes the action: recomputes the pod status and records the writes.
     fn finish(mut self) -> Outcome {
         probes::when_the_pod_worker_is_free(&mut self);
@@ -764,6 +783,15 @@ impl<'a> KubeletContext<'a> {
     /// instance ended as its last state (`convertToAPIContainerStatuses`), which is also what
     /// keeps the pod's phase Running while it waits (spec §15.2).
     fn set_state(&mut self, c: usize, state: ContainerState) {
+        // A reason a sync leaves a container waiting with (a failed pull, its back-off, a
+        // missing ConfigMap) replaces what the reason cache held, as `reasonCache.Update` does
+        // with the sync's result; the default ContainerCreating is no failure.
+        if let ContainerState::Waiting { reason, message } = &state
+            && !matches!(reason.as_str(), "ContainerCreating" | "PodInitializing")
+            && let Some(rt) = self.runtime.containers.get_mut(c)
+        {
+            rt.reason_cache = Some((reason.clone(), message.clone()));
+        }
         if let Some(cs) = self.cs_mut(c) {
             if matches!(state, ContainerState::Waiting { .. })
                 && matches!(cs.state, ContainerState::Terminated { .. })
@@ -887,6 +915,9 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
         }
         return k.finish();
     }
+    // Every sync that completes sets the pod worker's next look anew, so a look queued before
+    // this sync is dropped (the model skips the one-minute resync a healthy pod gets).
+    k.runtime.look = k.runtime.look.wrapping_add(1);
     // The sync computes the pod's status first (`generateAPIPodStatus`), which probes the
     // containers that are started but not ready.
     probes::update_pod_status(&mut k);
@@ -1529,6 +1560,22 @@ pub fn probe_tick(
     k.finish()
 }
 
+/// A look of the pod worker that [`KubeletContext::look_again`] queued: a sync of the pod,
+/// unless a later sync has queued another look since.
+pub fn pod_worker_look(
+    store: &Store,
+    world: &World,
+    name: &str,
+    look: u32,
+    now: Time,
+    rng: &mut Rng,
+) -> Outcome {
+    if store.kubelet.get(name).is_none_or(|rt| rt.look != look) {
+        return Outcome::default();
+    }
+    sync_pod(store, world, name, now, rng)
+}
+
 /// A container's process exits on its own.
 pub fn container_exit(
     store: &Store,
@@ -1613,6 +1660,17 @@ pub fn container_exit(
                 capitalized(&k.container_title(c))
             )
         }
+    };
+    // The sync the exit asks for waits while another container's pull holds the pod worker.
+    let held = probes::pull_in_flight(&k)
+        .filter(|&other| other != c)
+        .and_then(|other| k.spec_of(other))
+        .map(|s| s.image.clone());
+    let said = match held {
+        Some(image) if !(completes && code == 0) => format!(
+            "{said} But the pod worker is still in the sync that pulls {image} (a pull blocks it), so it looks at this exit only when that pull ends."
+        ),
+        _ => said,
     };
     k.out.say(said);
     let pod_name = k.work_name();

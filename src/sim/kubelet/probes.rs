@@ -860,7 +860,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
 /// the container runs again.
 fn stopped_container_probed(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
     let w = k.runtime.containers[c].worker(kind);
-    if kind == ProbeKind::Startup || w.on_hold || !std::mem::take(&mut w.fails_on_stop) {
+    if w.on_hold || !std::mem::take(&mut w.fails_on_stop) {
         return;
     }
     let name = k.container_name(c);
@@ -1220,12 +1220,16 @@ pub fn container_stopped(k: &mut KubeletContext<'_>, c: usize, exit_code: i32, r
         .running_since
         .take()
         .unwrap_or(k.now);
-    // The workers whose next tick turns a Success into a Failure: readiness when the container
-    // was ready, liveness unless a failure has put it on hold (its result is Success until then).
-    let has_liveness = k.spec_of(c).is_some_and(|s| s.liveness_probe.is_some());
+    // The workers whose next tick turns a result into a Failure (spec §15.4 step 4): readiness
+    // when the container was ready, liveness unless a failure has put it on hold (its result is
+    // Success until then), startup unless it is on hold (its result is Unknown until then).
+    let (has_liveness, has_startup) = k.spec_of(c).map_or((false, false), |s| {
+        (s.liveness_probe.is_some(), s.startup_probe.is_some())
+    });
     let rt = &mut k.runtime.containers[c];
     rt.readiness.fails_on_stop = rt.readiness.result == Some(true);
-    rt.liveness.fails_on_stop = has_liveness && rt.started && !rt.liveness.on_hold;
+    rt.liveness.fails_on_stop = has_liveness && !rt.liveness.on_hold;
+    rt.startup.fails_on_stop = has_startup && !rt.startup.on_hold;
     k.runtime.containers[c].readiness.result = None;
     k.runtime.containers[c].finished_at = Some(k.now);
     k.set_state(
@@ -1266,7 +1270,11 @@ fn back_off_shown(k: &KubeletContext<'_>, c: usize) -> (bool, bool) {
 pub(super) fn show_back_off_before_restart(k: &mut KubeletContext<'_>) -> bool {
     for c in 0..k.runtime.containers.len() {
         let rt = &k.runtime.containers[c];
-        if rt.running_since.is_some() || rt.reason_cache.is_none() {
+        let backing_off = rt
+            .reason_cache
+            .as_ref()
+            .is_some_and(|(reason, _)| reason == "CrashLoopBackOff");
+        if rt.running_since.is_some() || !backing_off {
             continue;
         }
         let Some(finished) = rt.finished_at else {
@@ -1336,8 +1344,7 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         k.runtime.containers[c].reason_cache = Some(("CrashLoopBackOff".to_string(), message));
         let remaining = b.delay_ms - k.now.millis_since(finished);
         let wait = k.rng.jitter_ms(remaining.min(POD_WORKER_RESYNC_MS), 0.5);
-        let pod = k.work_name();
-        k.after(wait, Work::KubeletSyncPod(pod));
+        k.look_again(wait);
         k.out.stage = Some(Stage::Retry);
         let status = k.status_word(c, "CrashLoopBackOff");
         let shows = if was_shown {

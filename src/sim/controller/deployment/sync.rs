@@ -191,6 +191,10 @@ fn get_new_replica_set(
             "ReplicaSet.apps {name:?} is invalid: metadata.name: Invalid value: {name:?}: must be no more than 253 characters"
         );
         let msg = format!("Failed to create new replica set {name:?}: {err}");
+        let again = d.status.conditions.iter().any(|c| {
+            c.type_ == DeploymentConditionType::Progressing
+                && c.reason == ConditionReason::ReplicaSetCreateError
+        });
         if has_progress_deadline(d) {
             let cond = new_deployment_condition(
                 DeploymentConditionType::Progressing,
@@ -210,12 +214,19 @@ fn get_new_replica_set(
         }
         ctx.event(d, true, EventReason::ReplicaSetCreateError, msg);
         ctx.out.stage_at_least(Stage::Reconcile);
-        ctx.out.say(format!(
-            "The controller tries to create ReplicaSet {}… for the new template, but the API server refuses it: the Deployment's name ({} characters) and the hash make a name of {} characters, over the 253 a name may have. Progressing turns False (ReplicaSetCreateError) and the controller retries with back-off; only a shorter Deployment name can fix it.",
-            name.chars().take(20).collect::<String>(),
-            d.metadata.name.len(),
-            name.len()
-        ));
+        let short: String = name.chars().take(20).collect();
+        ctx.out.say(if again {
+            format!(
+                "The controller tries again to create ReplicaSet {short}…, and the API server refuses it again (a name of {} characters); the sync fails and is retried with a longer back-off.",
+                name.len()
+            )
+        } else {
+            format!(
+                "The controller tries to create ReplicaSet {short}… for the new template, but the API server refuses it: the Deployment's name ({} characters) and the hash make a name of {} characters, over the 253 a name may have. Progressing turns False (ReplicaSetCreateError) and the controller retries with back-off; only a shorter Deployment name can fix it.",
+                d.metadata.name.len(),
+                name.len()
+            )
+        });
         return Err(err);
     }
 
