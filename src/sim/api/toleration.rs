@@ -119,7 +119,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_admission_defaults_and_the_shortest_matching_toleration_decide_the_eviction() {
+    fn the_admission_defaults_and_the_first_matching_toleration_decide_the_eviction() {
         let none: Vec<Value> = Vec::new();
         let defaults = admission_defaults(&none);
         assert_eq!(defaults.len(), 2);
