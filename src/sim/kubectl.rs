@@ -625,16 +625,20 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
     // every `nodeLeaseRenewIntervalFraction` (0.25) of the 40 s lease from its start.
     const LEASE_RENEW_MS: u64 = 10_000;
     let created_ms = n.metadata.creation_timestamp.as_millis();
-    // The last renewal on the grid before now, or before the kubelet stopped.
-    let until = sim
+    // The last renewal on the grid before now; a kubelet that stopped renewed its lease at the
+    // moment it fell silent, as the node controller's grace period counts from then.
+    let renewed = match sim
         .store()
         .kubelet_nodes
         .get(name)
         .and_then(|r| r.down_since)
-        .map_or(now, |stopped| stopped.min(now));
-    let renewed = Time::from_millis(
-        created_ms + until.as_millis().saturating_sub(created_ms) / LEASE_RENEW_MS * LEASE_RENEW_MS,
-    );
+    {
+        Some(stopped) => stopped.min(now),
+        None => Time::from_millis(
+            created_ms
+                + now.as_millis().saturating_sub(created_ms) / LEASE_RENEW_MS * LEASE_RENEW_MS,
+        ),
+    };
     o.push_str(&format!(
         "Lease:\n  HolderIdentity:\t{name}\n  AcquireTime:\t<unset>\n  RenewTime:\t{}\n",
         renewed.rfc1123z()

@@ -1736,6 +1736,7 @@ fn validate_pod_spec(spec: &PodSpec, path: &Path, errs: &mut Vec<FieldError>) {
         )),
     }
     validate_labels(&spec.node_selector, &path.child("nodeSelector"), errs);
+    validate_node_affinity(spec.extra.get("affinity"), &path.child("affinity"), errs);
     if !spec.node_name.is_empty() {
         for msg in is_dns1123_subdomain(&spec.node_name) {
             errs.push(FieldError::invalid(
@@ -1976,6 +1977,103 @@ fn items<'v>(
 /// A string field of a decoded item, `""` when it is absent.
 fn text_of<'v>(item: &'v Map<String, Value>, key: &str) -> &'v str {
     item.get(key).and_then(Value::as_str).unwrap_or_default()
+}
+
+/// `validateNodeAffinity`'s required part (`ValidateNodeSelector`): at least one node selector
+/// term; in each, every `matchExpressions` requirement with a label key and the values its
+/// operator needs (`ValidateNodeSelectorRequirement`), and every `matchFields` requirement on
+/// `metadata.name` with `In` or `NotIn` and one value (`ValidateNodeFieldSelectorRequirement`).
+/// The scheduler reads these (`controller::scheduler`), so one it could not read is refused, as
+/// the API server refuses it.
+fn validate_node_affinity(affinity: Option<&Value>, path: &Path, errs: &mut Vec<FieldError>) {
+    let Some(required) = affinity
+        .and_then(|a| a.get("nodeAffinity"))
+        .and_then(|a| a.get("requiredDuringSchedulingIgnoredDuringExecution"))
+        .filter(|r| !r.is_null())
+    else {
+        return;
+    };
+    let path = path
+        .child("nodeAffinity")
+        .child("requiredDuringSchedulingIgnoredDuringExecution");
+    let terms_path = path.child("nodeSelectorTerms");
+    let terms = required
+        .get("nodeSelectorTerms")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    if terms.is_empty() {
+        errs.push(FieldError::required(
+            &terms_path,
+            "must have at least one node selector term",
+        ));
+        return;
+    }
+    for (t, term) in terms.iter().enumerate() {
+        let term_path = terms_path.index(t);
+        for (p, req) in items(
+            term.get("matchExpressions"),
+            &term_path.child("matchExpressions"),
+        ) {
+            let operator = text_of(req, "operator");
+            let values = req
+                .get("values")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            let values_path = p.child("values");
+            match operator {
+                "In" | "NotIn" if values == 0 => errs.push(FieldError::required(
+                    &values_path,
+                    "must be specified when `operator` is 'In' or 'NotIn'",
+                )),
+                "Exists" | "DoesNotExist" if values > 0 => errs.push(FieldError::forbidden(
+                    &values_path,
+                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+                )),
+                "Gt" | "Lt" if values != 1 => errs.push(FieldError::required(
+                    &values_path,
+                    "must be specified single value when `operator` is 'Lt' or 'Gt'",
+                )),
+                "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt" => {}
+                other => errs.push(FieldError::invalid(
+                    &p.child("operator"),
+                    go_quote(other),
+                    "not a valid selector operator",
+                )),
+            }
+            validate_label_name(text_of(req, "key"), &p.child("key"), errs);
+        }
+        for (p, req) in items(term.get("matchFields"), &term_path.child("matchFields")) {
+            let operator = text_of(req, "operator");
+            match operator {
+                "In" | "NotIn" => {
+                    if req
+                        .get("values")
+                        .and_then(Value::as_array)
+                        .map_or(0, Vec::len)
+                        != 1
+                    {
+                        errs.push(FieldError::required(
+                            &p.child("values"),
+                            "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
+                        ));
+                    }
+                }
+                other => errs.push(FieldError::invalid(
+                    &p.child("operator"),
+                    go_quote(other),
+                    "not a valid selector operator",
+                )),
+            }
+            let key = text_of(req, "key");
+            if key != "metadata.name" {
+                errs.push(FieldError::invalid(
+                    &p.child("key"),
+                    go_quote(key),
+                    "not a valid field selector key",
+                ));
+            }
+        }
+    }
 }
 
 /// `ValidateVolumes`: each volume has a source (`must specify a volume type`), a name that is
@@ -3835,6 +3933,42 @@ spec:
             render_value(&json!({"b": "<&>", "a": [true]})),
             "{\"a\":[true],\"b\":\"\\u003c\\u0026\\u003e\"}"
         );
+    }
+
+    #[test]
+    fn a_required_node_affinity_is_checked_as_the_scheduler_reads_it() {
+        let with = |affinity: Value| {
+            let mut d = valid();
+            d.spec
+                .template
+                .spec
+                .extra
+                .insert("affinity".into(), json!({"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": affinity}}));
+            render(&validate_deployment(&d))
+        };
+        let p = "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
+        assert_eq!(
+            with(json!({"nodeSelectorTerms": []})),
+            format!("{p}: Required value: must have at least one node selector term\n")
+        );
+        assert_eq!(
+            with(json!({"nodeSelectorTerms": [{"matchExpressions": [
+                {"key": "zone", "operator": "In"},
+                {"key": "gen", "operator": "Gt", "values": ["1", "2"]},
+                {"key": "gpu", "operator": "Exists", "values": ["x"]},
+                {"key": "zone", "operator": "Foo", "values": ["a"]}
+            ], "matchFields": [{"key": "metadata.labels", "operator": "In", "values": ["a", "b"]}]}]})),
+            format!(
+                "{p}[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'\n\
+                 {p}[0].matchExpressions[1].values: Required value: must be specified single value when `operator` is 'Lt' or 'Gt'\n\
+                 {p}[0].matchExpressions[2].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'\n\
+                 {p}[0].matchExpressions[3].operator: Invalid value: \"Foo\": not a valid selector operator\n\
+                 {p}[0].matchFields[0].values: Required value: must be only one value when `operator` is 'In' or 'NotIn' for node field selector\n\
+                 {p}[0].matchFields[0].key: Invalid value: \"metadata.labels\": not a valid field selector key\n"
+            )
+        );
+        // A term with no requirements is valid (it matches no node).
+        assert_eq!(with(json!({"nodeSelectorTerms": [{}]})), "");
     }
 
     // --- updates ---

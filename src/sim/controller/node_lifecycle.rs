@@ -202,7 +202,12 @@ fn eviction_due(pod: &Pod, tainted_at: Time) -> Option<Time> {
         .iter()
         .find(|c| c.type_ == PodConditionType::PodScheduled && c.status == ConditionStatus::True)
         .map_or(tainted_at, |c| c.last_transition_time);
-    let since = tainted_at.max(bound);
+    // A pod bound after this taint has a check of its own, started at its exact binding (the
+    // condition's time is whole seconds): this one leaves it to that.
+    if bound > tainted_at {
+        return None;
+    }
+    let since = tainted_at;
     match pod_eviction(pod) {
         Eviction::Now => Some(since),
         Eviction::AfterSeconds(s) => {
@@ -244,26 +249,26 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
     if !silent {
         return out;
     }
-    let victims: Vec<_> = store
-        .pods
-        .values()
-        .filter(|p| {
-            p.node_name == node
-                && p.metadata.deletion_timestamp.is_none()
-                && eviction_due(p, tainted_at).is_some_and(|due| due <= now)
-        })
+    // One pass over the store: the pods on the node, those being deleted counted apart, and
+    // each other one with when it is due.
+    let mut deleting = 0;
+    let mut live: Vec<(&Pod, Option<Time>)> = Vec::new();
+    for p in store.pods.values().filter(|p| p.node_name == node) {
+        if p.metadata.deletion_timestamp.is_some() {
+            deleting += 1;
+        } else {
+            live.push((&**p, eviction_due(p, tainted_at)));
+        }
+    }
+    let victims: Vec<&Pod> = live
+        .iter()
+        .filter(|(_, due)| due.is_some_and(|due| due <= now))
+        .map(|(p, _)| *p)
         .collect();
     // The next pod whose toleration runs out, if any: its own eviction.
-    let victim_names: Vec<&str> = victims.iter().map(|p| p.metadata.name.as_str()).collect();
-    if let Some(next) = store
-        .pods
-        .values()
-        .filter(|p| {
-            p.node_name == node
-                && p.metadata.deletion_timestamp.is_none()
-                && !victim_names.contains(&p.metadata.name.as_str())
-        })
-        .filter_map(|p| eviction_due(p, tainted_at))
+    if let Some(next) = live
+        .iter()
+        .filter_map(|(_, due)| *due)
         .filter(|&due| due > now)
         .min()
     {
@@ -302,11 +307,6 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
     }
     if !victims.is_empty() {
         // Pods already being deleted are left as they are: the count says which were evicted.
-        let deleting = store
-            .pods
-            .values()
-            .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_some())
-            .count();
         let which = if deleting > 0 {
             " not already being deleted"
         } else {
@@ -314,25 +314,20 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
         };
         out.stage = Some(Stage::Retry);
         // The victims' tolerations, as the narration gives them: all the same, or several.
-        let mut times: Vec<Eviction> = victims.iter().map(|p| pod_eviction(p)).collect();
-        times.dedup();
-        let why = match times.as_slice() {
-            [Eviction::Now] => format!(
+        let times: Vec<Eviction> = victims.iter().map(|p| pod_eviction(p)).collect();
+        let same = times.iter().all(|t| Some(t) == times.first());
+        let why = match times.first().filter(|_| same) {
+            Some(Eviction::Now) => format!(
                 "{node} is tainted unreachable:NoExecute and these pods do not tolerate it (or only for 0s)"
             ),
-            [Eviction::AfterSeconds(s)] => format!(
+            Some(Eviction::AfterSeconds(s)) => format!(
                 "The pods' {s}s toleration of {node}'s unreachable:NoExecute taint has run out"
             ),
             _ => format!(
                 "The tolerations of these pods for {node}'s unreachable:NoExecute taint have run out"
             ),
         };
-        let others = store
-            .pods
-            .values()
-            .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_none())
-            .count()
-            - victims.len();
+        let others = live.len() - victims.len();
         let stay = match others {
             0 => String::new(),
             1 => " The 1 other pod there tolerates the taint for longer and stays for now."

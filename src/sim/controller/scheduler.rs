@@ -39,7 +39,7 @@ pub fn filter_node(pod: &Pod, node: &Node, store: &Store) -> Result<(), FilterFa
         pod_requests(pod),
         node,
         store.node_usage(&node.metadata.name),
-        store,
+        &host_ports_in_use(pod, store),
     )
 }
 
@@ -50,7 +50,7 @@ fn filter_node_with(
     (cpu, mem): (i64, i64),
     node: &Node,
     used: NodeUsage,
-    store: &Store,
+    ports_in_use: &PortsInUse<'_>,
 ) -> Result<(), FilterFailure> {
     // The pod's tolerations include those the admission plugin added; read only for a node
     // with a taint, which is rare.
@@ -92,7 +92,7 @@ fn filter_node_with(
     }
     // NodePorts: a host port another pod on the node holds (a failure preemption could
     // resolve).
-    if host_port_taken(pod, node, store) {
+    if host_port_taken(pod, node, ports_in_use) {
         return Err(FilterFailure {
             reasons: vec!["node(s) didn't have free ports for the requested pod ports".to_string()],
             unresolvable: false,
@@ -139,26 +139,45 @@ fn host_ports(pod: &Pod) -> Vec<(&str, &str, i32)> {
         .collect()
 }
 
-/// Whether a host port the pod asks for is held on the node by a pod bound there
-/// (`HostPortInfo.CheckConflict`: the same protocol and port, on the same IP or where either
-/// side listens on `0.0.0.0`). Pods being deleted still hold theirs until they are gone.
-fn host_port_taken(pod: &Pod, node: &Node, store: &Store) -> bool {
-    let wanted = host_ports(pod);
-    if wanted.is_empty() {
-        return false;
+/// The host ports held on each node by the pods bound there (pods being deleted still hold
+/// theirs until they are gone), read in one pass over the pods, and only when the pod being
+/// scheduled asks for a host port (empty otherwise).
+type PortsInUse<'s> = BTreeMap<&'s str, Vec<(&'s str, &'s str, i32)>>;
+
+fn host_ports_in_use<'s>(pod: &Pod, store: &'s Store) -> PortsInUse<'s> {
+    let mut in_use = PortsInUse::new();
+    if host_ports(pod).is_empty() {
+        return in_use;
     }
-    store
-        .pods
-        .values()
-        .filter(|p| p.node_name == node.metadata.name && !p.is_terminal())
-        .flat_map(|p| host_ports(p))
-        .any(|(proto, ip, port)| {
-            wanted.iter().any(|&(w_proto, w_ip, w_port)| {
-                w_proto == proto
-                    && w_port == port
-                    && (w_ip == ip || w_ip == "0.0.0.0" || ip == "0.0.0.0")
-            })
+    for p in store.pods.values() {
+        if p.node_name.is_empty() || p.is_terminal() {
+            continue;
+        }
+        let ports = host_ports(p);
+        if !ports.is_empty() {
+            in_use
+                .entry(p.node_name.as_str())
+                .or_default()
+                .extend(ports);
+        }
+    }
+    in_use
+}
+
+/// Whether a host port the pod asks for is held on the node (`HostPortInfo.CheckConflict`:
+/// the same protocol and port, on the same IP or where either side listens on `0.0.0.0`).
+fn host_port_taken(pod: &Pod, node: &Node, in_use: &PortsInUse<'_>) -> bool {
+    let Some(held) = in_use.get(node.metadata.name.as_str()) else {
+        return false;
+    };
+    let wanted = host_ports(pod);
+    held.iter().any(|&(proto, ip, port)| {
+        wanted.iter().any(|&(w_proto, w_ip, w_port)| {
+            w_proto == proto
+                && w_port == port
+                && (w_ip == ip || w_ip == "0.0.0.0" || ip == "0.0.0.0")
         })
+    })
 }
 
 /// The NodeAffinity filter's second half: the pod's
@@ -316,8 +335,9 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
     let mut top = i64::MIN;
     let mut candidates: Vec<&Node> = Vec::new();
     let requests = pod_requests(pod);
+    let ports_in_use = host_ports_in_use(pod, store);
     for (node, used) in store.nodes_with_usage() {
-        match filter_node_with(pod, requests, node, used, store) {
+        match filter_node_with(pod, requests, node, used, &ports_in_use) {
             Ok(()) => {
                 fits += 1;
                 let score = score_node(requests, node, used);

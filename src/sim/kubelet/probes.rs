@@ -698,7 +698,12 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
                 .collect();
             let gates = super::readiness_gates_hold(k.pod);
             let pod_turns = if waiting_for.is_empty() && gates.is_empty() {
-                "and the pod turns Ready".to_string()
+                if k.runtime.terminating {
+                    // Being deleted, it left its ReplicaSet's counts when its deletion began.
+                    "and the pod turns Ready, though being deleted it no longer counts toward its ReplicaSet".to_string()
+                } else {
+                    "and the pod turns Ready".to_string()
+                }
             } else if waiting_for.is_empty() {
                 "and every container of the pod is ready.".to_string() + gates.trim_end_matches('.')
             } else {
@@ -875,8 +880,9 @@ fn stopped_container_probed(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKin
         ""
     };
     k.out.say(format!(
-        "The {} probe worker of {name} in {pod} ticks and finds the container not running: its result turns from Success to Failure without a probe, and that change prompts a sync of the pod{when}.",
-        kind.word()
+        "The {} probe worker of {name} in {pod} ticks and finds the container not running: its result turns from {} to Failure without a probe, and that change prompts a sync of the pod{when}.",
+        kind.word(),
+        if kind == ProbeKind::Startup { "Unknown" } else { "Success" }
     ));
     k.runtime.prompted_by = Some(kind);
     if after_exit_sync {

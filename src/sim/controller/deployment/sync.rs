@@ -215,14 +215,21 @@ fn get_new_replica_set(
         ctx.event(d, true, EventReason::ReplicaSetCreateError, msg);
         ctx.out.stage_at_least(Stage::Reconcile);
         let short: String = name.chars().take(20).collect();
+        // Without a progress deadline there is no condition to tell a retry by: every try says
+        // it all.
         ctx.out.say(if again {
             format!(
                 "The controller tries again to create ReplicaSet {short}…, and the API server refuses it again (a name of {} characters); the sync fails and is retried with a longer back-off.",
                 name.len()
             )
         } else {
+            let condition = if has_progress_deadline(d) {
+                " Progressing turns False (ReplicaSetCreateError)."
+            } else {
+                ""
+            };
             format!(
-                "The controller tries to create ReplicaSet {short}… for the new template, but the API server refuses it: the Deployment's name ({} characters) and the hash make a name of {} characters, over the 253 a name may have. Progressing turns False (ReplicaSetCreateError) and the controller retries with back-off; only a shorter Deployment name can fix it.",
+                "The controller tries to create ReplicaSet {short}… for the new template, but the API server refuses it: the Deployment's name ({} characters) and the hash make a name of {} characters, over the 253 a name may have.{condition} The sync fails and is retried with back-off; only a shorter Deployment name can fix it.",
                 d.metadata.name.len(),
                 name.len()
             )
