@@ -1986,6 +1986,24 @@ fn text_of<'v>(item: &'v Map<String, Value>, key: &str) -> &'v str {
 /// The scheduler reads these (`controller::scheduler`), so one it could not read is refused, as
 /// the API server refuses it.
 fn validate_node_affinity(affinity: Option<&Value>, path: &Path, errs: &mut Vec<FieldError>) {
+    // `validatePodAffinityTerm` for the required pod (anti-)affinity terms the scheduler
+    // reads: a topology key is a label name that must be set.
+    for kind in ["podAffinity", "podAntiAffinity"] {
+        let terms = affinity
+            .and_then(|a| a.get(kind))
+            .and_then(|a| a.get("requiredDuringSchedulingIgnoredDuringExecution"));
+        let terms_path = path
+            .child(kind)
+            .child("requiredDuringSchedulingIgnoredDuringExecution");
+        for (p, term) in items(terms, &terms_path) {
+            let key = text_of(term, "topologyKey");
+            let key_path = p.child("topologyKey");
+            if key.is_empty() {
+                errs.push(FieldError::required(&key_path, "can not be empty"));
+            }
+            validate_label_name(key, &key_path, errs);
+        }
+    }
     let Some(required) = affinity
         .and_then(|a| a.get("nodeAffinity"))
         .and_then(|a| a.get("requiredDuringSchedulingIgnoredDuringExecution"))
@@ -3969,6 +3987,17 @@ spec:
         );
         // A term with no requirements is valid (it matches no node).
         assert_eq!(with(json!({"nodeSelectorTerms": [{}]})), "");
+        // A pod anti-affinity term needs its topology key.
+        let mut d = valid();
+        d.spec.template.spec.extra.insert(
+            "affinity".into(),
+            json!({"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{"labelSelector": {"matchLabels": {"app": "web"}}}]}}),
+        );
+        let rendered = render(&validate_deployment(&d));
+        assert!(
+            rendered.starts_with("spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: Required value: can not be empty\n"),
+            "{rendered}"
+        );
     }
 
     // --- updates ---

@@ -3085,3 +3085,63 @@ actions:
   - {at: 30s, fail_node: node-2}
 run_until: 10m
 "#;
+
+/// InterPodAffinity: a Deployment whose pods repel each other per node
+/// (`podAntiAffinity` on `kubernetes.io/hostname`) fits one replica per node, and its surge pod
+/// in a rolling update with maxUnavailable 0 has nowhere to go ("didn't match pod anti-affinity
+/// rules"), so the rollout stalls; a Deployment whose pods attract each other packs them on the
+/// first pod's node.
+#[test]
+fn pod_anti_affinity_and_affinity_place_replicas() {
+    let deployment = |affinity: &str, actions: &str| {
+        format!(
+            "cluster:\n  nodes:\n    - {{name: n1}}\n    - {{name: n2}}\n    - {{name: n3}}\nimages:\n  app:1: {{pull_time: 1s}}\n  app:2: {{pull_time: 1s}}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {{name: app}}\n  spec:\n    replicas: 3\n    strategy: {{rollingUpdate: {{maxSurge: 1, maxUnavailable: 0}}}}\n    selector: {{matchLabels: {{app: app}}}}\n    template:\n      metadata: {{labels: {{app: app}}}}\n      spec:\n        affinity:\n          {affinity}:\n            requiredDuringSchedulingIgnoredDuringExecution:\n              - {{labelSelector: {{matchLabels: {{app: app}}}}, topologyKey: kubernetes.io/hostname}}\n        containers:\n          - {{name: app, image: app:1}}\n{actions}run_until: 2m\n"
+        )
+    };
+    let (sim, steps) = run_yaml(
+        &deployment(
+            "podAntiAffinity",
+            "actions:\n  - {at: 20s, set_image: app:2}\n",
+        ),
+        120,
+    );
+    let mut nodes: Vec<&str> = sim
+        .store()
+        .pods
+        .values()
+        .filter(|p| p.spec.containers[0].image == "app:1")
+        .map(|p| p.node_name.as_str())
+        .collect();
+    nodes.sort_unstable();
+    assert_eq!(nodes, ["n1", "n2", "n3"], "one replica per node");
+    let surge_failures: Vec<&str> = steps
+        .iter()
+        .filter(|s| s.time.as_millis() >= 20_000)
+        .flat_map(|s| &s.events)
+        .filter(|e| e.reason == EventReason::FailedScheduling)
+        .map(|e| e.message.as_str())
+        .collect();
+    assert!(
+        !surge_failures.is_empty()
+            && surge_failures.iter().all(|m| m.starts_with(
+                "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules."
+            )),
+        "{surge_failures:?}"
+    );
+    assert!(
+        sim.store()
+            .pods
+            .values()
+            .all(|p| p.spec.containers[0].image == "app:1" || p.node_name.is_empty()),
+        "the new pod stays Pending"
+    );
+    // Attraction: every replica lands on the first one's node.
+    let (sim, _) = run_yaml(&deployment("podAffinity", ""), 30);
+    let nodes: std::collections::BTreeSet<&str> = sim
+        .store()
+        .pods
+        .values()
+        .map(|p| p.node_name.as_str())
+        .collect();
+    assert_eq!(nodes.len(), 1, "{nodes:?}");
+}

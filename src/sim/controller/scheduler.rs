@@ -1,9 +1,11 @@
 //! The scheduler (`pkg/scheduler`, default profile reduced to what a Deployment walk-through
 //! needs): filters nodes by cordon and readiness taint (unless the pod tolerates them), node
-//! selector and required node affinity, host ports, pod count and resource requests; scores the rest by free capacity; binds, or
+//! selector and required node affinity, host ports, pod count and resource requests, required
+//! pod affinity and anti-affinity; scores the rest by free capacity; binds, or
 //! reports `FailedScheduling` with upstream's exact message.
 
 use super::{Change, Outcome, Work};
+use crate::sim::api::selector::LabelSelector;
 use crate::sim::api::{
     ConditionStatus, Event, EventReason, Node, ObjectRef, Pod, PodCondition, PodConditionType,
     Time, toleration,
@@ -40,6 +42,7 @@ pub fn filter_node(pod: &Pod, node: &Node, store: &Store) -> Result<(), FilterFa
         node,
         store.node_usage(&node.metadata.name),
         &host_ports_in_use(pod, store),
+        &InterPodCounts::of(pod, store),
     )
 }
 
@@ -51,6 +54,7 @@ fn filter_node_with(
     node: &Node,
     used: NodeUsage,
     ports_in_use: &PortsInUse<'_>,
+    inter_pod: &InterPodCounts,
 ) -> Result<(), FilterFailure> {
     // The pod's tolerations include those the admission plugin added; read only for a node
     // with a taint, which is rare.
@@ -98,6 +102,7 @@ fn filter_node_with(
             unresolvable: false,
         });
     }
+    // InterPodAffinity, after NodeResourcesFit in the default profile's filter order.
     let mut reasons = Vec::new();
     if used.pods + 1 > node.status.allocatable_pods {
         reasons.push("Too many pods".to_string());
@@ -108,14 +113,13 @@ fn filter_node_with(
     if mem > 0 && used.memory + mem > node.status.allocatable_memory {
         reasons.push("Insufficient memory".to_string());
     }
-    if reasons.is_empty() {
-        Ok(())
-    } else {
-        Err(FilterFailure {
+    if !reasons.is_empty() {
+        return Err(FilterFailure {
             reasons,
             unresolvable: false,
-        })
+        });
     }
+    inter_pod.filter(node)
 }
 
 /// The host ports a pod's containers ask for: (protocol, host IP, port), TCP and `0.0.0.0` when
@@ -178,6 +182,187 @@ fn host_port_taken(pod: &Pod, node: &Node, in_use: &PortsInUse<'_>) -> bool {
                 && (w_ip == ip || w_ip == "0.0.0.0" || ip == "0.0.0.0")
         })
     })
+}
+
+/// A required pod affinity or anti-affinity term (`PodAffinityTerm`): the pods it selects, in
+/// the pod's own namespace (the only one), and the node label that makes a topology domain.
+struct AffinityTerm {
+    /// `None` for a missing or unreadable selector, which selects no pod.
+    selector: Option<LabelSelector>,
+    topology_key: String,
+}
+
+impl AffinityTerm {
+    fn selects(&self, pod: &Pod) -> bool {
+        self.selector
+            .as_ref()
+            .is_some_and(|s| s.matches(&pod.metadata.labels))
+    }
+}
+
+/// The required terms of `pod`'s `podAffinity` or `podAntiAffinity` (`kind`).
+fn required_terms(pod: &Pod, kind: &str) -> Vec<AffinityTerm> {
+    pod.spec
+        .extra
+        .get("affinity")
+        .and_then(|a| a.get(kind))
+        .and_then(|a| a.get("requiredDuringSchedulingIgnoredDuringExecution"))
+        .and_then(serde_json::Value::as_array)
+        .map(|terms| {
+            terms
+                .iter()
+                .map(|t| AffinityTerm {
+                    selector: t
+                        .get("labelSelector")
+                        .filter(|s| !s.is_null())
+                        .and_then(|s| serde_json::from_value(s.clone()).ok()),
+                    topology_key: t
+                        .get("topologyKey")
+                        .and_then(serde_json::Value::as_str)
+                        .unwrap_or_default()
+                        .to_string(),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The InterPodAffinity plugin's pre-filter state: per topology domain (node label key and
+/// value), how many bound pods the incoming pod's affinity terms match (a pod counts when it
+/// matches them all), how many its anti-affinity terms match, and how many bound pods' own
+/// anti-affinity terms select the incoming pod. Empty, and read no further, when neither the
+/// pod nor any ReplicaSet's template has such terms.
+#[derive(Default)]
+struct InterPodCounts {
+    affinity_terms: Vec<AffinityTerm>,
+    anti_affinity_terms: Vec<AffinityTerm>,
+    affinity: BTreeMap<(String, String), u32>,
+    anti_affinity: BTreeMap<(String, String), u32>,
+    existing_anti_affinity: BTreeMap<(String, String), u32>,
+    /// The pod matches its own affinity terms (the first of a group that attracts itself).
+    self_affine: bool,
+}
+
+impl InterPodCounts {
+    fn of(pod: &Pod, store: &Store) -> InterPodCounts {
+        let affinity_terms = required_terms(pod, "podAffinity");
+        let anti_affinity_terms = required_terms(pod, "podAntiAffinity");
+        // Every pod comes from a ReplicaSet's template: one without anti-affinity anywhere
+        // spares the pass over the pods.
+        let any_anti_affinity = store.replica_sets.values().any(|rs| {
+            rs.spec
+                .template
+                .spec
+                .extra
+                .get("affinity")
+                .and_then(|a| a.get("podAntiAffinity"))
+                .is_some_and(|a| !a.is_null())
+        });
+        let mut counts = InterPodCounts {
+            self_affine: !affinity_terms.is_empty()
+                && affinity_terms.iter().all(|t| t.selects(pod)),
+            affinity_terms,
+            anti_affinity_terms,
+            ..InterPodCounts::default()
+        };
+        if counts.affinity_terms.is_empty()
+            && counts.anti_affinity_terms.is_empty()
+            && !any_anti_affinity
+        {
+            return counts;
+        }
+        for existing in store.pods.values() {
+            let Some(node) = store.nodes.get(existing.node_name.as_str()) else {
+                continue;
+            };
+            if existing.is_terminal() || existing.metadata.name == pod.metadata.name {
+                continue;
+            }
+            let domain = |key: &str| {
+                node.metadata
+                    .labels
+                    .get(key)
+                    .map(|value| (key.to_string(), value.clone()))
+            };
+            if !counts.affinity_terms.is_empty()
+                && counts.affinity_terms.iter().all(|t| t.selects(existing))
+            {
+                for t in &counts.affinity_terms {
+                    if let Some(tp) = domain(&t.topology_key) {
+                        *counts.affinity.entry(tp).or_default() += 1;
+                    }
+                }
+            }
+            for t in counts
+                .anti_affinity_terms
+                .iter()
+                .filter(|t| t.selects(existing))
+            {
+                if let Some(tp) = domain(&t.topology_key) {
+                    *counts.anti_affinity.entry(tp).or_default() += 1;
+                }
+            }
+            if any_anti_affinity {
+                for t in required_terms(existing, "podAntiAffinity") {
+                    if t.selects(pod)
+                        && let Some(tp) = domain(&t.topology_key)
+                    {
+                        *counts.existing_anti_affinity.entry(tp).or_default() += 1;
+                    }
+                }
+            }
+        }
+        counts
+    }
+
+    /// `Filter`: the pod's affinity (unresolvable), its anti-affinity, then the bound pods'
+    /// anti-affinity, each with its reason.
+    fn filter(&self, node: &Node) -> Result<(), FilterFailure> {
+        let labels = &node.metadata.labels;
+        let count = |map: &BTreeMap<(String, String), u32>, key: &str| {
+            labels
+                .get(key)
+                .map(|v| map.get(&(key.to_string(), v.clone())).copied().unwrap_or(0))
+        };
+        let affinity_ok = self
+            .affinity_terms
+            .iter()
+            .all(|t| labels.contains_key(&t.topology_key))
+            && (self
+                .affinity_terms
+                .iter()
+                .all(|t| count(&self.affinity, &t.topology_key).unwrap_or(0) > 0)
+                || (self.affinity.is_empty() && self.self_affine));
+        if !affinity_ok {
+            return Err(FilterFailure {
+                reasons: vec!["node(s) didn't match pod affinity rules".to_string()],
+                unresolvable: true,
+            });
+        }
+        if self
+            .anti_affinity_terms
+            .iter()
+            .any(|t| count(&self.anti_affinity, &t.topology_key).unwrap_or(0) > 0)
+        {
+            return Err(FilterFailure {
+                reasons: vec!["node(s) didn't match pod anti-affinity rules".to_string()],
+                unresolvable: false,
+            });
+        }
+        if labels.iter().any(|(k, v)| {
+            self.existing_anti_affinity
+                .get(&(k.clone(), v.clone()))
+                .is_some_and(|&n| n > 0)
+        }) {
+            return Err(FilterFailure {
+                reasons: vec![
+                    "node(s) didn't satisfy existing pods anti-affinity rules".to_string(),
+                ],
+                unresolvable: false,
+            });
+        }
+        Ok(())
+    }
 }
 
 /// The NodeAffinity filter's second half: the pod's
@@ -336,8 +521,9 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
     let mut candidates: Vec<&Node> = Vec::new();
     let requests = pod_requests(pod);
     let ports_in_use = host_ports_in_use(pod, store);
+    let inter_pod = InterPodCounts::of(pod, store);
     for (node, used) in store.nodes_with_usage() {
-        match filter_node_with(pod, requests, node, used, &ports_in_use) {
+        match filter_node_with(pod, requests, node, used, &ports_in_use, &inter_pod) {
             Ok(()) => {
                 fits += 1;
                 let score = score_node(requests, node, used);
