@@ -1986,8 +1986,10 @@ fn text_of<'v>(item: &'v Map<String, Value>, key: &str) -> &'v str {
 /// The scheduler reads these (`controller::scheduler`), so one it could not read is refused, as
 /// the API server refuses it.
 fn validate_node_affinity(affinity: Option<&Value>, path: &Path, errs: &mut Vec<FieldError>) {
+    validate_required_node_selector(affinity, path, errs);
     // `validatePodAffinityTerm` for the required pod (anti-)affinity terms the scheduler
-    // reads: a topology key is a label name that must be set.
+    // reads, after the node affinity (`validateAffinity`'s order): the label selector, and a
+    // topology key that is a label name and set.
     for kind in ["podAffinity", "podAntiAffinity"] {
         let terms = affinity
             .and_then(|a| a.get(kind))
@@ -1996,6 +1998,11 @@ fn validate_node_affinity(affinity: Option<&Value>, path: &Path, errs: &mut Vec<
             .child(kind)
             .child("requiredDuringSchedulingIgnoredDuringExecution");
         for (p, term) in items(terms, &terms_path) {
+            if let Some(selector) = term.get("labelSelector").filter(|s| !s.is_null())
+                && let Ok(selector) = serde_json::from_value::<LabelSelector>(selector.clone())
+            {
+                validate_label_selector(&selector, &p.child("labelSelector"), errs);
+            }
             let key = text_of(term, "topologyKey");
             let key_path = p.child("topologyKey");
             if key.is_empty() {
@@ -2004,6 +2011,14 @@ fn validate_node_affinity(affinity: Option<&Value>, path: &Path, errs: &mut Vec<
             validate_label_name(key, &key_path, errs);
         }
     }
+}
+
+/// `ValidateNodeSelector` for the required node affinity: see [`validate_node_affinity`].
+fn validate_required_node_selector(
+    affinity: Option<&Value>,
+    path: &Path,
+    errs: &mut Vec<FieldError>,
+) {
     let Some(required) = affinity
         .and_then(|a| a.get("nodeAffinity"))
         .and_then(|a| a.get("requiredDuringSchedulingIgnoredDuringExecution"))
@@ -2059,6 +2074,23 @@ fn validate_node_affinity(affinity: Option<&Value>, path: &Path, errs: &mut Vec<
                 )),
             }
             validate_label_name(text_of(req, "key"), &p.child("key"), errs);
+            // Each value is a label value (checked since v1.33).
+            for (j, value) in req
+                .get("values")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let value = value.as_str().unwrap_or_default();
+                for msg in is_valid_label_value(value) {
+                    errs.push(FieldError::invalid(
+                        &values_path.index(j),
+                        go_quote(value),
+                        msg,
+                    ));
+                }
+            }
         }
         for (p, req) in items(term.get("matchFields"), &term_path.child("matchFields")) {
             let operator = text_of(req, "operator");
@@ -2089,6 +2121,24 @@ fn validate_node_affinity(affinity: Option<&Value>, path: &Path, errs: &mut Vec<
                     go_quote(key),
                     "not a valid field selector key",
                 ));
+            } else {
+                // A node name (`ValidateNodeName`).
+                for (j, value) in req
+                    .get("values")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .enumerate()
+                {
+                    let value = value.as_str().unwrap_or_default();
+                    for msg in is_dns1123_subdomain(value) {
+                        errs.push(FieldError::invalid(
+                            &p.child("values").index(j),
+                            go_quote(value),
+                            msg,
+                        ));
+                    }
+                }
             }
         }
     }
@@ -3987,6 +4037,19 @@ spec:
         );
         // A term with no requirements is valid (it matches no node).
         assert_eq!(with(json!({"nodeSelectorTerms": [{}]})), "");
+        // Values are label values; a field selector's values are node names.
+        let values = with(json!({"nodeSelectorTerms": [{
+            "matchExpressions": [{"key": "zone", "operator": "In", "values": ["a b"]}],
+            "matchFields": [{"key": "metadata.name", "operator": "In", "values": ["Bad_Name"]}]
+        }]}));
+        assert!(
+            values.starts_with(&format!(
+                "{p}[0].matchExpressions[0].values[0]: Invalid value: \"a b\": "
+            )) && values.contains(&format!(
+                "\n{p}[0].matchFields[0].values[0]: Invalid value: \"Bad_Name\": "
+            )),
+            "{values}"
+        );
         // A pod anti-affinity term needs its topology key.
         let mut d = valid();
         d.spec.template.spec.extra.insert(
@@ -3996,6 +4059,16 @@ spec:
         let rendered = render(&validate_deployment(&d));
         assert!(
             rendered.starts_with("spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: Required value: can not be empty\n"),
+            "{rendered}"
+        );
+        // Its label selector is checked as any.
+        d.spec.template.spec.extra.insert(
+            "affinity".into(),
+            json!({"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{"labelSelector": {"matchExpressions": [{"key": "app", "operator": "In"}]}, "topologyKey": "kubernetes.io/hostname"}]}}),
+        );
+        let rendered = render(&validate_deployment(&d));
+        assert!(
+            rendered.starts_with("spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchExpressions[0].values: Required value"),
             "{rendered}"
         );
     }

@@ -2999,6 +2999,22 @@ fn a_host_port_fits_one_pod_per_node() {
         .filter(|p| !p.node_name.is_empty())
         .count();
     assert_eq!(bound, 1);
+    // A sidecar's host port counts too (`GetHostPorts`).
+    let sidecar = yaml
+        .replace(", ports: [{containerPort: 8080, hostPort: 8080}]", "")
+        .replace(
+            "        containers:\n",
+            "        initContainers:\n          - {name: proxy, image: app:1, restartPolicy: Always, ports: [{containerPort: 9000, hostPort: 9000}]}\n        containers:\n",
+        );
+    assert!(sidecar.contains("hostPort: 9000") && !sidecar.contains("hostPort: 8080"));
+    let (sim, _) = run_yaml(&sidecar, 20);
+    let bound = sim
+        .store()
+        .pods
+        .values()
+        .filter(|p| !p.node_name.is_empty())
+        .count();
+    assert_eq!(bound, 1);
     // Without the host port both fit.
     let (sim, _) = run_yaml(&yaml.replace(", hostPort: 8080", ""), 20);
     let bound = sim
@@ -3135,6 +3151,34 @@ fn pod_anti_affinity_and_affinity_place_replicas() {
             .all(|p| p.spec.containers[0].image == "app:1" || p.node_name.is_empty()),
         "the new pod stays Pending"
     );
+    // With `matchLabelKeys: [pod-template-hash]` a pod repels only its own revision, so the
+    // rollout goes through.
+    let own_revision = deployment(
+        "podAntiAffinity",
+        "actions:\n  - {at: 20s, set_image: app:2}\n",
+    )
+    .replace(
+        "topologyKey: kubernetes.io/hostname}",
+        "topologyKey: kubernetes.io/hostname, matchLabelKeys: [pod-template-hash]}",
+    );
+    let (sim, _) = run_yaml(&own_revision, 120);
+    let images: std::collections::BTreeSet<&str> = sim
+        .store()
+        .pods
+        .values()
+        .filter(|p| p.metadata.deletion_timestamp.is_none())
+        .map(|p| p.spec.containers[0].image.as_str())
+        .collect();
+    assert_eq!(images.into_iter().collect::<Vec<_>>(), ["app:2"]);
+    // A term about another namespace selects none of these pods: five replicas fit three nodes.
+    let elsewhere = deployment("podAntiAffinity", "")
+        .replace("replicas: 3", "replicas: 5")
+        .replace(
+            "topologyKey: kubernetes.io/hostname}",
+            "topologyKey: kubernetes.io/hostname, namespaces: [other]}",
+        );
+    let (sim, _) = run_yaml(&elsewhere, 30);
+    assert!(sim.store().pods.values().all(|p| !p.node_name.is_empty()));
     // Attraction: every replica lands on the first one's node.
     let (sim, _) = run_yaml(&deployment("podAffinity", ""), 30);
     let nodes: std::collections::BTreeSet<&str> = sim

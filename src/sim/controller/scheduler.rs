@@ -123,11 +123,17 @@ fn filter_node_with(
 }
 
 /// The host ports a pod's containers ask for: (protocol, host IP, port), TCP and `0.0.0.0` when
-/// unset (`GetContainerPorts`, the pod's regular containers).
+/// unset (`GetHostPorts`: the regular containers and the sidecars).
 fn host_ports(pod: &Pod) -> Vec<(&str, &str, i32)> {
     pod.spec
         .containers
         .iter()
+        .chain(
+            pod.spec
+                .init_containers
+                .iter()
+                .filter(|c| c.is_restartable()),
+        )
         .flat_map(|c| &c.ports)
         .filter_map(|p| {
             let port = p.host_port.filter(|&hp| hp > 0)?;
@@ -200,31 +206,88 @@ impl AffinityTerm {
     }
 }
 
-/// The required terms of `pod`'s `podAffinity` or `podAntiAffinity` (`kind`).
+/// The required terms of `pod`'s `podAffinity` or `podAntiAffinity` (`kind`), as the API
+/// server stores them: `matchLabelKeys` and `mismatchLabelKeys` merged into the selector with
+/// the pod's own values (`key In [v]`, `key NotIn [v]`; GA in v1.33), and a term whose
+/// `namespaces` or `namespaceSelector` leaves out the pod's namespace (`default`, the only one)
+/// selecting nothing.
 fn required_terms(pod: &Pod, kind: &str) -> Vec<AffinityTerm> {
-    pod.spec
+    use crate::sim::api::selector::{LabelSelectorRequirement, SelectorOperator};
+    let Some(terms) = pod
+        .spec
         .extra
         .get("affinity")
         .and_then(|a| a.get(kind))
         .and_then(|a| a.get("requiredDuringSchedulingIgnoredDuringExecution"))
         .and_then(serde_json::Value::as_array)
-        .map(|terms| {
-            terms
-                .iter()
-                .map(|t| AffinityTerm {
-                    selector: t
-                        .get("labelSelector")
-                        .filter(|s| !s.is_null())
-                        .and_then(|s| serde_json::from_value(s.clone()).ok()),
-                    topology_key: t
-                        .get("topologyKey")
-                        .and_then(serde_json::Value::as_str)
-                        .unwrap_or_default()
-                        .to_string(),
-                })
-                .collect()
+    else {
+        return Vec::new();
+    };
+    let namespace = crate::sim::api::DEFAULT_NAMESPACE;
+    terms
+        .iter()
+        .map(|t| {
+            let keys = |field: &str| -> Vec<&str> {
+                t.get(field)
+                    .and_then(serde_json::Value::as_array)
+                    .map(|ks| ks.iter().filter_map(serde_json::Value::as_str).collect())
+                    .unwrap_or_default()
+            };
+            let names = keys("namespaces");
+            let ns_selector = t.get("namespaceSelector").filter(|s| !s.is_null());
+            let in_namespace = match ns_selector {
+                None => names.is_empty() || names.contains(&namespace),
+                Some(sel) => {
+                    names.contains(&namespace)
+                        || serde_json::from_value::<LabelSelector>(sel.clone()).is_ok_and(|sel| {
+                            sel.matches(&BTreeMap::from([(
+                                "kubernetes.io/metadata.name".to_string(),
+                                namespace.to_string(),
+                            )]))
+                        })
+                }
+            };
+            let mut selector: Option<LabelSelector> = t
+                .get("labelSelector")
+                .filter(|s| !s.is_null())
+                .and_then(|s| serde_json::from_value(s.clone()).ok())
+                .filter(|_| in_namespace);
+            if let Some(sel) = selector.as_mut() {
+                for (field, operator) in [
+                    ("matchLabelKeys", SelectorOperator::In),
+                    ("mismatchLabelKeys", SelectorOperator::NotIn),
+                ] {
+                    for key in keys(field) {
+                        if let Some(value) = pod.metadata.labels.get(key) {
+                            sel.match_expressions.push(LabelSelectorRequirement {
+                                key: key.to_string(),
+                                operator: operator.clone(),
+                                values: vec![value.clone()],
+                            });
+                        }
+                    }
+                }
+            }
+            AffinityTerm {
+                selector,
+                topology_key: t
+                    .get("topologyKey")
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+            }
         })
-        .unwrap_or_default()
+        .collect()
+}
+
+/// Whether a pod template (or pod spec) has required pod anti-affinity terms.
+fn has_anti_affinity(spec: &crate::sim::api::PodSpec) -> bool {
+    spec.extra
+        .get("affinity")
+        .and_then(|a| a.get("podAntiAffinity"))
+        .and_then(|a| a.get("requiredDuringSchedulingIgnoredDuringExecution"))
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|terms| !terms.is_empty())
 }
 
 /// The InterPodAffinity plugin's pre-filter state: per topology domain (node label key and
@@ -247,17 +310,19 @@ impl InterPodCounts {
     fn of(pod: &Pod, store: &Store) -> InterPodCounts {
         let affinity_terms = required_terms(pod, "podAffinity");
         let anti_affinity_terms = required_terms(pod, "podAntiAffinity");
-        // Every pod comes from a ReplicaSet's template: one without anti-affinity anywhere
-        // spares the pass over the pods.
-        let any_anti_affinity = store.replica_sets.values().any(|rs| {
-            rs.spec
-                .template
-                .spec
-                .extra
-                .get("affinity")
-                .and_then(|a| a.get("podAntiAffinity"))
-                .is_some_and(|a| !a.is_null())
-        });
+        // Every pod comes from a ReplicaSet's template, and only a pod being deleted can outlive
+        // its ReplicaSet: when neither has anti-affinity, the pass over the pods is spared.
+        let any_anti_affinity = store
+            .replica_sets
+            .values()
+            .any(|rs| has_anti_affinity(&rs.spec.template.spec))
+            || store
+                .pods
+                .values()
+                .any(|p| p.metadata.deletion_timestamp.is_some() && has_anti_affinity(&p.spec));
+        // A bound pod's terms are read once for each ReplicaSet: its pods share them (the
+        // merged label keys, the pod-template-hash among them, are the same for all of them).
+        let mut terms_by_owner: BTreeMap<String, Vec<AffinityTerm>> = BTreeMap::new();
         let mut counts = InterPodCounts {
             self_affine: !affinity_terms.is_empty()
                 && affinity_terms.iter().all(|t| t.selects(pod)),
@@ -302,8 +367,16 @@ impl InterPodCounts {
                     *counts.anti_affinity.entry(tp).or_default() += 1;
                 }
             }
-            if any_anti_affinity {
-                for t in required_terms(existing, "podAntiAffinity") {
+            if any_anti_affinity && has_anti_affinity(&existing.spec) {
+                let owner = existing
+                    .metadata
+                    .controller_ref()
+                    .map(|r| r.name.clone())
+                    .unwrap_or_else(|| existing.metadata.name.clone());
+                let terms = terms_by_owner
+                    .entry(owner)
+                    .or_insert_with(|| required_terms(existing, "podAntiAffinity"));
+                for t in terms.iter() {
                     if t.selects(pod)
                         && let Some(tp) = domain(&t.topology_key)
                     {
