@@ -2013,6 +2013,22 @@ fn validate_node_affinity(affinity: Option<&Value>, path: &Path, errs: &mut Vec<
     }
 }
 
+/// Checks each of a requirement's `values` with `check`, reporting at `values[j]`.
+fn validate_each_value(
+    req: &Map<String, Value>,
+    path: &Path,
+    check: fn(&str) -> Vec<String>,
+    errs: &mut Vec<FieldError>,
+) {
+    let values = req.get("values").and_then(Value::as_array);
+    for (j, value) in values.into_iter().flatten().enumerate() {
+        let value = value.as_str().unwrap_or_default();
+        for msg in check(value) {
+            errs.push(FieldError::invalid(&path.index(j), go_quote(value), msg));
+        }
+    }
+}
+
 /// `ValidateNodeSelector` for the required node affinity: see [`validate_node_affinity`].
 fn validate_required_node_selector(
     affinity: Option<&Value>,
@@ -2075,22 +2091,7 @@ fn validate_required_node_selector(
             }
             validate_label_name(text_of(req, "key"), &p.child("key"), errs);
             // Each value is a label value (checked since v1.33).
-            for (j, value) in req
-                .get("values")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
-                let value = value.as_str().unwrap_or_default();
-                for msg in is_valid_label_value(value) {
-                    errs.push(FieldError::invalid(
-                        &values_path.index(j),
-                        go_quote(value),
-                        msg,
-                    ));
-                }
-            }
+            validate_each_value(req, &values_path, is_valid_label_value, errs);
         }
         for (p, req) in items(term.get("matchFields"), &term_path.child("matchFields")) {
             let operator = text_of(req, "operator");
@@ -2123,22 +2124,7 @@ fn validate_required_node_selector(
                 ));
             } else {
                 // A node name (`ValidateNodeName`).
-                for (j, value) in req
-                    .get("values")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .enumerate()
-                {
-                    let value = value.as_str().unwrap_or_default();
-                    for msg in is_dns1123_subdomain(value) {
-                        errs.push(FieldError::invalid(
-                            &p.child("values").index(j),
-                            go_quote(value),
-                            msg,
-                        ));
-                    }
-                }
+                validate_each_value(req, &p.child("values"), is_dns1123_subdomain, errs);
             }
         }
     }
