@@ -382,6 +382,14 @@ impl Store {
         self.node_usage.get(node).copied().unwrap_or_default()
     }
 
+    /// The UIDs of the owners that have terminating pods (few: one per ReplicaSet at most).
+    pub fn owners_with_terminating_pods(&self) -> impl Iterator<Item = &str> {
+        self.counts
+            .iter()
+            .filter(|(_, c)| c.terminating > 0)
+            .map(|(uid, _)| uid.as_str())
+    }
+
     /// How many pods are terminating (deleted, not yet gone).
     pub fn terminating_pods(&self) -> i64 {
         self.counts.values().map(|c| i64::from(c.terminating)).sum()

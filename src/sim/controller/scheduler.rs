@@ -316,10 +316,12 @@ impl InterPodCounts {
             .replica_sets
             .values()
             .any(|rs| has_anti_affinity(&rs.spec.template.spec))
-            || store
-                .pods
-                .values()
-                .any(|p| p.metadata.deletion_timestamp.is_some() && has_anti_affinity(&p.spec));
+            || (store
+                .owners_with_terminating_pods()
+                .any(|uid| !store.replica_sets.values().any(|rs| rs.metadata.uid == uid))
+                && store.pods.values().any(|p| {
+                    p.metadata.deletion_timestamp.is_some() && has_anti_affinity(&p.spec)
+                }));
         // A bound pod's terms are read once for each ReplicaSet: its pods share them (the
         // merged label keys, the pod-template-hash among them, are the same for all of them).
         let mut terms_by_owner: BTreeMap<String, Vec<AffinityTerm>> = BTreeMap::new();
