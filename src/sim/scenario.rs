@@ -88,6 +88,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "init-containers.yaml",
         include_str!("../../scenarios/init-containers.yaml"),
     ),
+    (
+        "one-replica-per-node.yaml",
+        include_str!("../../scenarios/one-replica-per-node.yaml"),
+    ),
 ];
 
 /// One problem in a scenario file, with where it is.

@@ -3189,3 +3189,26 @@ fn pod_anti_affinity_and_affinity_place_replicas() {
         .collect();
     assert_eq!(nodes.len(), 1, "{nodes:?}");
 }
+
+/// The one-replica-per-node scenario: the surge pod of a rollout under required anti-affinity
+/// finds no node, the rollout passes its progress deadline, and the diagnosis says why and how
+/// to get through; once an apply allows one unavailable pod instead, the rollout completes.
+#[test]
+fn one_replica_per_node_stalls_until_the_rollout_needs_no_surge() {
+    let (sim, steps) = run_until("one-replica-per-node.yaml", 160);
+    assert_eq!(
+        kubectl::rollout_status_now(&sim, "web", None),
+        "error: deployment \"web\" exceeded its progress deadline\n"
+    );
+    let d = rolloutscope::sim::diagnosis::diagnose_at(&sim, &steps, "web", Time::from_secs(160));
+    assert!(
+        d.verdict.advice.contains("matchLabelKeys"),
+        "{:?}",
+        d.verdict
+    );
+    let (sim, _) = run_until("one-replica-per-node.yaml", 300);
+    assert_eq!(
+        kubectl::rollout_status_now(&sim, "web", None),
+        "deployment \"web\" successfully rolled out\n"
+    );
+}

@@ -63,6 +63,10 @@ const GOLDEN: &[(&str, &str)] = &[
         "init-containers.yaml",
         include_str!("../golden/init-containers.txt"),
     ),
+    (
+        "one-replica-per-node.yaml",
+        include_str!("../golden/one-replica-per-node.txt"),
+    ),
 ];
 
 /// Same seed and same inputs give the same trace on wasm as natively: every bundled scenario's
