@@ -1736,7 +1736,7 @@ fn validate_pod_spec(spec: &PodSpec, path: &Path, errs: &mut Vec<FieldError>) {
         )),
     }
     validate_labels(&spec.node_selector, &path.child("nodeSelector"), errs);
-    validate_node_affinity(spec.extra.get("affinity"), &path.child("affinity"), errs);
+    validate_affinity(spec.extra.get("affinity"), &path.child("affinity"), errs);
     if !spec.node_name.is_empty() {
         for msg in is_dns1123_subdomain(&spec.node_name) {
             errs.push(FieldError::invalid(
@@ -1979,13 +1979,10 @@ fn text_of<'v>(item: &'v Map<String, Value>, key: &str) -> &'v str {
     item.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
-/// `validateNodeAffinity`'s required part (`ValidateNodeSelector`): at least one node selector
-/// term; in each, every `matchExpressions` requirement with a label key and the values its
-/// operator needs (`ValidateNodeSelectorRequirement`), and every `matchFields` requirement on
-/// `metadata.name` with `In` or `NotIn` and one value (`ValidateNodeFieldSelectorRequirement`).
-/// The scheduler reads these (`controller::scheduler`), so one it could not read is refused, as
-/// the API server refuses it.
-fn validate_node_affinity(affinity: Option<&Value>, path: &Path, errs: &mut Vec<FieldError>) {
+/// `validateAffinity` for the required terms the scheduler reads (`controller::scheduler`), so
+/// that one it could not read is refused, as the API server refuses it: the node affinity
+/// ([`validate_required_node_selector`]), then each pod affinity and anti-affinity term.
+fn validate_affinity(affinity: Option<&Value>, path: &Path, errs: &mut Vec<FieldError>) {
     validate_required_node_selector(affinity, path, errs);
     // `validatePodAffinityTerm` for the required pod (anti-)affinity terms the scheduler
     // reads, after the node affinity (`validateAffinity`'s order): the label selector, and a
@@ -2029,7 +2026,11 @@ fn validate_each_value(
     }
 }
 
-/// `ValidateNodeSelector` for the required node affinity: see [`validate_node_affinity`].
+/// `validateNodeAffinity`'s required part (`ValidateNodeSelector`): at least one node selector
+/// term; in each, every `matchExpressions` requirement with a label key, the values its
+/// operator needs and label values (`ValidateNodeSelectorRequirement`), and every
+/// `matchFields` requirement on `metadata.name` with `In` or `NotIn` and one node name
+/// (`ValidateNodeFieldSelectorRequirement`).
 fn validate_required_node_selector(
     affinity: Option<&Value>,
     path: &Path,

@@ -21,9 +21,6 @@ pub const NODE_MONITOR_GRACE_MS: u64 = 50_000;
 /// `nodeStatusUpdateFrequency`: how often a kubelet computes its node's status, which is when
 /// it notices that the node was cordoned or uncordoned.
 pub const NODE_STATUS_UPDATE_MS: u64 = 10_000;
-/// The `tolerationSeconds` (300) every pod gets for `node.kubernetes.io/unreachable:NoExecute`
-/// unless it tolerates that taint itself.
-pub const DEFAULT_TOLERATION_MS: u64 = 300_000;
 
 /// `monitorNodeHealth` for one node: if its kubelet is silent, mark the node NotReady and every
 /// pod on it not Ready (`MarkPodsNotReady`), then schedule the taint-based eviction.
@@ -106,9 +103,11 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
         };
         *groups.entry(secs).or_default() += 1;
     }
-    if let Some(next) = next_eviction(store, node, now, now) {
+    // Every pod there was bound before the taint, so each is due its toleration from now: the
+    // first is the shortest (`None`, never, sorts first and is passed over).
+    if let Some(secs) = groups.keys().find_map(|secs| *secs) {
         out.requeue.push((
-            next.millis_since(now),
+            u64::try_from(secs).unwrap_or(0).saturating_mul(1000),
             Work::TaintEviction {
                 node: node.into(),
                 tainted_at: now,
@@ -144,13 +143,12 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
 /// How the pods on a newly unreachable node tolerate its NoExecute taint, by their eviction
 /// time in seconds (`None`: never), as the narration says it.
 fn describe_tolerations(groups: &BTreeMap<Option<i64>, usize>) -> String {
-    let default = Some(DEFAULT_TOLERATION_MS as i64 / 1000);
+    let default = toleration::DEFAULT_TOLERATION_SECONDS;
     match groups.len() {
         0 => return String::new(),
-        1 if groups.contains_key(&default) => {
+        1 if groups.contains_key(&Some(default)) => {
             return format!(
-                "Pods tolerate the unreachable taint for {}s before they are evicted.",
-                DEFAULT_TOLERATION_MS / 1000
+                "Pods tolerate the unreachable taint for {default}s before they are evicted."
             );
         }
         _ => {}
@@ -215,17 +213,6 @@ fn eviction_due(pod: &Pod, tainted_at: Time) -> Option<Time> {
         }
         Eviction::Never => None,
     }
-}
-
-/// The earliest eviction due on `node` (tainted at `tainted_at`) at or after `now`.
-fn next_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) -> Option<Time> {
-    store
-        .pods
-        .values()
-        .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_none())
-        .filter_map(|p| eviction_due(p, tainted_at))
-        .map(|due| due.max(now))
-        .min()
 }
 
 /// The eviction check for a pod the scheduler has just bound to a node tainted unreachable

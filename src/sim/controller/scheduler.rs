@@ -213,13 +213,7 @@ impl AffinityTerm {
 /// selecting nothing.
 fn required_terms(pod: &Pod, kind: &str) -> Vec<AffinityTerm> {
     use crate::sim::api::selector::{LabelSelectorRequirement, SelectorOperator};
-    let Some(terms) = pod
-        .spec
-        .extra
-        .get("affinity")
-        .and_then(|a| a.get(kind))
-        .and_then(|a| a.get("requiredDuringSchedulingIgnoredDuringExecution"))
-        .and_then(serde_json::Value::as_array)
+    let Some(terms) = required_affinity(&pod.spec, kind).and_then(serde_json::Value::as_array)
     else {
         return Vec::new();
     };
@@ -280,12 +274,21 @@ fn required_terms(pod: &Pod, kind: &str) -> Vec<AffinityTerm> {
         .collect()
 }
 
-/// Whether a pod template (or pod spec) has required pod anti-affinity terms.
-fn has_anti_affinity(spec: &crate::sim::api::PodSpec) -> bool {
+/// The `requiredDuringSchedulingIgnoredDuringExecution` part of a pod spec's `nodeAffinity`,
+/// `podAffinity` or `podAntiAffinity` (`kind`), kept verbatim in the spec and so read as JSON.
+fn required_affinity<'s>(
+    spec: &'s crate::sim::api::PodSpec,
+    kind: &str,
+) -> Option<&'s serde_json::Value> {
     spec.extra
         .get("affinity")
-        .and_then(|a| a.get("podAntiAffinity"))
+        .and_then(|a| a.get(kind))
         .and_then(|a| a.get("requiredDuringSchedulingIgnoredDuringExecution"))
+}
+
+/// Whether a pod template (or pod spec) has required pod anti-affinity terms.
+fn has_anti_affinity(spec: &crate::sim::api::PodSpec) -> bool {
+    required_affinity(spec, "podAntiAffinity")
         .and_then(serde_json::Value::as_array)
         .is_some_and(|terms| !terms.is_empty())
 }
@@ -446,13 +449,7 @@ impl InterPodCounts {
 /// neither expressions nor fields matches no node. Kept verbatim in the pod spec, so read as
 /// JSON; a pod without it fits every node.
 fn required_node_affinity_matches(pod: &Pod, node: &Node) -> bool {
-    let Some(required) = pod
-        .spec
-        .extra
-        .get("affinity")
-        .and_then(|a| a.get("nodeAffinity"))
-        .and_then(|a| a.get("requiredDuringSchedulingIgnoredDuringExecution"))
-    else {
+    let Some(required) = required_affinity(&pod.spec, "nodeAffinity") else {
         return true;
     };
     let terms = required

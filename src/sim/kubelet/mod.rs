@@ -887,32 +887,9 @@ pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut R
         return k.finish();
     }
     // The sync that is killing a container after a failed probe holds the pod worker until the
-    // container has exited; this one runs after it.
-    if let Some(c) = probes::kill_in_flight(&k) {
-        if !k.runtime.sync_deferred {
-            k.runtime.sync_deferred = true;
-            let name = k.container_name(c);
-            k.out.stage = Some(Stage::Retry);
-            k.out.say(format!(
-                "The kubelet has more to do for {}, but the pod worker is still stopping {name} (it waits for the container to exit), so this sync of the pod comes after that.",
-                k.pod.metadata.name
-            ));
-        }
-        return k.finish();
-    }
-    // So does the sync that is pulling a container's image: it goes on with the containers
-    // after that one once the pull ends, and a sync asked for meanwhile (a container that
-    // exited, say) runs after it.
-    if let Some(c) = probes::pull_in_flight(&k) {
-        if !k.runtime.sync_deferred {
-            k.runtime.sync_deferred = true;
-            let image = k.spec_of(c).map_or("", |s| s.image.as_str());
-            k.out.stage = Some(Stage::Retry);
-            k.out.say(format!(
-                "The kubelet has more to do for {}, but the pod worker is still in the sync that pulls {image} (a pull blocks it), so this sync of the pod comes after that.",
-                k.pod.metadata.name
-            ));
-        }
+    // container has exited, and the sync pulling a container's image until the pull ends; this
+    // one runs after it.
+    if probes::defer_sync_while_held(&mut k) {
         return k.finish();
     }
     // Every sync that completes sets the pod worker's next look anew, so a look queued before

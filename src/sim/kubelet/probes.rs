@@ -230,6 +230,29 @@ fn holding(k: &KubeletContext<'_>, hold: Hold) -> String {
     }
 }
 
+/// A sync of the pod asked for while the pod worker is held (by a kill waiting for its
+/// container to exit, or by a pull): it is put off until the hold ends, and the first such
+/// request says why. Returns whether the sync was put off.
+pub(super) fn defer_sync_while_held(k: &mut KubeletContext<'_>) -> bool {
+    let Some(hold) = pod_worker_hold(k) else {
+        return false;
+    };
+    if !k.runtime.sync_deferred {
+        k.runtime.sync_deferred = true;
+        let why = match hold {
+            Hold::Kill(_) => "it waits for the container to exit",
+            Hold::Pull(_) => "a pull blocks the sync that started it",
+        };
+        k.out.stage = Some(Stage::Retry);
+        k.out.say(format!(
+            "The kubelet has more to do for {}, but the pod worker is still {} ({why}), so this sync of the pod comes after that.",
+            k.pod.metadata.name,
+            holding(k, hold)
+        ));
+    }
+    true
+}
+
 /// A sync of the pod that a probe result prompts (`handleProbeSync`), as far as readiness goes:
 /// its status computation ([`update_pod_status`]), or, while the pod worker is busy, a note that
 /// the sync waits for it. Returns what to say of it (nothing when it triggers no run); `sync` is
