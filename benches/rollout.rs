@@ -1,5 +1,6 @@
 //! Rollout benchmarks: a rolling update of 10, 100, 1,000 and 10,000 replicas to completion,
-//! and jumping back to earlier steps of the 1,000-replica run through the timeline. A plain
+//! jumping back to earlier steps of the 1,000-replica run through the timeline, and the lanes
+//! view the app works out after every step (each pod's kubectl STATUS, tallied). A plain
 //! harness (`harness = false`) that reports the median of several runs, so `cargo bench` needs
 //! no extra crates.
 
@@ -8,6 +9,8 @@
 
 use rolloutscope::sim::scenario::{self, Scenario};
 use rolloutscope::sim::timeline::Timeline;
+use rolloutscope::sim::view::ClusterView;
+use std::collections::BTreeSet;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -158,5 +161,19 @@ fn main() {
         "  {total} steps; jump back to a random step: median {:.3} ms, worst {:.3} ms",
         median(times).as_secs_f64() * 1e3,
         worst.as_secs_f64() * 1e3
+    );
+    // What the app draws after every step, scrub or jump: the lanes' pod counts (a kubectl
+    // STATUS per pod) with no lane drawn pod by pod, at the run's middle.
+    tl.seek(total / 2);
+    let mut times = Vec::new();
+    for _ in 0..50 {
+        let t = Instant::now();
+        black_box(ClusterView::for_lanes(tl.sim(), 40, &BTreeSet::new()));
+        times.push(t.elapsed());
+    }
+    println!(
+        "the lanes view (pod counts by STATUS) at step {} of 1,000 replicas: median {:.3} ms",
+        total / 2,
+        median(times).as_secs_f64() * 1e3
     );
 }

@@ -374,7 +374,7 @@ impl ClusterView {
             let owned: Vec<&Pod> = store.pods_owned_by(&rs.metadata.uid).collect();
             let statuses = owned
                 .iter()
-                .map(|p| (p.kubectl_status().into(), p.is_ready()));
+                .map(|p| (p.kubectl_status_text(), p.is_ready()));
             view.lanes.push(LaneCounts::tally(name, statuses));
             if owned.len() <= chips_up_to || expanded.contains(name) {
                 view.pods.extend(

@@ -10,7 +10,6 @@ use super::session::{Session, UserAction};
 use crate::sim::api::Deployment;
 use crate::sim::commands::{applied, describe_spec_change, has_active_replica_sets};
 use crate::sim::manifest::{self, ManifestError};
-use crate::sim::store::Store;
 use crate::sim::validation;
 use serde_json::Value;
 
@@ -113,20 +112,47 @@ fn shown(v: Option<&Value>) -> String {
 /// Said above the changes when the unedited manifest would change the live Deployment.
 const DRIFT_NOTE: &str = "The live Deployment has moved on from this manifest: a kubectl command since it was applied (set image, scale, rollout undo …) changed it. Applying the file as it is would change it back:";
 
+/// What the apply preview reads of the session. A step changes the Deployment's status and its
+/// pods, seldom anything here, so the preview (a three-way merge and a decode of the merged spec)
+/// is worked out again only when this changes, not on every step of a scrub.
+#[derive(Clone, Debug, PartialEq)]
+struct ApplyContext {
+    /// Nothing has run yet.
+    at_start: bool,
+    /// The live Deployment without its status, which applying never reads.
+    live: Option<Deployment>,
+    /// Whether the live Deployment has a ReplicaSet that wants pods.
+    active: bool,
+    /// The manifest applied last: the person's own, else the scenario's in effect.
+    last_applied: String,
+}
+
+impl ApplyContext {
+    fn of(s: &Session) -> ApplyContext {
+        let live = s.live_deployment();
+        ApplyContext {
+            at_start: s.position() == 0,
+            active: live.is_some_and(|d| has_active_replica_sets(s.timeline.sim().store(), d)),
+            live: live.map(|d| Deployment {
+                status: Default::default(),
+                ..d.clone()
+            }),
+            last_applied: s
+                .last_applied_text()
+                .unwrap_or_else(|| s.scenario_manifest_in_effect()),
+        }
+    }
+}
+
 /// What applying would change, in words, or why it would do nothing.
-fn preview(
-    store: &Store,
-    live: Option<&Deployment>,
-    edited: &Deployment,
-    position: usize,
-) -> (bool, Vec<String>) {
-    if position == 0 {
+fn preview(ctx: &ApplyContext, edited: &Deployment) -> (bool, Vec<String>) {
+    if ctx.at_start {
         return (
             true,
             vec!["Nothing has run yet: applying replaces the scenario's manifest and starts the run over from it.".into()],
         );
     }
-    let Some(live) = live else {
+    let Some(live) = &ctx.live else {
         return (
             true,
             vec!["The Deployment does not exist yet: applying creates it.".into()],
@@ -136,7 +162,7 @@ fn preview(
     // controller's annotations, a pause or a server default are no change.
     let mut defaulted = applied(live, edited);
     validation::set_defaults(&mut defaulted);
-    let changes = describe_spec_change(live, &defaulted, has_active_replica_sets(store, live));
+    let changes = describe_spec_change(live, &defaulted, ctx.active);
     if changes.is_empty() && live.spec == defaulted.spec {
         (
             false,
@@ -186,36 +212,31 @@ pub fn SpecEditor(
             .collect::<std::collections::BTreeSet<_>>()
     };
     let dirty = move || text.with(|t| editor.base.with(|b| t != b));
+    let context = Memo::new(move |_| session.with(ApplyContext::of));
     let plan = Memo::new(move |_| {
         checked.with(|c| {
             let d = c.as_ref().ok()?;
-            session.with(|s| {
+            context.with(|ctx| {
                 // Before the first step the run starts from this manifest anyway: applying it
                 // unedited would only start over and add an action to the link.
-                if s.position() == 0 && !dirty() {
+                if ctx.at_start && !dirty() {
                     return Some((
                         false,
                         vec!["The run starts from this manifest. Edit it (or the fields below), then apply to start the run over from your version.".to_string()],
                     ));
                 }
-                let (can_apply, mut lines) = preview(
-                    s.timeline.sim().store(),
-                    s.live_deployment(),
-                    d,
-                    s.position(),
-                );
+                let (can_apply, mut lines) = preview(ctx, d);
                 // The manifest last applied (the person's own, else the scenario's), unedited,
                 // and yet applying it would change the Deployment: a command since (`kubectl
                 // set image`, `scale`, `rollout undo`) changed the live object, and applying
                 // the file again undoes that, as on a real cluster. Said first, so the changes
                 // below do not read as the editor's doing.
-                if can_apply && s.position() > 0 && s.live_deployment().is_some() {
-                    let applied = s
-                        .last_applied_text()
-                        .unwrap_or_else(|| s.scenario_manifest_in_effect());
-                    if text.with(|t| *t == applied) {
-                        lines.insert(0, DRIFT_NOTE.to_string());
-                    }
+                if can_apply
+                    && !ctx.at_start
+                    && ctx.live.is_some()
+                    && text.with(|t| *t == ctx.last_applied)
+                {
+                    lines.insert(0, DRIFT_NOTE.to_string());
                 }
                 Some((can_apply, lines))
             })
@@ -468,12 +489,7 @@ mod tests {
                 .contains_key("deployment.kubernetes.io/revision")
         );
         let manifest = s.scenario.deployment.clone();
-        let (can_apply, lines) = preview(
-            s.timeline.sim().store(),
-            Some(live),
-            &manifest,
-            s.position(),
-        );
+        let (can_apply, lines) = preview(&ApplyContext::of(&s), &manifest);
         assert!(!can_apply, "{lines:?}");
         assert_eq!(
             lines,
@@ -481,8 +497,7 @@ mod tests {
         );
         let mut edited = manifest;
         edited.spec.template.spec.containers[0].image = "web:2.0".into();
-        let (can_apply, lines) =
-            preview(s.timeline.sim().store(), Some(live), &edited, s.position());
+        let (can_apply, lines) = preview(&ApplyContext::of(&s), &edited);
         assert!(can_apply);
         assert_eq!(
             lines,

@@ -643,23 +643,30 @@ impl Pod {
     /// the pod initializes, the first init container that has not completed (a sidecar: not
     /// started) decides STATUS instead ([`Pod::init_status`]).
     pub fn kubectl_status(&self) -> String {
+        self.kubectl_status_text().into_owned()
+    }
+
+    /// [`Pod::kubectl_status`], borrowed from the pod wherever it can be: a ReplicaSet lane
+    /// tallies the STATUS of every pod after every step, and a thousand pods should not cost a
+    /// thousand strings.
+    pub fn kubectl_status_text(&self) -> Cow<'_, str> {
         let mut reason = match self.status.reason.as_deref() {
-            Some(r) if !r.is_empty() => r.to_string(),
-            _ => self.status.phase.as_str().to_string(),
+            Some(r) if !r.is_empty() => Cow::Borrowed(r),
+            _ => Cow::Borrowed(self.status.phase.as_str()),
         };
         if self.status.conditions.iter().any(|c| {
             c.type_ == PodConditionType::PodScheduled
                 && c.reason.as_deref() == Some("SchedulingGated")
         }) {
-            reason = "SchedulingGated".to_string();
+            reason = Cow::Borrowed("SchedulingGated");
         }
         let init = self.init_status();
         let initializing = init.is_some();
         if let Some(init) = init {
-            reason = init;
+            reason = Cow::Owned(init);
         }
         if initializing && !self.is_initialized() {
-            return self.deleting_status().unwrap_or(reason);
+            return self.deleting_status().map_or(reason, Cow::Borrowed);
         }
         // Upstream walks the container statuses from the last to the first, so the first one in
         // status order that is waiting or terminated has the final word; the kubelet reports them
@@ -680,39 +687,38 @@ impl Pod {
             }
         }
         match decisive.map(|cs| &cs.state) {
-            Some(ContainerState::Waiting { reason: r, .. }) => reason = r.clone(),
+            Some(ContainerState::Waiting { reason: r, .. }) => reason = Cow::Borrowed(r),
             Some(ContainerState::Terminated {
                 reason: r,
                 exit_code,
                 ..
             }) => {
                 reason = if r.is_empty() {
-                    format!("ExitCode:{exit_code}")
+                    Cow::Owned(format!("ExitCode:{exit_code}"))
                 } else {
-                    r.clone()
+                    Cow::Borrowed(r)
                 };
             }
             _ => {}
         }
         if reason == "Completed" && has_running {
-            reason = if self.is_ready() {
+            reason = Cow::Borrowed(if self.is_ready() {
                 "Running"
             } else {
                 "NotReady"
-            }
-            .to_string();
+            });
         }
-        self.deleting_status().unwrap_or(reason)
+        self.deleting_status().map_or(reason, Cow::Borrowed)
     }
 
     /// STATUS of a pod being deleted: `Unknown` when its node was lost, `Terminating` while its
     /// phase is not terminal.
-    fn deleting_status(&self) -> Option<String> {
+    fn deleting_status(&self) -> Option<&'static str> {
         self.metadata.deletion_timestamp?;
         if self.status.reason.as_deref() == Some("NodeLost") {
-            return Some("Unknown".to_string());
+            return Some("Unknown");
         }
-        (!self.is_terminal()).then(|| "Terminating".to_string())
+        (!self.is_terminal()).then_some("Terminating")
     }
 
     /// The `Init:` STATUS of `printPod` while the pod initializes ([`InitWalk::status`]).
