@@ -474,6 +474,33 @@ mod tests {
     use super::*;
     use crate::ui::session::Session;
 
+    /// A step that changes only the Deployment's status leaves the apply preview's context as
+    /// it was, so the preview is not worked out again; a template change is a new context.
+    #[test]
+    fn the_apply_context_ignores_status_and_follows_the_spec() {
+        let mut s = Session::load_file("rolling-update.yaml").expect("loads");
+        let mut status_only = 0;
+        let mut spec_changes = 0;
+        for _ in 0..200 {
+            let before = (ApplyContext::of(&s), s.live_deployment().cloned());
+            s.forward();
+            let after = (ApplyContext::of(&s), s.live_deployment().cloned());
+            let (Some(old), Some(new)) = (&before.1, &after.1) else {
+                continue;
+            };
+            if old.status != new.status && old.spec == new.spec && old.metadata == new.metadata {
+                assert_eq!(before.0, after.0, "at step {}", s.position());
+                status_only += 1;
+            }
+            if old.spec != new.spec {
+                assert_ne!(before.0, after.0, "at step {}", s.position());
+                spec_changes += 1;
+            }
+        }
+        assert!(status_only > 5, "{status_only} status-only steps");
+        assert!(spec_changes >= 1, "{spec_changes} spec changes");
+    }
+
     /// Once the controller has written its revision annotation, the scenario's own manifest is
     /// still no change (apply keeps the controller's annotations), while a new image is.
     #[test]
