@@ -594,9 +594,9 @@ impl Sim {
         // The controllers' workers forget a key whose sync succeeded and requeue a failed one
         // with rate limiting.
         if matches!(work, Work::SyncDeployment(_) | Work::SyncReplicaSet(_))
-            && let Some(due) = self
-                .requeues
-                .after_sync(&work, outcome.error.is_some(), now)
+            && let Some(due) =
+                self.requeues
+                    .after_sync(&work, outcome.error.is_some(), outcome.rate_limited, now)
         {
             outcome.requeue.push((due.millis_since(now), work.clone()));
         }

@@ -2704,10 +2704,12 @@ pub fn describe_deployment(m: &Moment<'_>, name: &str) -> Result<String, String>
                 it.join(", ")
             }
         };
+        // kubectl's `findOldReplicaSets` keeps only the old ReplicaSets that still want pods:
+        // once a rollout is done, the emptied ones are history, and the line reads `<none>`.
         let old: Vec<String> = rss
             .iter()
             .enumerate()
-            .filter(|(i, _)| Some(*i) != new)
+            .filter(|(i, rs)| Some(*i) != new && rs.spec.replicas != 0)
             .map(|(_, rs)| created(rs))
             .collect();
         o.push_str(&format!("OldReplicaSets:\t{}\n", list(old)));

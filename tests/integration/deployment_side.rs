@@ -566,8 +566,9 @@ fn single_counts_read_in_the_singular() {
 
 /// `kubectl describe deployment` (kubectl v1.35's `DeploymentDescriber`) after a completed
 /// rolling update: the Replicas line, the strategy, the pod template as `DescribePodTemplate`
-/// prints it, the conditions with the space kubectl leaves after the type, the old ReplicaSet at
-/// 0/0 and the new one, and the ScalingReplicaSet events, all aligned by one tab writer.
+/// prints it, the conditions with the space kubectl leaves after the type, no old ReplicaSet
+/// (kubectl lists only those that still want pods) and the new one, and the ScalingReplicaSet
+/// events, all aligned by one tab writer.
 #[test]
 fn describe_deployment_reads_like_kubectl() {
     let yaml = bundled("rolling-update.yaml");
@@ -606,7 +607,7 @@ Conditions:
   ----           ------  ------
   Available      True    MinimumReplicasAvailable
   Progressing    True    NewReplicaSetAvailable
-OldReplicaSets:  web-c676df4db (0/0 replicas created)
+OldReplicaSets:  <none>
 NewReplicaSet:   web-555bf46d9f (10/10 replicas created)
 Events:
   Type    Reason             Age   From                   Message
@@ -617,6 +618,16 @@ Events:
     assert!(
         text.ends_with(
             "  Normal  ScalingReplicaSet  2s    deployment-controller  Scaled down replica set web-c676df4db from 3 to 0\n"
+        ),
+        "{text}"
+    );
+    // Mid-rollout the old ReplicaSet still wants pods, so it is listed.
+    let (sim, steps) = run(&yaml, 61);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(61));
+    let text = kubectl::describe_deployment(&m, "web").unwrap_or_else(|e| e);
+    assert!(
+        text.contains(
+            "OldReplicaSets:  web-c676df4db (8/8 replicas created)\nNewReplicaSet:   web-555bf46d9f (5/5 replicas created)\n"
         ),
         "{text}"
     );
@@ -1478,4 +1489,47 @@ fn the_trace_names_actions_after_run_until() {
         text.ends_with("# never ran: actions[1] at 90s (kubectl scale deployment/web --replicas=3) is after run_until 60s\n"),
         "{text}"
     );
+}
+
+/// §12.5 with §2 item 3: with less than a second to its progress deadline, the controller
+/// requeues the Deployment at once through the rate limiter, 5 ms later while the queue's token
+/// bucket holds tokens. Here a pod's deletion syncs it at exactly its deadline (60 s: not yet
+/// past it, as `DeploymentTimedOut` wants the deadline strictly before now), so it turns
+/// `ProgressDeadlineExceeded` 5 ms later, not a whole rate-limited tick (100 ms) later.
+#[test]
+fn the_deadline_is_looked_at_again_five_milliseconds_on() {
+    let yaml = r#"name: deadline loop
+seed: 3
+images:
+  web:2.0: {ready: never}
+deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 4
+    progressDeadlineSeconds: 30
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers:
+          - name: web
+            image: web:1.0
+            readinessProbe:
+              httpGet: {path: /healthz, port: 8080}
+              periodSeconds: 1
+actions:
+  - {at: 30s, set_image: web:2.0}
+"#;
+    let (_, steps) = run(yaml, 70);
+    let flip = steps
+        .iter()
+        .find(|s| s.narration.contains("reason ProgressDeadlineExceeded"))
+        .expect("the rollout passes its deadline");
+    let synced_at_deadline = steps
+        .iter()
+        .any(|s| s.time == Time::from_secs(60) && s.actor.starts_with("deployment-controller"));
+    assert!(synced_at_deadline, "no Deployment sync at 60 s");
+    assert_eq!(flip.time, Time(60_005));
 }

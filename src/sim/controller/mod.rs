@@ -182,6 +182,10 @@ pub struct Outcome {
     /// The error a controller's sync returned (`syncHandler`'s `err`): the simulator requeues
     /// the key with rate limiting instead of forgetting it ([`workqueue::RateLimiter`]).
     pub error: Option<String>,
+    /// The sync asked for its key back through the rate limiter (`enqueueRateLimited`), as the
+    /// deployment controller does within the last second of a progress deadline: the simulator
+    /// requeues it as it requeues a failure, then forgets it as it forgets a success.
+    pub rate_limited: bool,
     /// The actor's name as the trace prints it, when the actor knows it and the outcome is a
     /// step: a kubelet is named after its node (`kubelet/node-1`), which it has at hand, where
     /// the simulator would look the pod up again to find it.

@@ -18,13 +18,8 @@ pub const DEPLOYMENT_MAX_RETRIES: u32 = 15;
 
 /// The per-key failure counts of the controllers' queues (spec §2 item 3): a failed key waits
 /// `5 ms × 2^n`, where `n` counts its failures since its last successful sync, capped at 1000 s.
-///
-/// Upstream's limiter is the larger of that and a token bucket shared by the whole queue (10 per
-/// second, burst 100). The bucket is not modelled: it binds only once the queue as a whole has
-/// been requeued more than a hundred times faster than ten a second, and then only for a key with
-/// few failures of its own (a key that failed often waits longer on its exponential term: its
-/// tenth failure already waits 2.56 s). The few ReplicaSets of one Deployment failing against a
-/// pod quota stay far from that.
+/// Upstream's limiter is the larger of that and a token bucket shared by the whole queue
+/// ([`TokenBucket`]), which [`RateLimitedRequeues`] keeps beside it.
 ///
 /// The keys are the queue items themselves (`SyncDeployment(name)` or `SyncReplicaSet(name)`), so
 /// the two controllers' queues never share a count, as upstream's separate queues do not.
@@ -53,8 +48,55 @@ impl RateLimiter {
     }
 }
 
-/// The controllers' side of upstream's rate-limiting queue: the per-key failure counts, and the
-/// rate-limited requeue each key is waiting for.
+/// `DefaultControllerRateLimiter`'s `BucketRateLimiter` (`golang.org/x/time/rate`): a bucket of
+/// 100 tokens, refilled at 10 a second and full at the start, shared by every key of one queue.
+/// Each rate-limited requeue takes a token; once the bucket is empty a requeue waits for the
+/// next one. It binds where one key is requeued in a hot loop: a Deployment within the last
+/// second of its progress deadline is requeued at once after every sync, 5 ms apart for its
+/// first hundred syncs and then ten a second.
+///
+/// Counted in thousandths of a token, so the refill (ten thousandths a millisecond) and the wait
+/// for a token come out whole in milliseconds, as they do upstream for these rates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenBucket {
+    /// Thousandths of a token held; below zero while requeues are waiting for tokens.
+    milli_tokens: i64,
+    /// When the bucket was last drawn on.
+    last: Time,
+}
+
+/// The bucket's size, 100 tokens.
+const BURST_MILLI_TOKENS: i64 = 100_000;
+/// Its refill, 10 tokens a second.
+const MILLI_TOKENS_PER_MS: i64 = 10;
+
+impl Default for TokenBucket {
+    fn default() -> Self {
+        TokenBucket {
+            milli_tokens: BURST_MILLI_TOKENS,
+            last: Time::ZERO,
+        }
+    }
+}
+
+impl TokenBucket {
+    /// `Reserve().Delay()`: takes a token at `now` and says how many milliseconds until it is
+    /// there (0 while the bucket holds one).
+    pub fn reserve(&mut self, now: Time) -> u64 {
+        let elapsed = i64::try_from(now.millis_since(self.last)).unwrap_or(i64::MAX);
+        let refill = elapsed.saturating_mul(MILLI_TOKENS_PER_MS);
+        self.milli_tokens = self
+            .milli_tokens
+            .saturating_add(refill)
+            .min(BURST_MILLI_TOKENS)
+            - 1000;
+        self.last = self.last.max(now);
+        u64::try_from(-self.milli_tokens / MILLI_TOKENS_PER_MS).unwrap_or(0)
+    }
+}
+
+/// The controllers' side of upstream's rate-limiting queue: the per-key failure counts, each
+/// queue's token bucket, and the rate-limited requeue each key is waiting for.
 ///
 /// Upstream's delaying queue keeps one waiting entry per key, apart from the keys that informer
 /// events add at once: a second `AddAfter` for a key that is already waiting keeps the earlier
@@ -64,19 +106,32 @@ impl RateLimiter {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RateLimitedRequeues {
     limiter: RateLimiter,
+    /// The deployment controller's queue's bucket.
+    deployments: TokenBucket,
+    /// The ReplicaSet controller's queue's bucket.
+    replica_sets: TokenBucket,
     waiting: BTreeMap<Work, Time>,
 }
 
 impl RateLimitedRequeues {
     /// What the worker does after a sync of `item` at `now`: forget it on success; on failure,
     /// requeue it rate-limited (`AddRateLimited`), unless it has already been requeued
-    /// `maxRetries` times, in which case it is forgotten and waits for the next event. Returns
-    /// when the requeued sync is due, unless a requeue already waiting comes no later.
+    /// `maxRetries` times, in which case it is forgotten and waits for the next event. A
+    /// successful sync that asked for its key back through the rate limiter (`rate_limited`:
+    /// `enqueueRateLimited`) is requeued the same way and then forgotten, so its next request
+    /// waits the base delay again. Returns when the requeued sync is due, unless a requeue
+    /// already waiting comes no later.
     ///
     /// The deployment controller's `handleErr` has `maxRetries = 15`; the ReplicaSet
     /// controller's `processNextWorkItem` has no limit, so a failing ReplicaSet keeps retrying,
     /// at most every 1000 s.
-    pub fn after_sync(&mut self, item: &Work, failed: bool, now: Time) -> Option<Time> {
+    pub fn after_sync(
+        &mut self,
+        item: &Work,
+        failed: bool,
+        rate_limited: bool,
+        now: Time,
+    ) -> Option<Time> {
         // A waiting entry that has come due has been handed to the queue.
         if self.waiting.get(item).is_some_and(|due| *due <= now) {
             self.waiting.remove(item);
@@ -85,11 +140,23 @@ impl RateLimitedRequeues {
             Work::SyncDeployment(_) => Some(DEPLOYMENT_MAX_RETRIES),
             _ => None,
         };
-        if !failed || max_retries.is_some_and(|max| self.limiter.num_requeues(item) >= max) {
+        let given_up =
+            failed && max_retries.is_some_and(|max| self.limiter.num_requeues(item) >= max);
+        if given_up || !(failed || rate_limited) {
             self.limiter.forget(item);
             return None;
         }
-        let due = now.plus_millis(self.limiter.when(item));
+        // `MaxOfRateLimiter`: both limiters are asked, so the bucket gives up a token even
+        // when the key's own back-off is the longer wait.
+        let bucket = match item {
+            Work::SyncDeployment(_) => &mut self.deployments,
+            _ => &mut self.replica_sets,
+        };
+        let delay = self.limiter.when(item).max(bucket.reserve(now));
+        if !failed {
+            self.limiter.forget(item);
+        }
+        let due = now.plus_millis(delay);
         if self
             .waiting
             .get(item)
@@ -137,7 +204,7 @@ mod tests {
         let mut now = start;
         (0..times)
             .map(|_| {
-                let due = q.after_sync(item, true, now)?;
+                let due = q.after_sync(item, true, false, now)?;
                 let delay = due.millis_since(now);
                 now = due;
                 Some(delay)
@@ -155,7 +222,7 @@ mod tests {
         assert_eq!(requeues[15], None, "the 16th failure gives the key up");
         // Given up means forgotten: the next event's failure starts over.
         assert_eq!(
-            q.after_sync(&d, true, Time(1_000_000)),
+            q.after_sync(&d, true, false, Time(1_000_000)),
             Some(Time(1_000_005))
         );
         let rs = Work::SyncReplicaSet("web-1".into());
@@ -169,16 +236,68 @@ mod tests {
         let mut q = RateLimitedRequeues::default();
         let rs = Work::SyncReplicaSet("web-1".into());
         let t0 = Time(1000);
-        assert_eq!(q.after_sync(&rs, true, t0), Some(Time(1005)));
+        assert_eq!(q.after_sync(&rs, true, false, t0), Some(Time(1005)));
         // Informer events sync the ReplicaSet again at once; their failures count, but the
         // retry already waiting for 1005 stays the next one.
-        assert_eq!(q.after_sync(&rs, true, t0), None);
-        assert_eq!(q.after_sync(&rs, true, t0), None);
+        assert_eq!(q.after_sync(&rs, true, false, t0), None);
+        assert_eq!(q.after_sync(&rs, true, false, t0), None);
         // The waiting retry runs and fails for the fourth time: 5 ms × 2³.
-        assert_eq!(q.after_sync(&rs, true, Time(1005)), Some(Time(1045)));
+        assert_eq!(q.after_sync(&rs, true, false, Time(1005)), Some(Time(1045)));
         // A success forgets the count; the next failure waits 5 ms again, which is sooner than
         // the retry still waiting.
-        assert_eq!(q.after_sync(&rs, false, Time(1010)), None);
-        assert_eq!(q.after_sync(&rs, true, Time(1020)), Some(Time(1025)));
+        assert_eq!(q.after_sync(&rs, false, false, Time(1010)), None);
+        assert_eq!(q.after_sync(&rs, true, false, Time(1020)), Some(Time(1025)));
+    }
+
+    /// The bucket starts full (100 tokens), gives them at once, then one every 100 ms; it
+    /// refills ten a second up to its size.
+    #[test]
+    fn the_token_bucket_gives_a_burst_of_a_hundred_then_ten_a_second() {
+        let mut bucket = TokenBucket::default();
+        let t = Time(5_000);
+        let burst: Vec<u64> = (0..100).map(|_| bucket.reserve(t)).collect();
+        assert!(burst.iter().all(|d| *d == 0), "{burst:?}");
+        assert_eq!(bucket.reserve(t), 100);
+        assert_eq!(bucket.reserve(t), 200);
+        // 300 ms later the two tokens owed are paid and a third has come: no wait, and the
+        // next one takes another 100 ms.
+        assert_eq!(bucket.reserve(Time(5_300)), 0);
+        assert_eq!(bucket.reserve(Time(5_300)), 100);
+        // A long pause fills it again, but no further than its size.
+        let later = Time(1_000_000);
+        let burst: Vec<u64> = (0..100).map(|_| bucket.reserve(later)).collect();
+        assert!(burst.iter().all(|d| *d == 0), "{burst:?}");
+        assert_eq!(bucket.reserve(later), 100);
+    }
+
+    /// A successful sync that asks for its key back through the rate limiter (the deployment
+    /// controller in the last second of a progress deadline) is due 5 ms later each time, as
+    /// its failures are forgotten after every sync, until the queue's bucket runs dry; then
+    /// ten times a second.
+    #[test]
+    fn a_hot_loop_of_rate_limited_requeues_runs_into_the_bucket() {
+        let mut q = RateLimitedRequeues::default();
+        let d = Work::SyncDeployment("web".into());
+        let mut now = Time(60_000);
+        let mut delays = Vec::new();
+        for _ in 0..120 {
+            let due = q
+                .after_sync(&d, false, true, now)
+                .expect("a rate-limited requeue is always due");
+            delays.push(due.millis_since(now));
+            now = due;
+        }
+        let fast = delays.iter().take_while(|d| **d == 5).count();
+        // 5 ms apart, the bucket regains a twentieth of a token per sync: 105 syncs empty it.
+        assert_eq!(fast, 105, "{delays:?}");
+        // The next waits for the rest of a token (75 ms), and every one after for a whole one.
+        assert_eq!(delays[fast], 75, "{delays:?}");
+        assert!(delays[fast + 1..].iter().all(|d| *d == 100), "{delays:?}");
+        // The ReplicaSet controller's queue has a bucket of its own.
+        let rs = Work::SyncReplicaSet("web-1".into());
+        assert_eq!(
+            q.after_sync(&rs, true, false, now),
+            Some(now.plus_millis(5))
+        );
     }
 }

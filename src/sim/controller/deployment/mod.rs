@@ -73,6 +73,12 @@ impl<'a> SyncContext<'a> {
             Work::SyncDeployment(d.metadata.name.as_str().into()),
         ));
     }
+
+    /// `enqueueRateLimited`: this Deployment's key again, when the queue's rate limiter allows
+    /// (the sync's own key, so the simulator's worker does it once the sync returns).
+    pub fn requeue_rate_limited(&mut self) {
+        self.out.rate_limited = true;
+    }
 }
 
 /// `syncDeployment`: one pass of the deployment controller over the named Deployment, in

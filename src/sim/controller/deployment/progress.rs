@@ -79,8 +79,10 @@ pub fn sync_rollout_status(
     }
 
     if new_status == d.status {
-        if let Some(after) = requeue_stuck_deployment(d, &new_status, ctx.now) {
-            ctx.requeue(d, after);
+        match requeue_stuck_deployment(d, &new_status, ctx.now) {
+            Some(StuckRequeue::After(after)) => ctx.requeue(d, after),
+            Some(StuckRequeue::RateLimited) => ctx.requeue_rate_limited(),
+            None => {}
         }
         return;
     }
@@ -119,24 +121,33 @@ pub fn get_replica_failures(
     all_rss.iter().flat_map(convert).collect()
 }
 
-/// `requeueStuckDeployment`: when nothing changed, how long (in milliseconds) until the progress
-/// deadline should be checked again, or `None`. Upstream returns `after` and enqueues at
-/// `after + 1s`, or requeues at once (rate-limited) when less than a second remains.
+/// How `requeueStuckDeployment` asks for the Deployment again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StuckRequeue {
+    /// `AddAfter`: this many milliseconds on (a second past the deadline).
+    After(u64),
+    /// `enqueueRateLimited`: at once, as the queue's rate limiter allows. Less than a second
+    /// is left, so the controller looks again and again until the deadline has passed: 5 ms
+    /// apart while the queue's token bucket holds tokens, then ten times a second. A Deployment
+    /// that was complete and then lost availability never times out and stays in this loop
+    /// upstream too.
+    RateLimited,
+}
+
+/// `requeueStuckDeployment`: when nothing changed, when the progress deadline should be checked
+/// again, or `None`. Upstream enqueues at `after + 1s`, or requeues at once (rate-limited) when
+/// less than a second remains.
 pub fn requeue_stuck_deployment(
     d: &Deployment,
     new_status: &DeploymentStatus,
     now: Time,
-) -> Option<u64> {
+) -> Option<StuckRequeue> {
     let after = requeue_stuck_deployment_after(d, new_status, now)?;
-    if after < 1000 {
-        // `enqueueRateLimited`: the per-item back-off is reset after every successful sync, so
-        // the queue's overall token bucket (10 per second once its burst of 100 is spent) sets
-        // the pace. A Deployment that was complete and then lost availability stays in this
-        // loop upstream too, re-checked about ten times a second.
-        Some(100)
+    Some(if after < 1000 {
+        StuckRequeue::RateLimited
     } else {
-        Some(after as u64 + 1000)
-    }
+        StuckRequeue::After(after as u64 + 1000)
+    })
 }
 
 /// The duration upstream's `requeueStuckDeployment` returns, in milliseconds: `None` for −1 (no
