@@ -1498,31 +1498,11 @@ fn the_trace_names_actions_after_run_until() {
 /// `ProgressDeadlineExceeded` 5 ms later, not a whole rate-limited tick (100 ms) later.
 #[test]
 fn the_deadline_is_looked_at_again_five_milliseconds_on() {
-    let yaml = r#"name: deadline loop
-seed: 3
-images:
-  web:2.0: {ready: never}
-deployment:
-  apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web}
-  spec:
-    replicas: 4
-    progressDeadlineSeconds: 30
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec:
-        containers:
-          - name: web
-            image: web:1.0
-            readinessProbe:
-              httpGet: {path: /healthz, port: 8080}
-              periodSeconds: 1
-actions:
-  - {at: 30s, set_image: web:2.0}
-"#;
-    let (_, steps) = run(yaml, 70);
+    let yaml = scenario(4, PLAIN, BY_APP, "  - {at: 30s, set_image: web:2.0}").replace(
+        "    replicas: 4\n",
+        "    replicas: 4\n    progressDeadlineSeconds: 30\n",
+    );
+    let (_, steps) = run(&yaml, 70);
     let flip = steps
         .iter()
         .find(|s| s.narration.contains("reason ProgressDeadlineExceeded"))
