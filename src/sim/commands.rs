@@ -702,10 +702,16 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
         }
         Command::CrashPod(p) => {
             let name = existing_pod(store, p)?;
+            // The kubelet numbers the init containers (sidecars among them) first, so the first
+            // app container comes after them.
+            let first_app = store
+                .pods
+                .get(name.as_str())
+                .map_or(0, |pod| pod.spec.init_containers.len());
             let running = store
                 .kubelet
                 .get(name.as_str())
-                .and_then(|rt| rt.containers.first())
+                .and_then(|rt| rt.containers.get(first_app))
                 .filter(|c| c.running_since.is_some())
                 .map(|c| c.instance);
             let Some(instance) = running else {
@@ -717,7 +723,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 0,
                 super::controller::Work::ContainerExit {
                     pod: name.as_str().into(),
-                    container: 0,
+                    container: first_app,
                     instance,
                 },
             ));

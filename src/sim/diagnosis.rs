@@ -281,8 +281,8 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
     cluster.push(signal(
         "kubectl get pods -o wide",
         format!(
-            "{} pods: {status_text}; {n_ready} ready; {} without a NODE",
-            pods.len(),
+            "{}: {status_text}; {n_ready} ready; {} without a NODE",
+            pods_word(pods.len(), ""),
             unscheduled.len()
         ),
         n_ready < pods.len() || !unscheduled.is_empty(),
@@ -546,12 +546,34 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
             ));
         }
     }
-    if !not_ready_running.is_empty() {
+    // Of those, the pods whose containers all run are held back by a probe: a startup probe
+    // that has not passed yet (readiness waits for it), else the readiness probe. A pod with a
+    // container that is not running (a crash loop's back-off) is not Ready for that reason,
+    // which the restarts above tell.
+    let probe_held: Vec<&&&Pod> = not_ready_running
+        .iter()
+        .copied()
+        .filter(|p| {
+            !p.status.container_statuses.is_empty()
+                && p.status
+                    .container_statuses
+                    .iter()
+                    .all(|c| matches!(c.state, ContainerState::Running { .. }))
+        })
+        .collect();
+    if let Some(p) = probe_held.first() {
+        let starting = p.status.container_statuses.iter().any(|c| !c.started);
         app.push(signal(
             "kubectl get pods   (READY)",
             format!(
-                "{} not Ready (READY 0/1): their readiness probe does not pass",
-                pods_verb(not_ready_running.len(), "running ", "is", "are")
+                "{} not Ready (READY {}): {}",
+                pods_verb(probe_held.len(), "running ", "is", "are"),
+                kubectl::ready_cell(p),
+                if starting {
+                    "a startup probe has not passed yet, and readiness is not checked before it does"
+                } else {
+                    "their readiness probe does not pass"
+                }
             ),
             true,
         ));
@@ -559,6 +581,22 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
 
     // ---- verdict
     let ready = s.ready_replicas;
+    // While new pods cannot start, the pods of an older revision (if any are left) still
+    // serve; a first rollout has none.
+    let new_rs = kubectl::new_replica_set_name(sim, name);
+    let old_available: i32 = sim
+        .store()
+        .replica_sets_owned_by(&d.metadata.uid)
+        .filter(|rs| new_rs.as_deref() != Some(rs.metadata.name.as_str()))
+        .map(|rs| rs.status.available_replicas)
+        .sum();
+    let serving = if old_available > 0 {
+        format!(
+            "The old ReplicaSet keeps serving ({old_available} available); READY is {ready}/{desired}."
+        )
+    } else {
+        format!("No older ReplicaSet has pods left to serve meanwhile; READY is {ready}/{desired}.")
+    };
     let verdict = if ready >= desired && s.updated_replicas >= desired {
         Verdict {
             cause: Cause::Healthy,
@@ -630,7 +668,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         Verdict {
             cause: Cause::ImagePull,
             summary: format!(
-                "{} cannot pull image {image}: STATUS {status} ({message}). The old ReplicaSet keeps serving; READY is {ready}/{desired}.",
+                "{} cannot pull image {image}: STATUS {status} ({message}). {serving}",
                 pods_word(pulling.len(), "new "),
             ),
             raising_replicas_helps: false,
@@ -664,7 +702,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
             Verdict {
                 cause: Cause::ContainerConfig,
                 summary: format!(
-                    "{} cannot start: STATUS CreateContainerConfigError ({message}). The image is there; a ConfigMap or Secret (or a key in one) that the container's env or envFrom names is missing. The old ReplicaSet keeps serving; READY is {ready}/{desired}.",
+                    "{} cannot start: STATUS CreateContainerConfigError ({message}). The image is there; a ConfigMap or Secret (or a key in one) that the container's env or envFrom names is missing. {serving}",
                     pods_word(config_error.len(), "new "),
                 ),
                 raising_replicas_helps: false,

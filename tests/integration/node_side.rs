@@ -3212,3 +3212,77 @@ fn one_replica_per_node_stalls_until_the_rollout_needs_no_surge() {
         "deployment \"web\" successfully rolled out\n"
     );
 }
+
+/// The diagnosis says an older revision keeps serving only when one has available pods (the
+/// image typo of a second revision), not for a first rollout whose only pods cannot pull; and a
+/// crash-looping pod without a readiness probe is not said to fail one.
+#[test]
+fn the_diagnosis_claims_only_what_the_cluster_shows() {
+    let (sim, steps) = run_until("image-typo.yaml", 150);
+    let d = diagnose(&sim, &steps, "web");
+    assert_eq!(d.verdict.cause, Cause::ImagePull);
+    assert!(
+        d.verdict
+            .summary
+            .contains("The old ReplicaSet keeps serving (")
+            && d.verdict.summary.contains(" available); READY is "),
+        "{}",
+        d.verdict.summary
+    );
+
+    let first = one_pod_on_one_node(
+        "images: {web:bad: {pull: fail}}\n",
+        "          - {name: web, image: web:bad}",
+        "60s",
+    );
+    let (sim, steps) = run_yaml(&first, 30);
+    let d = diagnose(&sim, &steps, "web");
+    assert_eq!(d.verdict.cause, Cause::ImagePull);
+    assert!(
+        d.verdict
+            .summary
+            .ends_with("No older ReplicaSet has pods left to serve meanwhile; READY is 0/1."),
+        "{}",
+        d.verdict.summary
+    );
+    assert!(
+        d.cluster_signals
+            .iter()
+            .any(|s| s.sees.starts_with("1 pod: 1 ImagePullBackOff; 0 ready")),
+        "{:?}",
+        d.cluster_signals
+    );
+
+    let (sim, steps) = run_until("crash-loop.yaml", 300);
+    let d = diagnose(&sim, &steps, "web");
+    assert_eq!(d.verdict.cause, Cause::CrashLoop);
+    let said: Vec<&str> = d
+        .application_signals
+        .iter()
+        .map(|s| s.sees.as_str())
+        .collect();
+    assert!(
+        !said.iter().any(|s| s.contains("readiness probe")),
+        "{said:?}"
+    );
+}
+
+/// The crash fault stops the first app container, which the kubelet numbers after the init
+/// containers: here after a completed migration and a running sidecar proxy.
+#[test]
+fn the_crash_fault_crashes_the_first_app_container() {
+    let yaml = scenario_text("init-containers.yaml")
+        .replace("actions:\n", "actions:\n  - {at: 50s, crash_pod: web-}\n");
+    let (_, steps) = run_yaml(&yaml, 51);
+    let at_50: Vec<&str> = steps
+        .iter()
+        .filter(|s| s.time == Time::from_secs(50))
+        .map(|s| s.narration.as_str())
+        .collect();
+    assert!(
+        at_50
+            .iter()
+            .any(|n| n.contains("Container web of web-") && n.contains("exited with code")),
+        "{at_50:#?}"
+    );
+}
