@@ -3,7 +3,7 @@
 //! with kubectl's client-side logic and messages, turned into API writes.
 
 use super::api::meta::StringMap;
-use super::api::{Deployment, Time};
+use super::api::{Deployment, DeploymentStrategyType, Time};
 use super::controller::deployment::util::{
     DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, LAST_APPLIED_CONFIG_ANNOTATION, REVISION_ANNOTATION,
     equal_ignore_hash, revision, skip_copy_annotation,
@@ -369,12 +369,21 @@ pub fn has_active_replica_sets(store: &Store, d: &Deployment) -> bool {
 pub fn describe_spec_change(old: &Deployment, new: &Deployment, active: bool) -> Vec<String> {
     let mut out = Vec::new();
     if old.replicas() != new.replicas() {
+        let n = new.replicas();
         let how = if active {
             "a scaling event: ReplicaSets are resized, no new rollout".to_string()
+        } else if new.spec.paused {
+            // Paused, `sync` sizes the ReplicaSet `FindActiveOrLatest` picks.
+            format!(
+                "not a scaling event, as no ReplicaSet has pods to resize: the controller grows the newest ReplicaSet to {n}"
+            )
+        } else if new.strategy_type() == DeploymentStrategyType::Recreate {
+            format!(
+                "not a scaling event, as no ReplicaSet has pods to resize: the Recreate rollout runs the new ReplicaSet at {n}, once no old pod is left"
+            )
         } else {
             format!(
-                "not a scaling event, as no ReplicaSet has pods to resize: the controller grows the newest ReplicaSet to {}",
-                new.replicas()
+                "not a scaling event, as no ReplicaSet has pods to resize: the rolling update brings the new ReplicaSet up to {n}"
             )
         };
         out.push(format!(
@@ -944,4 +953,48 @@ fn rollout_undo(
     ));
     out.change(Change::UpdateDeployment(Box::new(new)));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::api::DeploymentStrategy;
+
+    /// From no ReplicaSet with pods, a change of replicas is no scaling event, and what comes
+    /// next depends on the Deployment: paused, `sync` grows the newest ReplicaSet; Recreate
+    /// runs the new one once the old pods are gone; a rolling update brings the new one up.
+    #[test]
+    fn a_change_of_replicas_from_no_active_replica_set_says_what_comes_next() {
+        let mut old = Deployment::default();
+        old.spec.replicas = Some(0);
+        let mut new = old.clone();
+        new.spec.replicas = Some(4);
+        // The first line is the one about replicas (a strategy change comes after it).
+        let said = |new: &Deployment| describe_spec_change(&old, new, false)[0].clone();
+        assert!(
+            said(&new).ends_with("the rolling update brings the new ReplicaSet up to 4)"),
+            "{}",
+            said(&new)
+        );
+        let mut recreate = new.clone();
+        recreate.spec.strategy = DeploymentStrategy {
+            type_: Some(DeploymentStrategyType::Recreate),
+            rolling_update: None,
+        };
+        assert!(
+            said(&recreate).ends_with(
+                "the Recreate rollout runs the new ReplicaSet at 4, once no old pod is left)"
+            ),
+            "{}",
+            said(&recreate)
+        );
+        let mut paused = new.clone();
+        paused.spec.paused = true;
+        assert!(
+            said(&paused).ends_with("the controller grows the newest ReplicaSet to 4)"),
+            "{}",
+            said(&paused)
+        );
+        assert!(describe_spec_change(&old, &new, true)[0].contains("a scaling event"));
+    }
 }

@@ -374,7 +374,8 @@ fn applying_recreate_drops_the_defaulted_rolling_update() {
 }
 
 /// §5.1: a change of replicas is a scaling event only while some ReplicaSet wants pods; from
-/// zero, the controller grows the newest ReplicaSet instead of sharing out a difference.
+/// zero, the rollout grows the new ReplicaSet instead of sharing out a difference. Paused,
+/// `sync` sizes the ReplicaSet `FindActiveOrLatest` picks: with none active, the new one.
 #[test]
 fn scaling_up_from_zero_is_not_a_scaling_event() {
     let actions = "  - {at: 10s, scale: 0}\n  - {at: 20s, scale: 3}";
@@ -383,10 +384,23 @@ fn scaling_up_from_zero_is_not_a_scaling_event() {
         &steps,
         &[
             "spec.replicas 2 → 0 (a scaling event: ReplicaSets are resized, no new rollout)",
-            "spec.replicas 0 → 3 (not a scaling event, as no ReplicaSet has pods to resize: the controller grows the newest ReplicaSet to 3)",
+            "spec.replicas 0 → 3 (not a scaling event, as no ReplicaSet has pods to resize: the rolling update brings the new ReplicaSet up to 3)",
         ],
     );
     assert_eq!(sim.deployment("web").map(|d| d.status.replicas), Some(3));
+
+    let actions = "  - {at: 10s, scale: 0}\n  - {at: 15s, pause: {}}\n  - {at: 20s, scale: 3}";
+    let (sim, steps) = run(&scenario(2, PLAIN, BY_APP, actions), 30);
+    let rs = kubectl::new_replica_set_name(&sim, "web").expect("a new ReplicaSet");
+    assert_narrated(
+        &steps,
+        &[
+            "spec.replicas 0 → 3 (not a scaling event, as no ReplicaSet has pods to resize: the controller grows the newest ReplicaSet to 3)",
+            &format!(
+                "spec.replicas is now 3, and no ReplicaSet wants pods, so the new one, {rs}, is chosen: it takes the whole change from 0 to 3."
+            ),
+        ],
+    );
 }
 
 /// §9: a rolling update switched to Recreate half-way keeps the new pods it has, and the

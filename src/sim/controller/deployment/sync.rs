@@ -444,10 +444,24 @@ pub fn scale(
         let before = target.spec.replicas;
         let (scaled, _) = scale_replica_set_and_record_event(ctx, &target, d.replicas(), d);
         if scaled {
+            // `FindActiveOrLatest`: the one ReplicaSet that wants pods, or with none, the new
+            // ReplicaSet if there is one, else the newest old one.
+            let which = if before > 0 {
+                format!("{} is the only active ReplicaSet", target.metadata.name)
+            } else if new_rs.is_some_and(|n| n.metadata.name == target.metadata.name) {
+                format!(
+                    "no ReplicaSet wants pods, so the new one, {}, is chosen",
+                    target.metadata.name
+                )
+            } else {
+                format!(
+                    "no ReplicaSet wants pods and there is no new one, so the newest, {}, is chosen",
+                    target.metadata.name
+                )
+            };
             ctx.out.say(format!(
-                "spec.replicas is now {}, and {} is the only active ReplicaSet, so it takes the whole change from {before} to {}.",
+                "spec.replicas is now {}, and {which}: it takes the whole change from {before} to {}.",
                 d.replicas(),
-                target.metadata.name,
                 d.replicas()
             ));
         }
