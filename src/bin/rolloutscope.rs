@@ -36,6 +36,8 @@ usage: rolloutscope run FILE [--json]
                    describe deploy NAME
                    describe rs NAME
                    describe node [NAME]             (every node without a name)
+                                    (a NAME that names nothing describes every object
+                                     of the type whose name starts with it)
   --at TIME      run the scenario until this simulated time (30s, 2m, 1m30s) first; without it,
                  until the scenario's run_until";
 
@@ -337,14 +339,23 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
             // Watching is answered before the moment is fixed (`rollout_status_watch_args`).
             _ => Err(usage()),
         },
-        ["describe", "pod" | "pods" | "po", name] => kubectl::describe_pod(m, name),
+        // A name that matches no object is taken as a prefix, as kubectl takes it.
+        ["describe", "pod" | "pods" | "po", name] => {
+            let pods = m.sim.store().pods.keys().map(|k| &**k);
+            kubectl::describe_by_prefix(pods, name, |n| kubectl::describe_pod(m, n))
+        }
         ["describe", "deployment" | "deployments" | "deploy", name] => {
-            kubectl::describe_deployment(m, name)
+            let deployments = m.sim.store().deployments.keys().map(String::as_str);
+            kubectl::describe_by_prefix(deployments, name, |n| kubectl::describe_deployment(m, n))
         }
         ["describe", "replicaset" | "replicasets" | "rs", name] => {
-            kubectl::describe_replica_set(m, name)
+            let rss = m.sim.store().replica_sets.keys().map(String::as_str);
+            kubectl::describe_by_prefix(rss, name, |n| kubectl::describe_replica_set(m, n))
         }
-        ["describe", "node" | "nodes" | "no", name] => kubectl::describe_node(m, name),
+        ["describe", "node" | "nodes" | "no", name] => {
+            let nodes = m.sim.store().nodes.keys().map(String::as_str);
+            kubectl::describe_by_prefix(nodes, name, |n| kubectl::describe_node(m, n))
+        }
         ["describe", "node" | "nodes" | "no"] => Ok(kubectl::describe_nodes(m)),
         // `kubectl events` says it found none on stderr and still succeeds.
         ["events"] => Ok(kubectl::events(m).unwrap_or_else(|none| {

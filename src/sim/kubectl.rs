@@ -569,6 +569,35 @@ fn node_ids(name: &str) -> [String; 3] {
 
 /// `kubectl describe nodes`: every node described in name order, each after the one before and
 /// a blank line, as kubectl joins the descriptions of several objects.
+/// `kubectl describe TYPE NAME`: the object of that name or, when there is none, every object of
+/// the type whose name starts with NAME (`DescribeMatchingResources`), in the API's list order
+/// (by name), each followed by a blank line; still the not-found error when none does. So
+/// `kubectl describe pod web-5d4f` describes that ReplicaSet's pods.
+///
+/// # Errors
+/// `describe`'s error for NAME when no object's name starts with it.
+pub fn describe_by_prefix<'n>(
+    names: impl IntoIterator<Item = &'n str>,
+    name: &str,
+    describe: impl Fn(&str) -> Result<String, String>,
+) -> Result<String, String> {
+    let exact = describe(name);
+    if exact.is_ok() {
+        return exact;
+    }
+    let matched: Vec<String> = names
+        .into_iter()
+        .filter(|n| n.starts_with(name))
+        .filter_map(|n| describe(n).ok())
+        .map(|text| text + "\n")
+        .collect();
+    if matched.is_empty() {
+        exact
+    } else {
+        Ok(matched.concat())
+    }
+}
+
 pub fn describe_nodes(m: &Moment<'_>) -> String {
     m.sim
         .store()

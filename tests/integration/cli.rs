@@ -282,6 +282,44 @@ fn describe_replica_set_by_name() {
     );
 }
 
+/// A name that names nothing is taken as a prefix (`DescribeMatchingResources`): every object of
+/// the type whose name starts with it is described, in name order, each followed by a blank
+/// line; with no match it is still NotFound.
+#[test]
+fn describe_takes_a_name_that_names_nothing_as_a_prefix() {
+    let (out, err, code) = kubectl(
+        "scenarios/rolling-update.yaml",
+        "61s",
+        &["describe", "rs", "web-"],
+    );
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    assert!(out.starts_with("Name:           web-555bf46d9f\n"), "{out}");
+    assert!(out.contains("\n\nName:           web-c676df4db\n"), "{out}");
+    assert!(out.ends_with("\n\n"), "{out}");
+    let (out, _, code) = kubectl(
+        "scenarios/rolling-update.yaml",
+        "61s",
+        &["describe", "pods", "web-555bf46d9f-"],
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out.matches("\nControlled By:    ReplicaSet/web-555bf46d9f\n")
+            .count(),
+        5,
+        "{out}"
+    );
+    let (out, err, code) = kubectl(
+        "scenarios/rolling-update.yaml",
+        "61s",
+        &["describe", "deploy", "api"],
+    );
+    assert_eq!((out.as_str(), code), ("", Some(1)));
+    assert_eq!(
+        err,
+        "Error from server (NotFound): deployments.apps \"api\" not found\n"
+    );
+}
+
 /// `describe nodes` without a name describes every node, one after another with a blank line
 /// between, as kubectl joins several descriptions.
 #[test]
