@@ -1853,10 +1853,11 @@ fn a_deletion_during_a_probe_kill_keeps_the_shutdown_under_way() {
     assert!(!sim.store().pods.contains_key(pod.as_str()));
 }
 
-/// The scheduler records through events.k8s.io: a pod that fails to schedule every five minutes
-/// gets one event whose second occurrence makes it a series of 2, written at once; later repeats
-/// only count in the recorder's cache until its thirty-minute refresh writes them. So describe
-/// shows `(x2 over …)` with the second failure's age for half an hour.
+/// The scheduler records through events.k8s.io: a pod that fails to schedule again and again
+/// (at 0 s, then every 5 min 30 s: the queue's flush every 30 s moves it once it has waited more
+/// than five minutes) gets one event whose second occurrence makes it a series of 2, written at
+/// once; later repeats only count in the recorder's cache until its thirty-minute refresh writes
+/// them. So describe shows `(x2 over …)` with the second failure's age for half an hour.
 #[test]
 fn repeated_failed_scheduling_is_an_event_series() {
     let (_, steps) = run_until("six-want-four-ready.yaml", 60);
@@ -1873,11 +1874,11 @@ fn repeated_failed_scheduling_is_an_event_series() {
         ),
         (
             12 * 60,
-            "  Warning  FailedScheduling  7m (x2 over 12m)  default-scheduler",
+            "  Warning  FailedScheduling  6m30s (x2 over 12m)  default-scheduler",
         ),
         (
             31 * 60,
-            "  Warning  FailedScheduling  6m (x6 over 31m)  default-scheduler",
+            "  Warning  FailedScheduling  3m30s (x6 over 31m)  default-scheduler",
         ),
     ] {
         let at = Time::from_secs(at_secs);

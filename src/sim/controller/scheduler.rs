@@ -23,8 +23,21 @@ pub const COMPONENT: &str = "default-scheduler";
 pub const DEFAULT_MILLI_CPU_REQUEST: i64 = 100;
 /// `DefaultMemoryRequest`: what scoring assumes for a container without a memory request.
 pub const DEFAULT_MEMORY_REQUEST: i64 = 200 * 1024 * 1024;
-/// `podMaxInUnschedulablePodsDuration`: an unschedulable pod is retried at least this often.
+/// `podMaxInUnschedulablePodsDuration`: an unschedulable pod is retried once it has waited longer
+/// than this.
 pub const UNSCHEDULABLE_RETRY_MS: u64 = 5 * 60 * 1000;
+/// How often the scheduling queue looks for such pods (`flushUnschedulablePodsLeftover`).
+pub const UNSCHEDULABLE_FLUSH_MS: u64 = 30 * 1000;
+
+/// When a pod that failed to schedule at `failed_at`, and that no cluster event has woken since,
+/// is tried again: the scheduling queue looks every 30 s from the scheduler's start (the
+/// scenario's) and moves a pod that has waited longer than five minutes, strictly
+/// (`flushUnschedulablePodsLeftover`); its back-off (at most 10 s) has long run out by then,
+/// so it is scheduled at once. A pod that failed at 70 s is tried again at 390 s.
+pub fn unschedulable_leftover_retry(failed_at: Time) -> Time {
+    let waited = failed_at.as_millis().saturating_add(UNSCHEDULABLE_RETRY_MS);
+    Time((waited / UNSCHEDULABLE_FLUSH_MS).saturating_add(1) * UNSCHEDULABLE_FLUSH_MS)
+}
 
 /// Why a node was filtered out, with whether preemption could help.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -630,9 +643,11 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
             },
         );
         // A cluster event that may help retries the pod at once (`wake_unschedulable`); without
-        // one it waits in the unschedulable queue for up to five minutes.
-        out.requeue
-            .push((UNSCHEDULABLE_RETRY_MS, Work::SchedulePod(Arc::clone(key))));
+        // one it waits in the unschedulable queue for five minutes and up to 30 s more.
+        out.requeue.push((
+            unschedulable_leftover_retry(now).millis_since(now),
+            Work::SchedulePod(Arc::clone(key)),
+        ));
         out.stage = Some(Stage::Retry);
         let (cpu, mem) = requests;
         out.say(format!(
@@ -724,5 +739,33 @@ pub fn format_mem(bytes: i64) -> String {
         format!("{}Ki", bytes / KI)
     } else {
         bytes.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The queue's flush looks every 30 s and wants more than five minutes of waiting: a pod
+    /// that failed at 70 s is moved at 390 s (at 360 s it has waited 290 s); one that failed
+    /// exactly on a flush waits for the flush after the five minutes are up.
+    #[test]
+    fn an_unschedulable_pod_is_retried_at_the_first_flush_after_five_minutes() {
+        assert_eq!(
+            unschedulable_leftover_retry(Time::from_secs(70)),
+            Time::from_secs(390)
+        );
+        assert_eq!(
+            unschedulable_leftover_retry(Time::from_secs(60)),
+            Time::from_secs(390)
+        );
+        assert_eq!(
+            unschedulable_leftover_retry(Time(59_999)),
+            Time::from_secs(360)
+        );
+        assert_eq!(
+            unschedulable_leftover_retry(Time::ZERO),
+            Time::from_secs(330)
+        );
     }
 }
