@@ -565,6 +565,21 @@ impl Sim {
                 };
                 kubelet::probe_tick(s, w, target, now, r)
             }),
+            Work::ProbeRunEnd {
+                pod,
+                container,
+                probe,
+                instance,
+            } => self.kubelet_work(pod, |s, w, r| {
+                let target = kubelet::ProbeTarget {
+                    pod,
+                    container: *container,
+                    kind: *probe,
+                    instance: *instance,
+                    ticker: 0,
+                };
+                kubelet::probe_run_end(s, w, target, now, r)
+            }),
             Work::ContainerExit {
                 pod,
                 container,

@@ -3287,3 +3287,59 @@ fn the_crash_fault_crashes_the_first_app_container() {
         "{at_50:#?}"
     );
 }
+
+/// §15.4 step 8: a probe runs with `timeoutSeconds`, and the worker waits for it. An app that
+/// answers in 3 s passes a readiness probe with a 5 s timeout 3 s after the run starts; a
+/// liveness probe with a 2 s timeout fails 2 s after each run starts, and a run that outlasts
+/// the 1 s period is followed at once by the next (the ticker keeps one tick), so three
+/// failures in a row take 6 s, not 2 s.
+#[test]
+fn a_probe_run_takes_until_the_answer_or_the_timeout() {
+    let yaml = one_pod_on_one_node(
+        "images: {web:1.0: {response_time: 3s}}\n",
+        "          - name: web
+            image: web:1.0
+            readinessProbe: {httpGet: {path: /r, port: 8080}, timeoutSeconds: 5}
+            livenessProbe: {httpGet: {path: /l, port: 8080}, periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 3}",
+        "20s",
+    );
+    let (_, steps) = run_yaml(&yaml, 20);
+    let started = steps
+        .iter()
+        .find(|s| s.narration.contains("created and started container web"))
+        .expect("the container starts")
+        .time;
+    let ready = steps
+        .iter()
+        .find(|s| s.narration.contains("the pod turns Ready"))
+        .expect("the pod turns Ready")
+        .time;
+    assert_eq!(ready, started.plus_millis(3_000));
+    let failures: Vec<Time> = steps
+        .iter()
+        .filter(|s| {
+            s.events.iter().any(|e| {
+                e.reason == EventReason::Unhealthy
+                    && e.message.starts_with("Liveness probe failed: ")
+                    && e.message.ends_with("context deadline exceeded (Client.Timeout exceeded while awaiting headers)")
+            })
+        })
+        .map(|s| s.time)
+        .collect();
+    assert!(failures.len() >= 3, "{failures:?}");
+    let first = failures[0];
+    // The first run starts on the worker's first tick, within a period of the start.
+    assert!(first > started.plus_millis(2_000) && first <= started.plus_millis(3_000));
+    assert_eq!(failures[1], first.plus_millis(2_000));
+    assert_eq!(failures[2], first.plus_millis(4_000));
+    let killed = steps
+        .iter()
+        .find(|s| {
+            s.events
+                .iter()
+                .any(|e| e.message == "Container web failed liveness probe, will be restarted")
+        })
+        .expect("the container is killed")
+        .time;
+    assert_eq!(killed, failures[2]);
+}

@@ -110,6 +110,13 @@ pub enum Work {
         /// The worker's ticker the tick belongs to ([`crate::sim::kubelet::ProbeWorker::ticker`]).
         ticker: u16,
     },
+    /// A probe run that took time (the app's answer, or the timeout) ends.
+    ProbeRunEnd {
+        pod: ObjectName,
+        container: usize,
+        probe: ProbeKind,
+        instance: u32,
+    },
     /// A container's process exits on its own (`crash_after`).
     ContainerExit {
         pod: ObjectName,

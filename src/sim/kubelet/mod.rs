@@ -287,6 +287,14 @@ pub struct ProbeWorker {
     /// manager's update prompts a sync of the pod (`handleProbeSync`).
     #[serde(default)]
     pub fails_on_stop: bool,
+    /// A probe run is under way, started then: the worker waits for the app's answer (or the
+    /// timeout) before it counts the result, and ticks nothing meanwhile.
+    #[serde(default)]
+    pub in_flight: Option<Time>,
+    /// A tick or a trigger came during that run: Go's ticker channel (or `manualTriggerCh`)
+    /// holds it, so the next run starts as soon as this one ends.
+    #[serde(default)]
+    pub run_queued: bool,
 }
 
 impl ProbeWorker {
@@ -300,6 +308,8 @@ impl ProbeWorker {
         self.trigger_pending = false;
         self.has_id = false;
         self.fails_on_stop = false;
+        self.in_flight = None;
+        self.run_queued = false;
     }
 }
 
@@ -1442,6 +1452,7 @@ pub fn quiet_probe_tick(
     let p = probes::probe_spec(spec, target.kind)?;
     let w = crt.probe_worker(target.kind);
     let settled = !w.on_hold
+        && w.in_flight.is_none()
         && w.result == Some(true)
         && w.last_run == Some(true)
         && w.last_observed == Some(true);
@@ -1458,6 +1469,11 @@ pub fn quiet_probe_tick(
         return None;
     }
     let period = probes::period_ms(p);
+    // A run that outlasts the period delays the next tick; the full run works that out.
+    let behavior = effective_behavior(world, store, &spec.image, Some(rt));
+    if probes::run_duration_ms(&behavior, since, p, now) >= period {
+        return None;
+    }
     if w.run_count >= probes::run_count_cap(p) {
         return Some(QuietTick {
             period,
@@ -1533,7 +1549,43 @@ pub fn probe_tick(
     {
         return Outcome::default();
     }
-    probes::run_probe(&mut k, c, kind);
+    probes::run_probe(&mut k, c, kind, probes::ProbeRun::Tick);
+    k.finish()
+}
+
+/// The end of a probe run that took time ([`ProbeWorker::in_flight`]): the worker counts its
+/// result now, unless the container it probed has been replaced since.
+pub fn probe_run_end(
+    store: &Store,
+    world: &World,
+    target: ProbeTarget<'_>,
+    now: Time,
+    rng: &mut Rng,
+) -> Outcome {
+    let ProbeTarget {
+        pod: name,
+        container: c,
+        kind,
+        ..
+    } = target;
+    if store
+        .pods
+        .get(name)
+        .is_some_and(|p| node_down(store, &p.node_name))
+    {
+        return Outcome::default();
+    }
+    let Some(mut k) = KubeletContext::new(store, world, now, rng, name) else {
+        return Outcome::default();
+    };
+    if k.runtime
+        .containers
+        .get(c)
+        .is_none_or(|r| r.instance != target.instance)
+    {
+        return Outcome::default();
+    }
+    probes::run_probe(&mut k, c, kind, probes::ProbeRun::End);
     k.finish()
 }
 

@@ -405,6 +405,34 @@ pub fn passes(
     listening && in_time && (kind != ProbeKind::Readiness || p.tcp_socket.is_some() || ready_ok)
 }
 
+/// How long one run of probe `p` takes at `now` (spec §15.4 step 8: it runs with
+/// `timeoutSeconds`): an HTTP, gRPC or exec probe waits for the app's answer, up to the timeout,
+/// once the app listens; a gRPC dial to a port that refuses waits out the timeout too (it dials
+/// with `WithBlock`); a refused HTTP connection, a failed command and a TCP connect come back at
+/// once.
+pub fn run_duration_ms(b: &ImageBehavior, running_since: Time, p: &Probe, now: Time) -> u64 {
+    let listening = now.millis_since(running_since) >= b.listen_after_ms;
+    let answer = b.response_ms.min(timeout_ms(p));
+    if p.tcp_socket.is_some() {
+        0
+    } else if p.grpc.is_some() && !listening {
+        timeout_ms(p)
+    } else if listening {
+        answer
+    } else {
+        0
+    }
+}
+
+/// Which part of a probe run a call of [`run_probe`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProbeRun {
+    /// The worker's tick (or a trigger): the run starts, and ends at once unless it takes time.
+    Tick,
+    /// The end of a run that took time ([`Work::ProbeRunEnd`]).
+    End,
+}
+
 /// Why a probe cannot be run at all, if it cannot: an HTTP or TCP probe whose port names no port
 /// of the container (`ResolveContainerPort` then tries the name as a number, and fails).
 pub fn port_error(spec: &Container, p: &Probe) -> Option<String> {
@@ -614,33 +642,85 @@ impl std::fmt::Display for TheProbe<'_> {
     }
 }
 
-/// One run of a probe worker: observe, count, publish at the threshold, act on the result.
-pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
+/// One run of a probe worker: observe, count, publish at the threshold, act on the result. A
+/// run that takes time ([`run_duration_ms`]) starts at the tick and is observed and counted at
+/// its end, as upstream's worker runs the probe synchronously: its `Unhealthy` event, a kill
+/// at the threshold and the next tick come then.
+pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, run: ProbeRun) {
     if !k.has_container(c) {
         return;
     }
     let Some(p) = probe_of(k, c, kind) else {
         return;
     };
+    let instance = k.runtime.containers[c].instance;
+    let ticker = k.runtime.containers[c].worker_ticker(kind);
+    let period = period_ms(p);
+    let started = match run {
+        ProbeRun::Tick if k.runtime.containers[c].worker(kind).in_flight.is_some() => {
+            // The worker is still waiting for a run: the tick waits in the ticker's channel.
+            k.runtime.containers[c].worker(kind).run_queued = true;
+            return;
+        }
+        ProbeRun::Tick => k.now,
+        ProbeRun::End => match k.runtime.containers[c].worker(kind).in_flight.take() {
+            Some(started) => started,
+            None => return,
+        },
+    };
     if k.runtime.containers[c].running_since.is_none() {
+        // A container that stopped during a run: what that run saw does not count; the
+        // worker's next tick finds it stopped.
+        if run == ProbeRun::End {
+            finish_run(k, c, kind, false, ticker, instance, started, period);
+            return;
+        }
         stopped_container_probed(k, c, kind);
         return;
     }
     if k.runtime.containers[c].worker(kind).on_hold {
         return;
     }
-    let instance = k.runtime.containers[c].instance;
     // The worker has no container ID until the pod status names the container, which the
     // sync that started it writes only once it has ended: it waits for its next tick.
     if k.runtime.containers[c].unpublished {
-        let due = k.now.plus_millis(period_ms(p));
+        let due = k.now.plus_millis(period);
         tick_at(k, c, kind, due, instance);
         return;
     }
-    let ticker = k.runtime.containers[c].worker_ticker(kind);
+    if run == ProbeRun::Tick {
+        let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
+        let duration = k.spec_of(c).map_or(0, |spec| {
+            let b = super::effective_behavior(k.world, k.store, &spec.image, Some(&k.runtime));
+            if port_error(spec, p).is_some() {
+                0
+            } else {
+                run_duration_ms(&b, since, p, k.now)
+            }
+        });
+        if duration > 0 {
+            let w = k.runtime.containers[c].worker(kind);
+            w.in_flight = Some(k.now);
+            w.trigger_pending = false;
+            let pod = k.work_name();
+            k.after(
+                duration,
+                Work::ProbeRunEnd {
+                    pod,
+                    container: c,
+                    probe: kind,
+                    instance,
+                },
+            );
+            return;
+        }
+    }
     let w = k.runtime.containers[c].worker(kind);
     let triggered = std::mem::take(&mut w.triggered);
     w.trigger_pending = false;
+    // When the worker runs next: a period after this run started, or at once when a tick came
+    // while it ran.
+    let next_in = next_run_due(started, period, k.now, w.run_queued).millis_since(k.now);
     // The worker's first run on this container sets its result to the initial value
     // (`doProbe`), which the results manager reports as a change: for readiness (Failure) and
     // startup (Unknown) that prompts a sync of the pod, as any other change of theirs does.
@@ -649,7 +729,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         Ok(seen) => seen,
         Err(err) => {
             probe_errored(k, c, kind, &err, triggered);
-            finish_run(k, c, kind, first_contact, ticker, instance, period_ms(p));
+            finish_run(k, c, kind, first_contact, ticker, instance, started, period);
             return;
         }
     };
@@ -682,7 +762,6 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         w.result = Some(ok);
     }
     let pod = k.work_name();
-    let period = period_ms(p);
     let kind_lower = kind.word();
     // The worker's count runs on across a container restart; the narration counts only the
     // runs the threshold asked for, which this container may not all have had.
@@ -767,7 +846,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             k.out.say(format!(
                 "{} failed ({output}): {run_count} of failureThreshold {failure_threshold} in a row, so the pod stays Ready for now and the kubelet probes again in {}.",
                 the_probe,
-                go_duration(period)
+                go_duration(next_in)
             ));
         }
         (ProbeKind::Readiness, _, false) if again_at_once => {
@@ -782,7 +861,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
             k.out.say(format!(
                 "{} failed ({output}); the pod stays not Ready and the kubelet probes again in {}.",
                 the_probe,
-                go_duration(period)
+                go_duration(next_in)
             ));
         }
         (ProbeKind::Startup, true, true) => {
@@ -877,8 +956,21 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind) {
         first_contact && !flipped,
         ticker,
         instance,
+        started,
         period,
     );
+}
+
+/// When a worker whose run started at `started` runs next: a period later on its ticker, or as
+/// soon as the run ends when a tick fell within it (`queued`, or the period has passed): Go's
+/// ticker channel holds one tick and drops the rest.
+fn next_run_due(started: Time, period: u64, now: Time, queued: bool) -> Time {
+    let on_schedule = started.plus_millis(period);
+    if queued || on_schedule <= now {
+        now
+    } else {
+        on_schedule
+    }
 }
 
 /// A worker's tick that finds its container stopped (`doProbe`): a non-running container is a
@@ -916,8 +1008,10 @@ fn stopped_container_probed(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKin
 }
 
 /// The end of a probe run: the worker's first result for a container prompts a sync of the pod
-/// (`first_sync`), and the next tick is due a period later, unless a run the status computation
-/// triggered just now has restarted the ticker.
+/// (`first_sync`), and the next tick is due a period after the run started ([`next_run_due`]),
+/// unless a run the status computation triggered just now has restarted the ticker. A tick or a
+/// trigger that came during the run is run at once, on the worker's current ticker.
+#[allow(clippy::too_many_arguments)]
 fn finish_run(
     k: &mut KubeletContext<'_>,
     c: usize,
@@ -925,6 +1019,7 @@ fn finish_run(
     first_sync: bool,
     ticker: u16,
     instance: u32,
+    started: Time,
     period: u64,
 ) {
     if first_sync {
@@ -936,18 +1031,21 @@ fn finish_run(
             k.out.say(synced.trim_start().to_string());
         }
     }
-    if k.runtime.containers[c].worker_ticker(kind) != ticker {
+    let queued = std::mem::take(&mut k.runtime.containers[c].worker(kind).run_queued);
+    let current = k.runtime.containers[c].worker_ticker(kind);
+    if current != ticker && !queued {
         return;
     }
+    let due = next_run_due(started, period, k.now, queued);
     let pod = k.work_name();
     k.after(
-        period,
+        due.millis_since(k.now),
         Work::ProbeTick {
             pod,
             container: c,
             probe: kind,
             instance,
-            ticker,
+            ticker: current,
         },
     );
 }
