@@ -9,7 +9,7 @@ use super::controller::replica_set::{self, PodQuota};
 use super::controller::workqueue::RateLimitedRequeues;
 use super::controller::{Change, Outcome, Work, deployment, node_lifecycle, scheduler};
 use super::fingerprint;
-use super::kubelet::{self, World};
+use super::kubelet::{self, World, probes::ProbeRun};
 use super::recorder::EventAggregator;
 use super::rng::Rng;
 use super::store::{PodName, Store, Touched};
@@ -555,7 +555,7 @@ impl Sim {
                 probe,
                 instance,
                 ticker,
-            } => self.kubelet_work(pod, |s, w, r| {
+            } => {
                 let target = kubelet::ProbeTarget {
                     pod,
                     container: *container,
@@ -563,23 +563,24 @@ impl Sim {
                     instance: *instance,
                     ticker: *ticker,
                 };
-                kubelet::probe_tick(s, w, target, now, r)
-            }),
+                self.probe_work(target, ProbeRun::Tick)
+            }
+            // A run's end belongs to the container instance, whatever the ticker.
             Work::ProbeRunEnd {
                 pod,
                 container,
                 probe,
                 instance,
-            } => self.kubelet_work(pod, |s, w, r| {
-                let target = kubelet::ProbeTarget {
+            } => self.probe_work(
+                kubelet::ProbeTarget {
                     pod,
                     container: *container,
                     kind: *probe,
                     instance: *instance,
                     ticker: 0,
-                };
-                kubelet::probe_run_end(s, w, target, now, r)
-            }),
+                },
+                ProbeRun::End,
+            ),
             Work::ContainerExit {
                 pod,
                 container,
@@ -616,6 +617,17 @@ impl Sim {
             outcome.requeue.push((due.millis_since(now), work.clone()));
         }
         self.finish(subject, outcome, default_stage)
+    }
+
+    fn probe_work<'w>(
+        &mut self,
+        target: kubelet::ProbeTarget<'w>,
+        run: ProbeRun,
+    ) -> (Subject<'w>, Outcome, Stage) {
+        let now = self.clock;
+        self.kubelet_work(target.pod, |s, w, r| {
+            kubelet::probe_work(s, w, target, run, now, r)
+        })
     }
 
     fn kubelet_work<'w>(

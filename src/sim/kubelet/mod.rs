@@ -1513,12 +1513,16 @@ pub fn count_quiet_tick(store: &mut Store, target: ProbeTarget<'_>, run_count: i
     }
 }
 
-/// A probe worker's tick, run in full. The simulator answers quiet ticks with
-/// [`quiet_probe_tick`] instead, which reaches the same outcome without copying the pod.
-pub fn probe_tick(
+/// A probe worker's tick (`run` [`probes::ProbeRun::Tick`]), run in full, or the end of a probe
+/// run that took time ([`probes::ProbeRun::End`], see [`ProbeWorker::in_flight`]). The simulator
+/// answers quiet ticks with [`quiet_probe_tick`] instead, which reaches the same outcome without
+/// copying the pod. A tick counts only on its worker's current ticker; a run's end, for the
+/// container instance it probed.
+pub fn probe_work(
     store: &Store,
     world: &World,
     target: ProbeTarget<'_>,
+    run: probes::ProbeRun,
     now: Time,
     rng: &mut Rng,
 ) -> Outcome {
@@ -1537,55 +1541,20 @@ pub fn probe_tick(
     }
     let Some(mut k) = KubeletContext::new(store, world, now, rng, name) else {
         return Outcome::default();
+    };
+    let current = |r: &ContainerRuntime| match run {
+        probes::ProbeRun::Tick => r.is_current_tick(&target),
+        probes::ProbeRun::End => r.instance == target.instance,
     };
     // A pod being deleted stops its liveness and startup workers (`doProbe` reports Success and
     // ends them), but its readiness worker goes on probing while the containers shut down, so a
     // terminating pod can still turn not ready (spec §15.4 step 5).
-    if k.runtime
-        .containers
-        .get(c)
-        .is_none_or(|r| !r.is_current_tick(&target))
+    if k.runtime.containers.get(c).is_none_or(|r| !current(r))
         || (k.runtime.terminating && kind != ProbeKind::Readiness)
     {
         return Outcome::default();
     }
-    probes::run_probe(&mut k, c, kind, probes::ProbeRun::Tick);
-    k.finish()
-}
-
-/// The end of a probe run that took time ([`ProbeWorker::in_flight`]): the worker counts its
-/// result now, unless the container it probed has been replaced since.
-pub fn probe_run_end(
-    store: &Store,
-    world: &World,
-    target: ProbeTarget<'_>,
-    now: Time,
-    rng: &mut Rng,
-) -> Outcome {
-    let ProbeTarget {
-        pod: name,
-        container: c,
-        kind,
-        ..
-    } = target;
-    if store
-        .pods
-        .get(name)
-        .is_some_and(|p| node_down(store, &p.node_name))
-    {
-        return Outcome::default();
-    }
-    let Some(mut k) = KubeletContext::new(store, world, now, rng, name) else {
-        return Outcome::default();
-    };
-    if k.runtime
-        .containers
-        .get(c)
-        .is_none_or(|r| r.instance != target.instance)
-    {
-        return Outcome::default();
-    }
-    probes::run_probe(&mut k, c, kind, probes::ProbeRun::End);
+    probes::run_probe(&mut k, c, kind, run);
     k.finish()
 }
 
