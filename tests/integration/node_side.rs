@@ -3304,11 +3304,7 @@ fn a_probe_run_takes_until_the_answer_or_the_timeout() {
         "20s",
     );
     let (_, steps) = run_yaml(&yaml, 20);
-    let started = steps
-        .iter()
-        .find(|s| s.narration.contains("created and started container web"))
-        .expect("the container starts")
-        .time;
+    let started = web_started_at(&steps);
     let ready = steps
         .iter()
         .find(|s| s.narration.contains("the pod turns Ready"))
@@ -3342,4 +3338,66 @@ fn a_probe_run_takes_until_the_answer_or_the_timeout() {
         .expect("the container is killed")
         .time;
     assert_eq!(killed, failures[2]);
+}
+
+/// A gRPC probe dials with `WithBlock`, so a run that starts before the app listens waits out
+/// `timeoutSeconds` and fails then, whatever the app does meanwhile. A run that outlasts the
+/// period holds one of its ticker's ticks, so the next run starts as it ends, and the ticker
+/// keeps its schedule: the run after comes at the schedule's next tick, not a period later.
+#[test]
+fn a_long_probe_run_keeps_its_tickers_schedule() {
+    let yaml = one_pod_on_one_node(
+        "images: {web:1.0: {listen_after: 6s, ready: never}}\n",
+        "          - name: web
+            image: web:1.0
+            readinessProbe: {grpc: {port: 8080}, periodSeconds: 2, timeoutSeconds: 3}",
+        "20s",
+    );
+    let (_, steps) = run_yaml(&yaml, 20);
+    let started = web_started_at(&steps);
+    let runs: Vec<(u64, &str)> = steps
+        .iter()
+        .filter(|s| s.narration.starts_with("The readiness probe of web"))
+        .map(|s| (s.time.millis_since(started), s.narration.as_str()))
+        .collect();
+    let at = |ms: u64| -> Vec<&str> {
+        runs.iter()
+            .filter(|(t, _)| *t == ms)
+            .map(|(_, n)| *n)
+            .collect()
+    };
+    // The run at the start times out 3 s later; so does the one its result triggers, as the
+    // port opens only 6 s after the start.
+    assert!(
+        at(3_000)
+            .iter()
+            .any(|n| n.contains("within 3s: context deadline exceeded")),
+        "{runs:?}"
+    );
+    assert!(
+        at(6_000)
+            .iter()
+            .any(|n| n.contains("within 3s: context deadline exceeded")),
+        "{runs:?}"
+    );
+    // That run (from 3 s, a restarted ticker ticking at 5 s and 7 s) held the tick at 5 s: the
+    // next run starts as it ends, finds the app serving NOT_SERVING, and the one after comes
+    // at the ticker's 7 s.
+    assert!(
+        at(6_000)
+            .iter()
+            .any(|n| n.contains("NOT_SERVING") && n.ends_with("the kubelet probes again in 1s.")),
+        "{runs:?}"
+    );
+    assert!(!at(7_000).is_empty(), "{runs:?}");
+    assert!(at(8_000).is_empty() && !at(9_000).is_empty(), "{runs:?}");
+}
+
+/// When the kubelet first started container `web`.
+fn web_started_at(steps: &[Step]) -> Time {
+    steps
+        .iter()
+        .find(|s| s.narration.contains("created and started container web"))
+        .expect("the container starts")
+        .time
 }

@@ -287,14 +287,32 @@ pub struct ProbeWorker {
     /// manager's update prompts a sync of the pod (`handleProbeSync`).
     #[serde(default)]
     pub fails_on_stop: bool,
-    /// A probe run is under way, started then: the worker waits for the app's answer (or the
-    /// timeout) before it counts the result, and ticks nothing meanwhile.
+    /// A probe run under way: the worker waits for the app's answer (or the timeout) before it
+    /// counts the result, and ticks nothing meanwhile.
     #[serde(default)]
-    pub in_flight: Option<Time>,
+    pub in_flight: Option<RunInFlight>,
+    /// The ticker's next tick after a run that held a tick: Go's ticker keeps its schedule, so
+    /// the run that takes the held tick is followed by this one, not by a period after it.
+    #[serde(default)]
+    pub grid_next: Option<Time>,
     /// A tick or a trigger came during that run: Go's ticker channel (or `manualTriggerCh`)
     /// holds it, so the next run starts as soon as this one ends.
     #[serde(default)]
     pub run_queued: bool,
+}
+
+/// A probe run that takes time ([`probes::run_duration_ms`]), from its start to its end.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunInFlight {
+    /// When it started.
+    pub started: Time,
+    /// When the worker's ticker ticks next, from the run's start.
+    pub on_schedule: Time,
+    /// The pod's status computation triggered it (for the narration).
+    pub triggered: bool,
+    /// What it found: the app as it was when the run began decides the answer it waits for.
+    pub ok: bool,
+    pub output: String,
 }
 
 impl ProbeWorker {
@@ -309,6 +327,7 @@ impl ProbeWorker {
         self.has_id = false;
         self.fails_on_stop = false;
         self.in_flight = None;
+        self.grid_next = None;
         self.run_queued = false;
     }
 }
@@ -1453,6 +1472,7 @@ pub fn quiet_probe_tick(
     let w = crt.probe_worker(target.kind);
     let settled = !w.on_hold
         && w.in_flight.is_none()
+        && w.grid_next.is_none()
         && w.result == Some(true)
         && w.last_run == Some(true)
         && w.last_observed == Some(true);

@@ -3,8 +3,8 @@
 //! kills, and the CrashLoopBackOff restart delay.
 
 use super::{
-    Backoff, ImageBehavior, KubeletContext, POD_WORKER_RESYNC_MS, ReadyBehavior, format_pod,
-    go_duration, images,
+    Backoff, ImageBehavior, KubeletContext, POD_WORKER_RESYNC_MS, ReadyBehavior, RunInFlight,
+    format_pod, go_duration, images,
 };
 use crate::sim::api::{Container, ContainerState, EventReason, IntOrString, Probe, Time};
 use crate::sim::controller::{ProbeKind, Work};
@@ -656,23 +656,31 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, run: Pro
     let instance = k.runtime.containers[c].instance;
     let ticker = k.runtime.containers[c].worker_ticker(kind);
     let period = period_ms(p);
-    let started = match run {
-        ProbeRun::Tick if k.runtime.containers[c].worker(kind).in_flight.is_some() => {
+    let w = k.runtime.containers[c].worker(kind);
+    let flight = match run {
+        ProbeRun::Tick if w.in_flight.is_some() => {
             // The worker is still waiting for a run: the tick waits in the ticker's channel.
-            k.runtime.containers[c].worker(kind).run_queued = true;
+            w.run_queued = true;
             return;
         }
-        ProbeRun::Tick => k.now,
-        ProbeRun::End => match k.runtime.containers[c].worker(kind).in_flight.take() {
-            Some(started) => started,
+        ProbeRun::Tick => None,
+        ProbeRun::End => match w.in_flight.take() {
+            Some(flight) => Some(flight),
             None => return,
         },
     };
+    // When the ticker ticks next, from this run's start: a period on, or the tick of its
+    // schedule that a long run before this one left.
+    let on_schedule = match &flight {
+        Some(f) => f.on_schedule,
+        None => w.grid_next.take().unwrap_or(k.now.plus_millis(period)),
+    };
+    let run_started = flight.as_ref().map_or(k.now, |f| f.started);
     if k.runtime.containers[c].running_since.is_none() {
         // A container that stopped during a run: what that run saw does not count; the
         // worker's next tick finds it stopped.
         if run == ProbeRun::End {
-            finish_run(k, c, kind, false, ticker, instance, started, period);
+            finish_run(k, c, kind, false, ticker, instance, on_schedule, period);
             return;
         }
         stopped_container_probed(k, c, kind);
@@ -688,48 +696,68 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, run: Pro
         tick_at(k, c, kind, due, instance);
         return;
     }
-    if run == ProbeRun::Tick {
-        let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
-        let duration = k.spec_of(c).map_or(0, |spec| {
-            let b = super::effective_behavior(k.world, k.store, &spec.image, Some(&k.runtime));
-            if port_error(spec, p).is_some() {
-                0
-            } else {
-                run_duration_ms(&b, since, p, k.now)
-            }
-        });
-        if duration > 0 {
+    let seen = match flight {
+        Some(f) => Ok((f.triggered, f.ok, f.output)),
+        None => {
+            let seen = observe(k, c, kind, p);
             let w = k.runtime.containers[c].worker(kind);
-            w.in_flight = Some(k.now);
+            let triggered = std::mem::take(&mut w.triggered);
             w.trigger_pending = false;
-            let pod = k.work_name();
-            k.after(
-                duration,
-                Work::ProbeRunEnd {
-                    pod,
-                    container: c,
-                    probe: kind,
-                    instance,
-                },
-            );
-            return;
+            let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
+            let duration = k.spec_of(c).map_or(0, |spec| {
+                let b = super::effective_behavior(k.world, k.store, &spec.image, Some(&k.runtime));
+                run_duration_ms(&b, since, p, k.now)
+            });
+            match seen {
+                // The run takes time: what the app answers is decided now, and counted at
+                // the run's end.
+                Ok((ok, output)) if duration > 0 => {
+                    k.runtime.containers[c].worker(kind).in_flight = Some(RunInFlight {
+                        started: k.now,
+                        on_schedule,
+                        triggered,
+                        ok,
+                        output,
+                    });
+                    let pod = k.work_name();
+                    k.after(
+                        duration,
+                        Work::ProbeRunEnd {
+                            pod,
+                            container: c,
+                            probe: kind,
+                            instance,
+                        },
+                    );
+                    return;
+                }
+                Ok((ok, output)) => Ok((triggered, ok, output)),
+                Err(err) => Err((triggered, err)),
+            }
         }
-    }
+    };
     let w = k.runtime.containers[c].worker(kind);
-    let triggered = std::mem::take(&mut w.triggered);
-    w.trigger_pending = false;
-    // When the worker runs next: a period after this run started, or at once when a tick came
-    // while it ran.
-    let next_in = next_run_due(started, period, k.now, w.run_queued).millis_since(k.now);
+    // When the worker runs next: its ticker's next tick, or at once when a tick or a trigger
+    // came while this run went on.
+    let next_in = next_run_due(on_schedule, k.now, w.run_queued).millis_since(k.now);
     // The worker's first run on this container sets its result to the initial value
     // (`doProbe`), which the results manager reports as a change: for readiness (Failure) and
     // startup (Unknown) that prompts a sync of the pod, as any other change of theirs does.
     let first_contact = !std::mem::replace(&mut w.has_id, true) && kind != ProbeKind::Liveness;
-    let (ok, output) = match observe(k, c, kind, p) {
+    let (triggered, ok, output) = match seen {
         Ok(seen) => seen,
-        Err(err) => {
+        Err((triggered, err)) => {
             probe_errored(k, c, kind, &err, triggered);
-            finish_run(k, c, kind, first_contact, ticker, instance, started, period);
+            finish_run(
+                k,
+                c,
+                kind,
+                first_contact,
+                ticker,
+                instance,
+                on_schedule,
+                period,
+            );
             return;
         }
     };
@@ -844,9 +872,9 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, run: Pro
         (ProbeKind::Readiness, false, false) if previous == Some(true) => {
             k.out.stage = Some(Stage::Readiness);
             k.out.say(format!(
-                "{} failed ({output}): {run_count} of failureThreshold {failure_threshold} in a row, so the pod stays Ready for now and the kubelet probes again in {}.",
+                "{} failed ({output}): {run_count} of failureThreshold {failure_threshold} in a row, so the pod stays Ready for now and the kubelet probes again {}.",
                 the_probe,
-                go_duration(next_in)
+                again_in(next_in)
             ));
         }
         (ProbeKind::Readiness, _, false) if again_at_once => {
@@ -859,9 +887,9 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, run: Pro
         (ProbeKind::Readiness, _, false) => {
             k.out.stage = Some(Stage::Readiness);
             k.out.say(format!(
-                "{} failed ({output}); the pod stays not Ready and the kubelet probes again in {}.",
+                "{} failed ({output}); the pod stays not Ready and the kubelet probes again {}.",
                 the_probe,
-                go_duration(next_in)
+                again_in(next_in)
             ));
         }
         (ProbeKind::Startup, true, true) => {
@@ -920,7 +948,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, run: Pro
             let failed = format!(
                 "The {kind_lower} probe of {name} in {pod} failed {run_count} {} in a row (failureThreshold {failure_threshold}, every {}), so the kubelet kills the container to restart it: {output}.",
                 times(run_count),
-                go_duration(period)
+                go_duration(period.max(k.now.millis_since(run_started)))
             );
             k.out.stage = Some(Stage::Retry);
             // One sync at a time per pod: while another container's kill waits out its grace
@@ -956,16 +984,24 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, run: Pro
         first_contact && !flipped,
         ticker,
         instance,
-        started,
+        on_schedule,
         period,
     );
 }
 
-/// When a worker whose run started at `started` runs next: a period later on its ticker, or as
-/// soon as the run ends when a tick fell within it (`queued`, or the period has passed): Go's
-/// ticker channel holds one tick and drops the rest.
-fn next_run_due(started: Time, period: u64, now: Time, queued: bool) -> Time {
-    let on_schedule = started.plus_millis(period);
+/// When the worker probes again, in words: `in 10s`, or `at once` after a run that held a tick.
+fn again_in(ms: u64) -> String {
+    if ms == 0 {
+        "at once".to_string()
+    } else {
+        format!("in {}", go_duration(ms))
+    }
+}
+
+/// When a worker runs next after a run, given its ticker's next tick from the run's start: then,
+/// or as soon as the run ends when a tick fell within it (the tick is due) or a trigger came
+/// (`queued`): Go's ticker channel holds one tick and drops the rest.
+fn next_run_due(on_schedule: Time, now: Time, queued: bool) -> Time {
     if queued || on_schedule <= now {
         now
     } else {
@@ -1008,9 +1044,10 @@ fn stopped_container_probed(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKin
 }
 
 /// The end of a probe run: the worker's first result for a container prompts a sync of the pod
-/// (`first_sync`), and the next tick is due a period after the run started ([`next_run_due`]),
-/// unless a run the status computation triggered just now has restarted the ticker. A tick or a
-/// trigger that came during the run is run at once, on the worker's current ticker.
+/// (`first_sync`), and the next run is due at the ticker's next tick ([`next_run_due`]), unless
+/// a run the status computation triggered just now has restarted the ticker. A trigger that
+/// came during the run is run at once, from a restarted ticker; a tick that fell within it is
+/// run at once too, and the ticker keeps its schedule for the run after.
 #[allow(clippy::too_many_arguments)]
 fn finish_run(
     k: &mut KubeletContext<'_>,
@@ -1019,7 +1056,7 @@ fn finish_run(
     first_sync: bool,
     ticker: u16,
     instance: u32,
-    started: Time,
+    on_schedule: Time,
     period: u64,
 ) {
     if first_sync {
@@ -1036,7 +1073,12 @@ fn finish_run(
     if current != ticker && !queued {
         return;
     }
-    let due = next_run_due(started, period, k.now, queued);
+    let due = next_run_due(on_schedule, k.now, queued);
+    if current == ticker && on_schedule <= k.now {
+        let missed = k.now.millis_since(on_schedule) / period.max(1) + 1;
+        k.runtime.containers[c].worker(kind).grid_next =
+            Some(on_schedule.plus_millis(missed * period));
+    }
     let pod = k.work_name();
     k.after(
         due.millis_since(k.now),
