@@ -569,10 +569,10 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
                 "{} not Ready (READY {}): {}",
                 pods_verb(probe_held.len(), "running ", "is", "are"),
                 kubectl::ready_cell(p),
-                if starting {
-                    "a startup probe has not passed yet, and readiness is not checked before it does"
-                } else {
-                    "their readiness probe does not pass"
+                match (starting, probe_held.len()) {
+                    (true, _) => "a startup probe has not passed yet, and readiness is not checked before it does",
+                    (false, 1) => "its readiness probe does not pass",
+                    (false, _) => "their readiness probe does not pass",
                 }
             ),
             true,

@@ -3254,6 +3254,16 @@ fn the_diagnosis_claims_only_what_the_cluster_shows() {
         d.cluster_signals
     );
 
+    // Pods whose containers all run but whose readiness probe fails are said to, in number.
+    let (sim, steps) = run_until("readiness-never-passes.yaml", 180);
+    let d = diagnose(&sim, &steps, "web");
+    assert!(
+        d.application_signals.iter().any(|s| s.sees
+            == "2 running pods are not Ready (READY 0/1): their readiness probe does not pass"),
+        "{:?}",
+        d.application_signals
+    );
+
     let (sim, steps) = run_until("crash-loop.yaml", 300);
     let d = diagnose(&sim, &steps, "web");
     assert_eq!(d.verdict.cause, Cause::CrashLoop);
