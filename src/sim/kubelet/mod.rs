@@ -1476,22 +1476,15 @@ pub fn quiet_probe_tick(
         && w.result == Some(true)
         && w.last_run == Some(true)
         && w.last_observed == Some(true);
-    if !settled
-        || probes::port_error(spec, p).is_some()
-        || !probes::passes(
-            &effective_behavior(world, store, &spec.image, Some(rt)),
-            since,
-            target.kind,
-            p,
-            now,
-        )
-    {
+    if !settled || probes::port_error(spec, p).is_some() {
         return None;
     }
+    let behavior = effective_behavior(world, store, &spec.image, Some(rt));
     let period = probes::period_ms(p);
     // A run that outlasts the period delays the next tick; the full run works that out.
-    let behavior = effective_behavior(world, store, &spec.image, Some(rt));
-    if probes::run_duration_ms(&behavior, since, p, now) >= period {
+    if !probes::passes(&behavior, since, target.kind, p, now)
+        || probes::run_duration_ms(&behavior, since, p, now) >= period
+    {
         return None;
     }
     if w.run_count >= probes::run_count_cap(p) {

@@ -456,34 +456,37 @@ pub fn port_error(spec: &Container, p: &Probe) -> Option<String> {
     Some(format!("strconv.Atoi: parsing {name:?}: invalid syntax"))
 }
 
-/// What the probe would see right now: whether it passes, and the failure output when it does
-/// not; or why it could not be run ([`port_error`]).
+/// What the probe would see right now: whether it passes, the failure output when it does not,
+/// and how long the run takes ([`run_duration_ms`]); or why it could not be run
+/// ([`port_error`]).
 fn observe(
     k: &KubeletContext<'_>,
     c: usize,
     kind: ProbeKind,
     p: &Probe,
-) -> Result<(bool, String), String> {
+) -> Result<(bool, String, u64), String> {
     let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
     let Some(spec) = k.spec_of(c) else {
-        return Ok((false, String::new()));
+        return Ok((false, String::new(), 0));
     };
     if let Some(err) = port_error(spec, p) {
         return Err(err);
     }
-    Ok(observe_run(k, spec, since, kind, p))
+    let b = super::effective_behavior(k.world, k.store, &spec.image, Some(&k.runtime));
+    let (ok, output) = observe_run(k, &b, spec, since, kind, p);
+    Ok((ok, output, run_duration_ms(&b, since, p, k.now)))
 }
 
-/// [`observe`] for a probe that can be run.
+/// [`observe`] for a probe that can be run, of an app that behaves as `b`.
 fn observe_run(
     k: &KubeletContext<'_>,
+    b: &ImageBehavior,
     spec: &Container,
     since: Time,
     kind: ProbeKind,
     p: &Probe,
 ) -> (bool, String) {
-    let b = super::effective_behavior(k.world, k.store, &spec.image, Some(&k.runtime));
-    if passes(&b, since, kind, p, k.now) {
+    if passes(b, since, kind, p, k.now) {
         return (true, String::new());
     }
     let elapsed = k.now.millis_since(since);
@@ -703,15 +706,10 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, run: Pro
             let w = k.runtime.containers[c].worker(kind);
             let triggered = std::mem::take(&mut w.triggered);
             w.trigger_pending = false;
-            let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
-            let duration = k.spec_of(c).map_or(0, |spec| {
-                let b = super::effective_behavior(k.world, k.store, &spec.image, Some(&k.runtime));
-                run_duration_ms(&b, since, p, k.now)
-            });
             match seen {
                 // The run takes time: what the app answers is decided now, and counted at
                 // the run's end.
-                Ok((ok, output)) if duration > 0 => {
+                Ok((ok, output, duration)) if duration > 0 => {
                     k.runtime.containers[c].worker(kind).in_flight = Some(RunInFlight {
                         started: k.now,
                         on_schedule,
@@ -731,7 +729,7 @@ pub fn run_probe(k: &mut KubeletContext<'_>, c: usize, kind: ProbeKind, run: Pro
                     );
                     return;
                 }
-                Ok((ok, output)) => Ok((triggered, ok, output)),
+                Ok((ok, output, _)) => Ok((triggered, ok, output)),
                 Err(err) => Err((triggered, err)),
             }
         }
