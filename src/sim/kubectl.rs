@@ -2733,12 +2733,13 @@ pub fn describe_deployment(m: &Moment<'_>, name: &str) -> Result<String, String>
                 it.join(", ")
             }
         };
-        // kubectl's `findOldReplicaSets` keeps only the old ReplicaSets that still want pods:
-        // once a rollout is done, the emptied ones are history, and the line reads `<none>`.
+        // Every old ReplicaSet, the emptied ones too, oldest first: `describe` takes the second
+        // list of `GetAllReplicaSetsInChunks` (all old ReplicaSets), not the first (those that
+        // still want pods), since kubernetes/kubernetes#113083 (v1.27).
         let old: Vec<String> = rss
             .iter()
             .enumerate()
-            .filter(|(i, rs)| Some(*i) != new && rs.spec.replicas != 0)
+            .filter(|(i, _)| Some(*i) != new)
             .map(|(_, rs)| created(rs))
             .collect();
         o.push_str(&format!("OldReplicaSets:\t{}\n", list(old)));

@@ -233,6 +233,11 @@ pub struct Session {
     pub actions: Vec<(usize, UserAction)>,
     /// The range of steps this view keeps to, if it is locked.
     pub lock: Option<Lock>,
+    /// Where a lock to a range of stages begins: the first step of its first stage. A step of a
+    /// later stage in the range may come earlier (the controller's retry after a refused write
+    /// checks readiness before any pod is scheduled), but a link from stage 3 means the
+    /// scheduling onwards.
+    lock_floor: usize,
     /// Bumped whenever discovered steps may be rewritten (an action, a reset).
     epoch: u64,
     events: FoldCache,
@@ -284,6 +289,7 @@ impl Session {
             refusal: None,
             actions: Vec::new(),
             lock: None,
+            lock_floor: 0,
             epoch: 0,
             events: FoldCache::default(),
             apply_blocks: manifest::extract_apply_blocks(text),
@@ -413,10 +419,13 @@ impl Session {
         match self.lock {
             None => true,
             Some(Lock::Steps(from, to)) => (from..=to).contains(&pos),
-            Some(Lock::Stages(from, to)) => pos
-                .checked_sub(1)
-                .and_then(|i| self.timeline.steps().get(i))
-                .is_some_and(|s| (from..=to).contains(&s.stage.number())),
+            Some(Lock::Stages(from, to)) => {
+                pos >= self.lock_floor
+                    && pos
+                        .checked_sub(1)
+                        .and_then(|i| self.timeline.steps().get(i))
+                        .is_some_and(|s| (from..=to).contains(&s.stage.number()))
+            }
         }
     }
 
@@ -448,8 +457,19 @@ impl Session {
         }
     }
 
-    /// Locks the view to a range and moves into it.
+    /// Locks the view to a range and moves into it; a range of stages begins at the first step
+    /// of its first stage.
     pub fn set_lock(&mut self, lock: Lock) {
+        self.lock = None;
+        self.lock_floor = 0;
+        if let Lock::Stages(from, _) = lock {
+            let here = self.position();
+            self.timeline.seek(0);
+            self.lock_floor = self
+                .next_step_where(|s| s.stage.number() == from)
+                .unwrap_or(0);
+            self.timeline.seek(here);
+        }
         self.lock = Some(lock);
         self.settle(true);
     }

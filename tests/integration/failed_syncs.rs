@@ -1,7 +1,7 @@
 //! Failed controller syncs: the ReplicaSet controller's `FailedCreate` events and the
 //! rate-limited requeue of a failing sync (spec §14.2 and §2 item 3), shown with a namespace whose
-//! pod quota is smaller than the Deployment, and the deployment controller's sync error on a
-//! ReplicaSet name collision.
+//! pod quota is smaller than the Deployment, the deployment controller's sync error on a
+//! ReplicaSet name collision, and the conflict that refuses a pass's second Deployment write.
 
 use rolloutscope::sim::api::{EventReason, Time};
 use rolloutscope::sim::controller::{Change, deployment};
@@ -301,4 +301,115 @@ fn a_replica_set_name_over_253_characters_is_a_create_error() {
     // Retried with the controller's rate-limited back-off: the gaps grow.
     let gaps: Vec<u64> = warnings.windows(2).map(|w| w[1] - w[0]).collect();
     assert!(gaps.windows(2).all(|g| g[1] >= g[0]), "{gaps:?}");
+}
+
+/// A Deployment paused at 10 s, given a new image at 20 s and resumed at 30 s.
+const RESUMED: &str = "
+name: resumed
+cluster: {nodes: [{name: node-1}]}
+deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 2
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec: {containers: [{name: web, image: 'web:1.0'}]}
+actions: [{at: 10s, pause: {}}, {at: 20s, set_image: 'web:2.0'}, {at: 30s, resume: {}}]
+run_until: 40s
+";
+
+const CONFLICT: &str = "Operation cannot be fulfilled on deployments.apps \"web\": the object has been modified; please apply your changes to the latest version and try again";
+
+/// Upstream's pass keeps working on the copy of the Deployment it read, so only its first write
+/// that changes the Deployment lands; any later one is refused with a conflict and the sync is
+/// retried. The first pass after a resume writes `DeploymentResumed`, creates the new
+/// ReplicaSet, and its write of the revision and `NewReplicaSetCreated` is refused: so the
+/// stored Progressing reasons go Paused → Resumed → ReplicaSetUpdated, never NewReplicaSetCreated.
+#[test]
+fn a_second_deployment_write_in_one_pass_is_refused_with_a_conflict() {
+    let scenario = Scenario::parse(RESUMED).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut sim = scenario.sim();
+    let mut reasons: Vec<String> = Vec::new();
+    let mut resume_pass = None;
+    while let Some(step) = sim.step_until(scenario.time_limit()) {
+        if step.time < Time::from_secs(30) {
+            continue;
+        }
+        if step.actor == "deployment-controller" && resume_pass.is_none() {
+            resume_pass = Some(step.narration.clone());
+        }
+        let d = &sim.store().deployments["web"];
+        let reason = d
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_.as_str() == "Progressing")
+            .map(|c| c.reason.as_str().to_string())
+            .unwrap_or_default();
+        if reasons.last() != Some(&reason) {
+            reasons.push(reason);
+        }
+    }
+    let narration = resume_pass.expect("a deployment-controller pass after the resume");
+    assert!(
+        narration.contains("DeploymentResumed")
+            && narration.contains("refused with a conflict (the object has been modified)"),
+        "{narration}"
+    );
+    assert_eq!(
+        reasons,
+        [
+            "DeploymentPaused",
+            "DeploymentResumed",
+            "ReplicaSetUpdated",
+            "NewReplicaSetAvailable"
+        ]
+    );
+}
+
+/// The pass that creates a Deployment's first ReplicaSet writes the revision and
+/// `NewReplicaSetCreated`, then returns the conflict of its status write as its error, which
+/// requeues it.
+#[test]
+fn the_pass_that_creates_a_replica_set_fails_on_its_second_write() {
+    let scenario = Scenario::parse(RESUMED).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut sim = scenario.sim();
+    sim.step().expect("the apply");
+    let store = sim.store().clone();
+    let out = deployment::sync_deployment(&store, "web", sim.now());
+    assert_eq!(out.error.as_deref(), Some(CONFLICT));
+    let writes: Vec<&str> = out
+        .changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::UpdateDeploymentStatus(d) => {
+                d.status.conditions.first().map(|c| c.reason.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(writes, ["NewReplicaSetCreated"]);
+    // Once that write is stored, the next pass writes the status and succeeds.
+    let mut sim = scenario.sim();
+    let mut steps = 0;
+    while sim
+        .store()
+        .deployments
+        .get("web")
+        .is_none_or(|d| d.status.observed_generation == 0)
+    {
+        sim.step().expect("the controller catches up");
+        steps += 1;
+    }
+    let d = &sim.store().deployments["web"];
+    assert_eq!(d.status.observed_generation, 1);
+    assert!(steps <= 4, "{steps} steps");
+    let store = sim.store().clone();
+    assert_eq!(
+        deployment::sync_deployment(&store, "web", sim.now()).error,
+        None
+    );
 }

@@ -31,6 +31,19 @@ pub struct SyncContext<'a> {
     pub store: &'a Store,
     pub now: Time,
     pub out: Outcome,
+    /// Whether a write of this pass has already changed the stored Deployment. Upstream's pass
+    /// works on the informer's copy and drops the object each write returns, so only the first
+    /// write that changes the Deployment carries its current resourceVersion.
+    changed_deployment: bool,
+}
+
+/// Whether a Deployment write is the pass's own error or one upstream ignores (`_, _ =`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum OnConflict {
+    /// The sync returns the error, so the Deployment is requeued with rate limiting.
+    Fail,
+    /// The error is dropped; the pass goes on as if the write had landed.
+    Ignore,
 }
 
 impl<'a> SyncContext<'a> {
@@ -40,6 +53,7 @@ impl<'a> SyncContext<'a> {
             store,
             now,
             out: Outcome::default(),
+            changed_deployment: false,
         }
     }
 
@@ -53,11 +67,79 @@ impl<'a> SyncContext<'a> {
         });
     }
 
-    /// Writes the Deployment through the status subresource.
-    pub fn update_status(&mut self, d: &Deployment) {
-        self.out
-            .changes
-            .push(Change::UpdateDeploymentStatus(Box::new(d.clone())));
+    /// Writes the Deployment through the status subresource (annotations and status).
+    ///
+    /// # Errors
+    /// The API server's conflict when an earlier write of this pass changed the Deployment: the
+    /// pass's copy carries a resourceVersion that is no longer current (see [`Self::check_write`]).
+    pub fn update_status(&mut self, d: &Deployment, on_conflict: OnConflict) -> Result<(), String> {
+        let changes = |cur: &Deployment| {
+            cur.status != d.status || cur.metadata.annotations != d.metadata.annotations
+        };
+        self.write(d, changes, Change::UpdateDeploymentStatus, on_conflict)
+    }
+
+    /// Writes the Deployment itself (spec and metadata), as `Update` does.
+    ///
+    /// # Errors
+    /// The API server's conflict, as for [`Self::update_status`].
+    pub fn update(&mut self, d: &Deployment, on_conflict: OnConflict) -> Result<(), String> {
+        let changes = |cur: &Deployment| {
+            cur.spec != d.spec
+                || cur.metadata.annotations != d.metadata.annotations
+                || cur.metadata.labels != d.metadata.labels
+        };
+        self.write(d, changes, Change::UpdateDeployment, on_conflict)
+    }
+
+    /// A Deployment write: refused after an earlier write that changed the Deployment, and
+    /// counted as one when `changes` says it alters the stored object (a write of the same
+    /// object leaves its resourceVersion alone).
+    fn write(
+        &mut self,
+        d: &Deployment,
+        changes: impl Fn(&Deployment) -> bool,
+        change: fn(Box<Deployment>) -> Change,
+        on_conflict: OnConflict,
+    ) -> Result<(), String> {
+        self.check_write(d, on_conflict)?;
+        self.changed_deployment |= self
+            .store
+            .deployments
+            .get(&d.metadata.name)
+            .is_none_or(changes);
+        self.out.change(change(Box::new(d.clone())));
+        Ok(())
+    }
+
+    /// Whether a Deployment write now would be accepted. Once a write of this pass has changed
+    /// the Deployment, the API server refuses any other with a conflict, as it refuses
+    /// upstream's (`Operation cannot be fulfilled on deployments.apps …`, a line the
+    /// controller-manager logs at most rollout starts); the pass says why. A rejected write
+    /// that upstream returns becomes the sync's error, so the Deployment is retried.
+    ///
+    /// # Errors
+    /// The conflict's message.
+    pub fn check_write(&mut self, d: &Deployment, on_conflict: OnConflict) -> Result<(), String> {
+        if !self.changed_deployment {
+            return Ok(());
+        }
+        let name = &d.metadata.name;
+        self.out.say(format!(
+            "The controller's next write of Deployment {name} is refused with a conflict (the object has been modified): it works on the copy it read when the pass began and does not keep the object its earlier write returned, so that copy's resourceVersion is out of date. {}",
+            match on_conflict {
+                OnConflict::Fail =>
+                    "The sync returns the error and the Deployment is requeued; the next pass reads the stored object and writes again.",
+                OnConflict::Ignore => "The controller ignores this error here.",
+            }
+        ));
+        let err = format!(
+            "Operation cannot be fulfilled on deployments.apps {name:?}: the object has been modified; please apply your changes to the latest version and try again"
+        );
+        if on_conflict == OnConflict::Fail {
+            self.fail(err.clone());
+        }
+        Err(err)
     }
 
     /// Records the error the sync returns (the first, as Go returns at the first), for which
@@ -100,7 +182,8 @@ pub fn sync_deployment(store: &Store, name: &str, now: Time) -> Outcome {
         );
         if d.status.observed_generation < d.metadata.generation {
             d.status.observed_generation = d.metadata.generation;
-            ctx.update_status(&d);
+            // Upstream ignores this write's error; it is the pass's first write anyway.
+            let _ = ctx.update_status(&d, OnConflict::Ignore);
         }
         ctx.out.say(format!(
             "Deployment {name} has an empty selector, so the controller refuses to manage any pods."
@@ -120,6 +203,9 @@ pub fn sync_deployment(store: &Store, name: &str, now: Time) -> Outcome {
     }
 
     progress::check_paused_conditions(&mut ctx, &mut d);
+    if ctx.out.error.is_some() {
+        return ctx.out;
+    }
 
     if d.spec.paused {
         sync::sync(&mut ctx, &mut d, &rs_list);

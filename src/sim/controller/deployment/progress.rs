@@ -1,9 +1,9 @@
 //! Rollout progress (`pkg/controller/deployment/progress.go`): the Progressing and ReplicaFailure
 //! conditions, the progress deadline, and the requeue that wakes a stuck Deployment.
 
-use super::SyncContext;
 use super::sync::calculate_status;
 use super::util::*;
+use super::{OnConflict, SyncContext};
 use crate::sim::api::{
     ConditionReason, ConditionStatus, Deployment, DeploymentCondition, DeploymentConditionType,
     DeploymentStatus, ReplicaSet, ReplicaSetConditionType, Time,
@@ -86,9 +86,12 @@ pub fn sync_rollout_status(
         }
         return;
     }
+    if ctx.check_write(d, OnConflict::Fail).is_err() {
+        return;
+    }
     narrate_status_change(ctx, d, &new_status);
     d.status = new_status;
-    ctx.update_status(d);
+    let _ = ctx.update_status(d, OnConflict::Fail);
 }
 
 /// `getReplicaFailures`: the new ReplicaSet's ReplicaFailure conditions, or else any
@@ -202,7 +205,8 @@ pub fn check_paused_conditions(ctx: &mut SyncContext<'_>, d: &mut Deployment) {
         "spec.paused is false again, so Progressing becomes Unknown (DeploymentResumed) until the rollout moves."
     });
     ctx.out.stage_at_least(Stage::Declare);
-    ctx.update_status(d);
+    // The pass's first write, so it is accepted; an error would end the sync.
+    let _ = ctx.update_status(d, OnConflict::Fail);
 }
 
 /// Explains a status write in words: counts that moved and conditions that changed.

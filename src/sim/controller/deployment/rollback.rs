@@ -2,11 +2,10 @@
 //! `deprecated.deployment.rollback.to` annotation that old API versions set. `kubectl rollout
 //! undo` does not use it (it patches the template itself, see `scenario` actions).
 
-use super::SyncContext;
 use super::sync::get_all_replica_sets_and_sync_revision;
 use super::util::*;
+use super::{OnConflict, SyncContext};
 use crate::sim::api::{Deployment, EventReason, ReplicaSet};
-use crate::sim::controller::Change;
 use crate::sim::trace::Stage;
 
 /// `rollback`: copies the template of the requested revision (0 = the previous one) into the
@@ -95,6 +94,6 @@ pub fn rollback(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[Replic
 /// `updateDeploymentAndClearRollbackTo`.
 fn clear_rollback_to(ctx: &mut SyncContext<'_>, d: &mut Deployment) {
     d.metadata.annotations.remove(DEPRECATED_ROLLBACK_TO);
-    ctx.out
-        .change(Change::UpdateDeployment(Box::new(d.clone())));
+    // A refused write is the sync's error; the annotation stays and the next pass tries again.
+    let _ = ctx.update(d, OnConflict::Fail);
 }

@@ -3,7 +3,7 @@
 //! proportional scaling, history cleanup, and status calculation.
 
 use super::util::*;
-use super::{SyncContext, progress};
+use super::{OnConflict, SyncContext, progress};
 use crate::sim::api::{
     ConditionReason, ConditionStatus, Deployment, DeploymentConditionType, DeploymentStatus,
     DeploymentStrategyType, EventReason, ObjectMeta, OwnerReference, ReplicaSet, ReplicaSetSpec,
@@ -123,7 +123,7 @@ fn get_new_replica_set(
             needs_update = true;
         }
         if needs_update {
-            ctx.update_status(d);
+            ctx.update_status(d, OnConflict::Fail)?;
         }
         return Ok(Some(rs_copy));
     }
@@ -209,7 +209,8 @@ fn get_new_replica_set(
             let before = d.status.clone();
             set_deployment_condition(&mut d.status, cond);
             if d.status != before {
-                ctx.update_status(d);
+                // Upstream drops this write's error: the create error is the one it reports.
+                let _ = ctx.update_status(d, OnConflict::Ignore);
             }
         }
         ctx.event(d, true, EventReason::ReplicaSetCreateError, msg);
@@ -248,7 +249,8 @@ fn get_new_replica_set(
             return Ok(Some(taken.clone()));
         }
         d.status.collision_count = Some(d.status.collision_count.unwrap_or(0).saturating_add(1));
-        ctx.update_status(d);
+        // Upstream only logs whether this write landed; the AlreadyExists error is returned.
+        let _ = ctx.update_status(d, OnConflict::Ignore);
         return Err(format!("replicasets.apps {name:?} already exists"));
     }
 
@@ -286,7 +288,7 @@ fn get_new_replica_set(
         );
         set_deployment_condition(&mut d.status, cond);
     }
-    ctx.update_status(d);
+    ctx.update_status(d, OnConflict::Fail)?;
     Ok(Some(new_rs))
 }
 
@@ -703,7 +705,10 @@ pub fn sync_deployment_status(
     if new_status == d.status {
         return;
     }
+    if ctx.check_write(d, OnConflict::Fail).is_err() {
+        return;
+    }
     progress::narrate_status_change(ctx, d, &new_status);
     d.status = new_status;
-    ctx.update_status(d);
+    let _ = ctx.update_status(d, OnConflict::Fail);
 }
