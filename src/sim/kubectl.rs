@@ -1757,6 +1757,21 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
         pod,
         token.as_deref(),
     );
+    // A gate's status is that of the pod condition of its type, `<none>` while there is none
+    // (nothing in the simulated cluster sets a gate's condition).
+    let gates = pod.spec.readiness_gates();
+    if !gates.is_empty() {
+        o.push_str("Readiness Gates:\n  Type\tStatus\n");
+        for gate in gates {
+            let status = pod
+                .status
+                .conditions
+                .iter()
+                .find(|c| c.type_.as_str() == gate)
+                .map_or("<none>", |c| c.status.as_str());
+            o.push_str(&format!("  {gate} \t{status} \n"));
+        }
+    }
     if !pod.status.conditions.is_empty() {
         o.push_str("Conditions:\n");
         o.push_str("  Type\tStatus\n");

@@ -1245,6 +1245,15 @@ fn a_readiness_gate_nobody_sets_keeps_the_pod_not_ready() {
             .is_some_and(|l| l.contains(" 1/1 ") && l.trim_end().ends_with(" 0/1")),
         "{wide}"
     );
+    // `describe pod` lists the gate before the conditions, `<none>` as no condition has its type.
+    let pod_name = pod.metadata.name.clone();
+    let text = kubectl::describe_pod(&m, &pod_name).unwrap_or_else(|e| e);
+    assert!(
+        text.contains(
+            "Readiness Gates:\n  Type                   Status\n  example.com/lb-ready   <none> \nConditions:\n"
+        ),
+        "{text}"
+    );
     assert_narrated(&steps, &["ReadinessGatesNotReady"]);
     // The diagnosis blames the gate, not the readiness probe, and kubectl's READY is 1/1.
     let d = diagnose(&sim, &steps, "web");
@@ -1528,4 +1537,27 @@ fn the_deadline_is_looked_at_again_five_milliseconds_on() {
         .any(|s| s.time == Time::from_secs(60) && s.actor.starts_with("deployment-controller"));
     assert!(synced_at_deadline, "no Deployment sync at 60 s");
     assert_eq!(flip.time, Time(60_005));
+}
+
+/// §6: a Deployment scaled to 0 in the middle of a rollout may hold nothing, whatever its
+/// maxSurge; the narration of the proportional scale-down says so rather than add the surge.
+#[test]
+fn scaling_to_zero_mid_rollout_allows_no_surge() {
+    let yaml = scenario(
+        4,
+        "{name: web}",
+        "{matchLabels: {app: web}}",
+        "  - {at: 10s, set_image: web:2.0}\n  - {at: 20s, scale: 0}",
+    );
+    let (sim, steps) = run(&yaml, 25);
+    assert_narrated(
+        &steps,
+        &["the ReplicaSets may hold 0 in total (spec.replicas is 0, so no surge applies)"],
+    );
+    assert!(
+        sim.store()
+            .replica_sets
+            .values()
+            .all(|rs| rs.spec.replicas == 0)
+    );
 }

@@ -130,8 +130,19 @@ pub fn reconcile_old_replica_sets(
         return false;
     };
     if cleanup_count > 0 {
+        // The new ReplicaSet's unavailable count is its spec less its available pods, which is
+        // negative while its status still counts pods a scale-down removed; upstream uses it
+        // as it is, so the sum says so rather than print "− -4".
+        let new_term = if new_unavailable < 0 {
+            format!(
+                "+ {} (the new ReplicaSet reports {} more available than it wants)",
+                -new_unavailable, -new_unavailable
+            )
+        } else {
+            format!("− {new_unavailable} unavailable new")
+        };
         ctx.out.say(format!(
-            "Old ReplicaSets had {cleanup_count} unavailable pod{}, which add nothing to availability, so they were removed first (up to {max_scaled_down} may go: {all_pods} total − {min_available} minimum available − {new_unavailable} unavailable new).",
+            "Old ReplicaSets had {cleanup_count} unavailable pod{}, which add nothing to availability, so they were removed first (up to {max_scaled_down} may go: {all_pods} total − {min_available} minimum available {new_term}).",
             plural(cleanup_count)
         ));
     }

@@ -521,11 +521,14 @@ pub fn scale(
         scale_replica_set(ctx, rs, sizes[i], d);
     }
     if !parts.is_empty() {
+        // A Deployment scaled to 0 may hold nothing, whatever its maxSurge.
+        let why = if d.replicas() == 0 {
+            "spec.replicas is 0, so no surge applies".to_string()
+        } else {
+            format!("{} + maxSurge {}", d.replicas(), max_surge(d))
+        };
         ctx.out.say(format!(
-            "spec.replicas changed in the middle of a rollout, so the controller scales proportionally: the ReplicaSets may hold {} in total ({} + maxSurge {}) and hold {all_replicas}, so {to_add:+} replicas are shared out by size: {}.",
-            allowed,
-            d.replicas(),
-            max_surge(d),
+            "spec.replicas changed in the middle of a rollout, so the controller scales proportionally: the ReplicaSets may hold {allowed} in total ({why}) and hold {all_replicas}, so {to_add:+} replicas are shared out by size: {}.",
             parts.join(", ")
         ));
     }
