@@ -6,8 +6,9 @@ use super::api::{Deployment, Node, NodeSpec, NodeStatus, ObjectMeta, StringMap, 
 use super::chunked::ChunkedMap;
 use super::commands::{self, Command, CommandError};
 use super::controller::replica_set::{self, PodQuota};
+use super::controller::scheduler::{self, Plugins};
 use super::controller::workqueue::RateLimitedRequeues;
-use super::controller::{Change, Outcome, Work, deployment, node_lifecycle, scheduler};
+use super::controller::{Change, Outcome, Work, deployment, node_lifecycle};
 use super::fingerprint;
 use super::kubelet::{self, World, probes::ProbeRun};
 use super::recorder::EventAggregator;
@@ -15,7 +16,7 @@ use super::rng::Rng;
 use super::store::{PodName, Store, Touched};
 use super::trace::{Stage, Step};
 use crate::sim::order;
-use imbl::OrdSet;
+use imbl::OrdMap;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -211,8 +212,9 @@ pub struct Sim {
     steps: usize,
     /// How many scheduled commands have run.
     actions_run: usize,
-    /// Pods the scheduler could not place, retried when the cluster changes.
-    unschedulable: OrdSet<PodName>,
+    /// Pods the scheduler could not place, with the plugins that turned them down: retried
+    /// when the cluster changes in a way one of those plugins cares about.
+    unschedulable: OrdMap<PodName, Plugins>,
     /// The controllers' per-key failure counts and waiting retries, which space out the syncs
     /// of a key whose sync keeps failing.
     requeues: RateLimitedRequeues,
@@ -264,7 +266,7 @@ impl Sim {
             actions: Arc::new(actions),
             steps: 0,
             actions_run: 0,
-            unschedulable: OrdSet::new(),
+            unschedulable: OrdMap::new(),
             requeues: RateLimitedRequeues::default(),
             recorder: EventAggregator::default(),
             deployment_watch: None,
@@ -525,14 +527,22 @@ impl Sim {
                 Stage::Readiness,
             ),
             Work::SchedulePod(name) => {
-                let o = scheduler::schedule_pod(&self.store, name, now, &mut self.rng);
+                let (o, rejectors) = scheduler::schedule_pod(&self.store, name, now, &mut self.rng);
                 if o.changes
                     .iter()
                     .any(|c| matches!(c, Change::BindPod { .. }))
                 {
                     self.unschedulable.remove(&**name);
+                    // A pod now bound may be one another pending pod's affinity asks for.
+                    self.wake_unschedulable(Plugins::ON_ASSIGNED_POD_ADD);
                 } else if !o.events.is_empty() {
-                    self.unschedulable.insert(name.clone());
+                    // With no node, no plugin turned the pod down, and any event may help.
+                    let rejectors = if rejectors == Plugins::NONE {
+                        Plugins::ALL
+                    } else {
+                        rejectors
+                    };
+                    self.unschedulable.insert(name.clone(), rejectors);
                 }
                 (
                     Subject::component(scheduler::COMPONENT, "pod", name),
@@ -806,20 +816,27 @@ impl Sim {
                     }
                 }
                 if removed && bound {
-                    self.wake_unschedulable();
+                    self.wake_unschedulable(Plugins::ON_ASSIGNED_POD_DELETE);
                 }
             }
-            Touched::Node(_) => self.wake_unschedulable(),
+            Touched::Node { wakes, .. } => self.wake_unschedulable(wakes),
         }
     }
 
-    /// A cluster change may let unschedulable pods fit: retry them now. Upstream moves them to
-    /// the backoff queue while their back-off (1 s doubling to 10 s) lasts, but since v1.33 the
-    /// scheduler pops from that queue whenever its active queue is empty
+    /// A cluster change may let unschedulable pods fit: retry now those turned down by one of
+    /// the plugins `wakes` (whose queueing hints ask for a retry on this change); the others
+    /// stay where they are, as upstream's `isPodWorthRequeuing` leaves them. Upstream moves
+    /// the retried ones to the backoff queue while their back-off (1 s doubling to 10 s) lasts,
+    /// but since v1.33 the scheduler pops from that queue whenever its active queue is empty
     /// (`SchedulerPopFromBackoffQ`, on by default), which it is in a quiet cluster.
-    fn wake_unschedulable(&mut self) {
+    fn wake_unschedulable(&mut self, wakes: Plugins) {
         let now = self.clock;
-        let pods: Vec<PodName> = self.unschedulable.iter().cloned().collect();
+        let pods: Vec<PodName> = self
+            .unschedulable
+            .iter()
+            .filter(|(_, rejectors)| rejectors.intersects(wakes))
+            .map(|(p, _)| p.clone())
+            .collect();
         for p in pods {
             self.queue.push(now, Work::SchedulePod(p));
         }

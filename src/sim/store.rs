@@ -10,6 +10,7 @@ use super::api::{
     PodStatus, ReplicaSet, Shared, Time, quantity,
 };
 use super::controller::Change;
+use super::controller::scheduler::Plugins;
 use super::kubelet::PodRuntime;
 use imbl::{OrdMap, OrdSet};
 use serde::Serialize;
@@ -150,7 +151,12 @@ pub enum Touched {
         /// pod can count as available (upstream `updatePod`).
         became_ready: bool,
     },
-    Node(String),
+    /// A node changed in a way that may let a pod fit: the plugins whose queueing hints retry
+    /// a pod they turned down.
+    Node {
+        name: String,
+        wakes: Plugins,
+    },
 }
 
 impl Touched {
@@ -717,24 +723,42 @@ impl Store {
             }
             Change::UpdateNode(node) => {
                 let name = node.metadata.name.clone();
-                // Only changes that can make a pod fit wake the scheduler. Upstream's queueing
-                // hints skip the rest: a node that only learned about a new image, and one
-                // that became less fit (cordoned, NotReady and tainted, smaller), since a pod
-                // that did not fit before fits no better after that.
-                let schedulable_changed = self.nodes.get(&name).is_none_or(|old| {
-                    (old.spec.unschedulable && !node.spec.unschedulable)
-                        || (!old.status.ready && node.status.ready)
-                        || old.metadata.labels != node.metadata.labels
-                        || old.status.allocatable_milli_cpu < node.status.allocatable_milli_cpu
-                        || old.status.allocatable_memory < node.status.allocatable_memory
-                        || old.status.allocatable_pods < node.status.allocatable_pods
-                });
+                // Only changes that can make a pod fit wake the scheduler, and only for the
+                // plugins they can satisfy. Upstream's queueing hints skip the rest: a node that
+                // only learned about a new image, and one that became less fit (cordoned,
+                // NotReady and tainted, smaller), since a pod that did not fit before fits no
+                // better after that. A new node may satisfy any plugin.
+                let wakes = match self.nodes.get(&name) {
+                    None => Plugins::ALL,
+                    Some(old) => [
+                        (
+                            old.spec.unschedulable && !node.spec.unschedulable,
+                            Plugins::NODE_UNSCHEDULABLE,
+                        ),
+                        (
+                            !old.status.ready && node.status.ready,
+                            Plugins::TAINT_TOLERATION,
+                        ),
+                        // NodeAffinity reads labels, and InterPodAffinity their topology keys.
+                        (
+                            old.metadata.labels != node.metadata.labels,
+                            Plugins::NODE_AFFINITY
+                                .union(Plugins::POD_AFFINITY)
+                                .union(Plugins::POD_ANTI_AFFINITY),
+                        ),
+                        (
+                            old.status.allocatable_milli_cpu < node.status.allocatable_milli_cpu
+                                || old.status.allocatable_memory < node.status.allocatable_memory
+                                || old.status.allocatable_pods < node.status.allocatable_pods,
+                            Plugins::NODE_RESOURCES_FIT,
+                        ),
+                    ]
+                    .into_iter()
+                    .filter(|(changed, _)| *changed)
+                    .fold(Plugins::NONE, |all, (_, p)| all.union(p)),
+                };
                 self.nodes.insert(name.clone(), *node);
-                if schedulable_changed {
-                    Some(Touched::Node(name))
-                } else {
-                    None
-                }
+                (wakes != Plugins::NONE).then_some(Touched::Node { name, wakes })
             }
         }
     }

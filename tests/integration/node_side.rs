@@ -2549,6 +2549,62 @@ fn cordon_and_uncordon_are_noted_by_the_kubelet_and_uncordon_retries_at_once() {
     );
 }
 
+/// The scheduler's queueing hints: a pod turned down only because every node is cordoned
+/// (NodeUnschedulable) is not retried when a running pod is deleted, since that frees room but
+/// uncordons nothing; only the replacement pod is tried (and turned down) then, and all wait
+/// for the uncordon at 90 s.
+#[test]
+fn a_deleted_pod_does_not_retry_pods_that_only_a_cordon_keeps_out() {
+    let (sim, _) = run_yaml(&cordoned_cluster(""), 50);
+    let running = sim
+        .store()
+        .pods
+        .values()
+        .find(|p| !p.node_name.is_empty())
+        .map(|p| p.metadata.name.clone())
+        .expect("a pod placed before the cordons");
+    let yaml = cordoned_cluster(&format!("  - {{at: 60s, delete_pod: {running}}}\n"));
+    let (_, steps) = run_yaml(&yaml, 180);
+    let scheduler: Vec<(u64, String, &str)> = steps
+        .iter()
+        .filter(|s| s.actor == "default-scheduler" && s.time > Time::from_secs(3))
+        .flat_map(|s| {
+            s.events.iter().map(move |e| {
+                (
+                    s.time.as_millis() / 1000,
+                    e.involved_object.name.clone(),
+                    e.reason.as_str(),
+                )
+            })
+        })
+        .collect();
+    let failed_at = |t: u64| {
+        scheduler
+            .iter()
+            .filter(|(at, _, r)| *at == t && *r == "FailedScheduling")
+            .count()
+    };
+    assert_eq!((failed_at(40), failed_at(60)), (2, 1), "{scheduler:?}");
+    assert!(
+        scheduler
+            .iter()
+            .filter(|(at, _, _)| *at == 90)
+            .all(|(_, _, r)| *r == "Scheduled")
+            && scheduler.iter().filter(|(at, _, _)| *at == 90).count() == 3,
+        "{scheduler:?}"
+    );
+    let narration = steps
+        .iter()
+        .find(|s| s.actor == "default-scheduler" && s.time == Time::from_secs(40))
+        .map(|s| s.narration.clone())
+        .unwrap_or_default();
+    assert!(
+        narration
+            .contains("the scheduler tries it again when a node is uncordoned, or else at 360s"),
+        "{narration}"
+    );
+}
+
 /// A cordon undone before the kubelet's next status sync is never seen by it: no event.
 #[test]
 fn a_cordon_undone_within_one_status_sync_leaves_no_event() {

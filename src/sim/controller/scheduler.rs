@@ -39,12 +39,88 @@ pub fn unschedulable_leftover_retry(failed_at: Time) -> Time {
     Time((waited / UNSCHEDULABLE_FLUSH_MS).saturating_add(1) * UNSCHEDULABLE_FLUSH_MS)
 }
 
-/// Why a node was filtered out, with whether preemption could help.
+/// A set of the default profile's filter plugins that can turn a node down. Those that turned
+/// every node down for a pod (its `UnschedulablePlugins`) decide which cluster events retry it:
+/// each plugin's queueing hint asks for a retry only on a change that could let it pass
+/// (`SchedulerQueueingHints`, locked on since v1.34).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Plugins(u8);
+
+impl Plugins {
+    pub const NONE: Plugins = Plugins(0);
+    pub const NODE_UNSCHEDULABLE: Plugins = Plugins(1);
+    pub const TAINT_TOLERATION: Plugins = Plugins(1 << 1);
+    pub const NODE_AFFINITY: Plugins = Plugins(1 << 2);
+    pub const NODE_PORTS: Plugins = Plugins(1 << 3);
+    pub const NODE_RESOURCES_FIT: Plugins = Plugins(1 << 4);
+    /// InterPodAffinity turning a node down for the pod's required affinity: its hint retries
+    /// the pod when a pod is bound (one the affinity may ask for).
+    pub const POD_AFFINITY: Plugins = Plugins(1 << 5);
+    /// InterPodAffinity turning a node down for anti-affinity, the pod's or a bound pod's: its
+    /// hint retries the pod when a bound pod is deleted.
+    pub const POD_ANTI_AFFINITY: Plugins = Plugins(1 << 6);
+    pub const ALL: Plugins = Plugins((1 << 7) - 1);
+    /// The plugins whose hint retries a pod when a pod bound to a node is deleted: the room it
+    /// held (NodeResourcesFit queues on any such deletion), its host ports, and the
+    /// anti-affinity it took part in go with it.
+    pub const ON_ASSIGNED_POD_DELETE: Plugins = Plugins(1 << 3 | 1 << 4 | 1 << 6);
+    /// The plugins whose hint retries a pod when a pod is bound to a node.
+    pub const ON_ASSIGNED_POD_ADD: Plugins = Plugins::POD_AFFINITY;
+
+    /// Both sets together.
+    pub const fn union(self, other: Plugins) -> Plugins {
+        Plugins(self.0 | other.0)
+    }
+
+    /// Whether the sets share a plugin.
+    pub const fn intersects(self, other: Plugins) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// What could make the pod fit, in words: the changes whose hints retry it.
+    pub fn retry_hint(self) -> String {
+        let hints = [
+            (Plugins::NODE_UNSCHEDULABLE, "a node is uncordoned"),
+            (Plugins::TAINT_TOLERATION, "a node's taints are lifted"),
+            (Plugins::NODE_AFFINITY, "a node's labels change"),
+            (
+                Plugins::NODE_RESOURCES_FIT,
+                "a scheduled pod is deleted or a node grows",
+            ),
+            (
+                Plugins::NODE_PORTS,
+                "a pod holding its host port is deleted",
+            ),
+            (
+                Plugins::POD_AFFINITY,
+                "a pod its affinity rules look for is scheduled",
+            ),
+            (
+                Plugins::POD_ANTI_AFFINITY,
+                "a pod it may not run beside (anti-affinity) is deleted",
+            ),
+        ];
+        let phrases: Vec<&str> = hints
+            .iter()
+            .filter(|(p, _)| self.intersects(*p))
+            .map(|(_, h)| *h)
+            .collect();
+        match phrases.split_last() {
+            None => "the cluster changes".to_string(),
+            Some((last, [])) => (*last).to_string(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        }
+    }
+}
+
+/// Why a node was filtered out, by which plugin, with whether preemption could help.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct FilterFailure {
     pub reasons: Vec<String>,
     /// `UnschedulableAndUnresolvable`: evicting pods would not help.
     pub unresolvable: bool,
+    /// The plugin that turned the node down.
+    pub plugin: Plugins,
 }
 
 /// Runs the default filter plugins in order against one node; the first failing plugin decides.
@@ -79,6 +155,7 @@ fn filter_node_with(
         return Err(FilterFailure {
             reasons: vec!["node(s) were unschedulable".to_string()],
             unresolvable: true,
+            plugin: Plugins::NODE_UNSCHEDULABLE,
         });
     }
     // The node lifecycle controller taints a node whose kubelet stopped with
@@ -93,6 +170,7 @@ fn filter_node_with(
         return Err(FilterFailure {
             reasons: vec!["node(s) had untolerated taint(s)".to_string()],
             unresolvable: true,
+            plugin: Plugins::TAINT_TOLERATION,
         });
     }
     if !pod
@@ -105,6 +183,7 @@ fn filter_node_with(
         return Err(FilterFailure {
             reasons: vec!["node(s) didn't match Pod's node affinity/selector".to_string()],
             unresolvable: true,
+            plugin: Plugins::NODE_AFFINITY,
         });
     }
     // NodePorts: a host port another pod on the node holds (a failure preemption could
@@ -113,6 +192,7 @@ fn filter_node_with(
         return Err(FilterFailure {
             reasons: vec!["node(s) didn't have free ports for the requested pod ports".to_string()],
             unresolvable: false,
+            plugin: Plugins::NODE_PORTS,
         });
     }
     // InterPodAffinity, after NodeResourcesFit in the default profile's filter order.
@@ -130,6 +210,7 @@ fn filter_node_with(
         return Err(FilterFailure {
             reasons,
             unresolvable: false,
+            plugin: Plugins::NODE_RESOURCES_FIT,
         });
     }
     inter_pod.filter(node)
@@ -428,6 +509,7 @@ impl InterPodCounts {
             return Err(FilterFailure {
                 reasons: vec!["node(s) didn't match pod affinity rules".to_string()],
                 unresolvable: true,
+                plugin: Plugins::POD_AFFINITY,
             });
         }
         if self
@@ -438,6 +520,7 @@ impl InterPodCounts {
             return Err(FilterFailure {
                 reasons: vec!["node(s) didn't match pod anti-affinity rules".to_string()],
                 unresolvable: false,
+                plugin: Plugins::POD_ANTI_AFFINITY,
             });
         }
         if labels.iter().any(|(k, v)| {
@@ -450,6 +533,7 @@ impl InterPodCounts {
                     "node(s) didn't satisfy existing pods anti-affinity rules".to_string(),
                 ],
                 unresolvable: false,
+                plugin: Plugins::POD_ANTI_AFFINITY,
             });
         }
         Ok(())
@@ -584,19 +668,19 @@ pub fn failed_scheduling_message(n_nodes: usize, failures: &[FilterFailure]) -> 
 
 /// `scheduleOne`: places one pending pod. Ties between equally good nodes are broken by the
 /// seeded generator, as upstream picks at random among the best.
-pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outcome {
+pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Outcome, Plugins) {
     let mut out = Outcome::default();
     // The pod's key in the store: the retry and the kubelet's work share it.
     let Some((key, pod)) = store.pods.get_key_value(name) else {
-        return out;
+        return (out, Plugins::NONE);
     };
     if !pod.node_name.is_empty() || pod.metadata.deletion_timestamp.is_some() {
-        return out;
+        return (out, Plugins::NONE);
     }
     // The `SchedulingGates` PreEnqueue plugin: a gated pod waits outside the scheduling queue,
     // untried and without a FailedScheduling event, until its gates are removed.
     if !pod.spec.scheduling_gates().is_empty() {
-        return out;
+        return (out, Plugins::NONE);
     }
     let mut failures = Vec::new();
     // The nodes that fit, counted, and those with the top score among them, in name order: a
@@ -642,20 +726,27 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
                 message: Some(message.as_str().into()),
             },
         );
-        // A cluster event that may help retries the pod at once (`wake_unschedulable`); without
-        // one it waits in the unschedulable queue for five minutes and up to 30 s more.
+        // A cluster event whose queueing hint may help retries the pod at once
+        // (`wake_unschedulable`); without one it waits in the unschedulable queue for five
+        // minutes and up to 30 s more. With no node at all, no plugin ran, and every event
+        // retries it.
+        let retry_at = unschedulable_leftover_retry(now);
         out.requeue.push((
-            unschedulable_leftover_retry(now).millis_since(now),
+            retry_at.millis_since(now),
             Work::SchedulePod(Arc::clone(key)),
         ));
         out.stage = Some(Stage::Retry);
+        let rejectors = failures
+            .iter()
+            .fold(Plugins::NONE, |all, f| all.union(f.plugin));
         let (cpu, mem) = requests;
         out.say(format!(
-            "No node can take {name} (it requests {} CPU and {} memory): {message} The pod stays Pending and is retried when the cluster changes.",
+            "No node can take {name} (it requests {} CPU and {} memory): {message} The pod stays Pending; the scheduler tries it again when {}, or else at {retry_at}, once it has waited more than five minutes.",
             format_cpu(cpu),
-            format_mem(mem)
+            format_mem(mem),
+            rejectors.retry_hint()
         ));
-        return out;
+        return (out, rejectors);
     }
     let node = candidates[rng.below(candidates.len() as u64) as usize];
     let node_name = node.metadata.name.clone();
@@ -714,7 +805,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> Outc
         format_mem(node.status.allocatable_memory)
     ));
     out.requeue.push((0, Work::KubeletSyncPod(Arc::clone(key))));
-    out
+    (out, Plugins::NONE)
 }
 
 /// Milli-CPU as kubectl shows it (`500m`, `2`).
