@@ -234,9 +234,8 @@ pub struct Session {
     /// The range of steps this view keeps to, if it is locked.
     pub lock: Option<Lock>,
     /// Where a lock to a range of stages begins: the first step of its first stage. A step of a
-    /// later stage in the range may come earlier (the controller's retry after a refused write
-    /// checks readiness before any pod is scheduled), but a link from stage 3 means the
-    /// scheduling onwards.
+    /// later stage in the range may come earlier (a status pass that counts readiness before
+    /// every pod is scheduled, say), but a link from stage 3 means the scheduling onwards.
     lock_floor: usize,
     /// Bumped whenever discovered steps may be rewritten (an action, a reset).
     epoch: u64,

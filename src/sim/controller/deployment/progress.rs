@@ -213,6 +213,14 @@ pub fn check_paused_conditions(ctx: &mut SyncContext<'_>, d: &mut Deployment) {
 pub fn narrate_status_change(ctx: &mut SyncContext<'_>, d: &Deployment, new: &DeploymentStatus) {
     let old = &d.status;
     let desired = d.replicas();
+    // The first status written for a new generation records what the controller did about the
+    // change (stage 2). It is usually written by the pass that reconciled, but when that pass's
+    // write was refused with a conflict, by the pass after, which does nothing else.
+    let counts_stage = if new.observed_generation > old.observed_generation {
+        Stage::Reconcile
+    } else {
+        Stage::Readiness
+    };
     for c in &new.conditions {
         let before = old.condition(c.type_);
         if before.is_some_and(|b| b.status == c.status && b.reason == c.reason) {
@@ -248,7 +256,7 @@ pub fn narrate_status_change(ctx: &mut SyncContext<'_>, d: &Deployment, new: &De
                 )
             }
             ConditionReason::MinimumReplicasUnavailable => {
-                ctx.out.stage_default(Stage::Readiness);
+                ctx.out.stage_default(counts_stage);
                 format!(
                     "Only {} available, below {desired} − maxUnavailable {} = {}{}, so Available is False (MinimumReplicasUnavailable).",
                     new.available_replicas,
@@ -273,7 +281,7 @@ pub fn narrate_status_change(ctx: &mut SyncContext<'_>, d: &Deployment, new: &De
         || new.unavailable_replicas != old.unavailable_replicas
         || terminating(new) != terminating(old)
     {
-        ctx.out.stage_default(Stage::Readiness);
+        ctx.out.stage_default(counts_stage);
         let term = if terminating(new) > 0 || terminating(old) > 0 {
             format!(", {} terminating", terminating(new))
         } else {
@@ -293,7 +301,7 @@ pub fn narrate_status_change(ctx: &mut SyncContext<'_>, d: &Deployment, new: &De
             new.updated_replicas, new.ready_replicas, new.available_replicas, new.unavailable_replicas
         ));
     } else if new.observed_generation != old.observed_generation {
-        ctx.out.stage_default(Stage::Readiness);
+        ctx.out.stage_default(counts_stage);
         ctx.out.say(format!(
             "The controller has now observed generation {}, so status.observedGeneration catches up.",
             new.observed_generation
