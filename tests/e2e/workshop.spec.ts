@@ -2,7 +2,22 @@
 // presenter with its speaker notes, click-to-break faults, hostile links, saved work, and the
 // accessibility audit in every mode.
 import { expect, test } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
 import { AppPage, seriousViolations } from './app-page';
+
+/** The step of `rolloutscope run scenarios/<name> --json` (written by scripts/test) that `pick` picks. */
+function cliStep(name: string, pick: (line: { step: number; actor: string; narration: string }) => boolean): number {
+  const file = path.resolve(__dirname, '..', '..', 'target', 'e2e', name);
+  const line = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l))
+    .find(pick);
+  if (!line) throw new Error(`no such step in ${name}`);
+  return line.step;
+}
 
 test('a copied link reopens the same step with the same state, faults included', async ({ page, context, browser }) => {
   const app = new AppPage(page);
@@ -138,8 +153,13 @@ test('pods on a node gone NotReady say why they are not ready while kubectl coun
   const app = new AppPage(page);
   await app.goto();
   await app.chooseScenario('node-failure.yaml');
-  // Step 213 (130 s) is the node controller's: node-2 has been silent for the grace period.
-  await app.scrubTo(212);
+  // The node controller's step (at 130 s) that marks node-2 NotReady after its grace period,
+  // found in the CLI's trace of the same scenario.
+  const notReady = cliStep(
+    'node-failure.jsonl',
+    (l) => l.actor === 'node-controller' && l.narration.includes('marks node-2 NotReady'),
+  );
+  await app.scrubTo(notReady - 1);
   const status = page.locator('[data-testid="node"][data-node="node-2"] .node-status');
   await expect(status).toHaveText('Ready');
   await app.forward();

@@ -585,6 +585,10 @@ pub struct KubeletContext<'a> {
     key: &'a PodName,
     /// The pod's node-local state as stored, which the writes are compared with.
     stored_runtime: Option<&'a PodRuntime>,
+    /// The look a container's restart back-off asked for (its number and delay), said at the
+    /// end of the action unless a later look in the same sync (a failed sync's back-off)
+    /// replaced it: the pod worker looks again only once, whatever asked.
+    backoff_look: Option<(u32, u64)>,
 }
 
 impl<'a> KubeletContext<'a> {
@@ -618,6 +622,7 @@ impl<'a> KubeletContext<'a> {
             runtime,
             key,
             stored_runtime,
+            backoff_look: None,
         })
     }
 
@@ -676,8 +681,23 @@ impl<'a> KubeletContext<'a> {
         );
     }
 
+    /// Asks for a look when a container's restart back-off runs out (or the worker's resync,
+    /// if sooner); [`Self::finish`] says when it comes, if nothing later in the sync replaced it.
+    pub fn look_again_for_backoff(&mut self, delay_ms: u64) {
+        self.look_again(delay_ms);
+        self.backoff_look = Some((self.runtime.look, delay_ms));
+    }
+
     /// Finishes the action: recomputes the pod status and records the writes.
     fn finish(mut self) -> Outcome {
+        if let Some((look, delay)) = self.backoff_look
+            && look == self.runtime.look
+        {
+            self.out.say(format!(
+                "The pod worker's next look is in {}.",
+                go_duration(delay)
+            ));
+        }
         probes::when_the_pod_worker_is_free(&mut self);
         let mut status = self.status;
         status::generate_into(&mut status, &self.pod.spec, &self.runtime, self.now);

@@ -1511,7 +1511,7 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         k.runtime.containers[c].reason_cache = Some(("CrashLoopBackOff".to_string(), message));
         let remaining = b.delay_ms - k.now.millis_since(finished);
         let wait = k.rng.jitter_ms(remaining.min(POD_WORKER_RESYNC_MS), 0.5);
-        k.look_again(wait);
+        k.look_again_for_backoff(wait);
         k.out.stage = Some(Stage::Retry);
         let status = k.status_word(c, "CrashLoopBackOff");
         let shows = if was_shown {
@@ -1547,12 +1547,11 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
             )
         };
         k.out.say(format!(
-            "Container {name} has stopped {} time{} (exited or killed); the restart back-off is now {}. {shows} The back-off runs out in {}, and the kubelet restarts the container at the first look of its pod worker after that (the next look is in {}).",
+            "Container {name} has stopped {} time{} (exited or killed); the restart back-off is now {}. {shows} The back-off runs out in {}, and the kubelet restarts the container at the first look of its pod worker after that.",
             restarts + 1,
             if restarts == 0 { "" } else { "s" },
             go_duration(b.delay_ms),
-            go_duration(remaining),
-            go_duration(wait)
+            go_duration(remaining)
         ));
         return false;
     }
