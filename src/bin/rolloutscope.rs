@@ -25,6 +25,7 @@ usage: rolloutscope run FILE [--json]
     --json       print the diagnosis as one JSON object
   kubectl FILE   print what kubectl would print, for these KUBECTL-ARGS:
                    get deploy,rs,pods [-o wide]     (any of deploy, rs, pods, events, nodes)
+                   get TYPE NAME… | TYPE/NAME… [-o wide]   (just those objects)
                    get events [--field-selector type=Warning] [--sort-by=.lastTimestamp] [-o wide]
                    events                           (kubectl events: by the time last seen)
                    rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N]
@@ -252,7 +253,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage = || {
         format!(
-            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes] [-o wide], get events [--field-selector type=Warning] [--sort-by=.lastTimestamp], events, rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME]",
+            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes] [-o wide], get TYPE NAME… or TYPE/NAME… [-o wide], get events [--field-selector type=Warning] [--sort-by=.lastTimestamp], events, rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME]",
             words.join(" ")
         )
     };
@@ -261,9 +262,11 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
             let mut wide = false;
             let mut warnings_only = false;
             let mut sort_by = None;
+            let mut names: Vec<&str> = Vec::new();
             let mut flags = flags.iter();
             while let Some(f) = flags.next() {
                 match *f {
+                    name if !name.starts_with('-') => names.push(name),
                     "-o" => match flags.next() {
                         Some(&"wide") => wide = true,
                         other => {
@@ -298,14 +301,33 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
                     _ => return Err(usage()),
                 }
             }
-            let mut resources = Vec::new();
-            for k in kinds.split(',') {
-                let r = Resource::parse(k).ok_or_else(|| {
+            let resource = |k: &str| {
+                Resource::parse(k).ok_or_else(|| {
                     format!(
                         "error: the server doesn't have a resource type {k:?} (RolloutScope knows deploy, rs, pods, events, nodes)"
                     )
-                })?;
-                resources.push(r);
+                })
+            };
+            // Named objects: `get TYPE NAME…` or `get TYPE/NAME…`, as kubectl takes them.
+            if kinds.contains('/') || !names.is_empty() {
+                let requests = named_requests(kinds, &names, resource)?;
+                if warnings_only || sort_by.is_some() {
+                    return Err(
+                        "error: --field-selector and --sort-by are supported for listing events only"
+                            .to_string(),
+                    );
+                }
+                let (listed, missing) = kubectl::get_named(m, &requests, wide);
+                if missing.is_empty() {
+                    return Ok(listed);
+                }
+                // kubectl prints what it found, then an error for each name that names nothing.
+                emit(&listed)?;
+                return Err(missing.join("\n"));
+            }
+            let mut resources = Vec::new();
+            for k in kinds.split(',') {
+                resources.push(resource(k)?);
             }
             let listed = if warnings_only {
                 if resources != [Resource::Events] {
@@ -387,6 +409,56 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
         }
         _ => Err(usage()),
     }
+}
+
+/// kubectl's refusal of a type given both as a word and in `TYPE/NAME` form.
+const MIXED_FORMS: &str = "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'";
+
+/// The objects `get` names: `TYPE NAME…` (one type; `kinds` is the type) or `TYPE/NAME…`
+/// (every word in that form), refused as kubectl refuses a mix of the two.
+fn named_requests<'a>(
+    kinds: &'a str,
+    names: &[&'a str],
+    resource: impl Fn(&str) -> Result<Resource, String>,
+) -> Result<Vec<(Resource, &'a str)>, String> {
+    let pair = |word: &'a str| -> Result<(Resource, &'a str), String> {
+        match word.split_once('/') {
+            Some((kind, name)) if !name.is_empty() => {
+                let r = resource(kind)?;
+                Ok((r, name))
+            }
+            _ => Err(format!(
+                "error: arguments in resource/name form must have a single resource and name (got {word:?})"
+            )),
+        }
+    };
+    let requests: Vec<(Resource, &str)> = if kinds.contains('/') {
+        if names.iter().any(|w| !w.contains('/')) {
+            return Err(MIXED_FORMS.to_string());
+        }
+        std::iter::once(kinds)
+            .chain(names.iter().copied())
+            .map(pair)
+            .collect::<Result<_, _>>()?
+    } else {
+        if kinds.contains(',') {
+            return Err(
+                "error: RolloutScope looks objects up by name for one resource type at a time (kubectl get TYPE NAME…)"
+                    .to_string(),
+            );
+        }
+        let r = resource(kinds)?;
+        if names.iter().any(|w| w.contains('/')) {
+            return Err(MIXED_FORMS.to_string());
+        }
+        names.iter().map(|n| (r, *n)).collect()
+    };
+    if requests.iter().any(|(r, _)| *r == Resource::Events) {
+        return Err(
+            "error: RolloutScope lists events, it does not look them up by name".to_string(),
+        );
+    }
+    Ok(requests)
 }
 
 /// The arguments of `rollout status`: the Deployment (`deploy/NAME` or `deploy NAME`), whether

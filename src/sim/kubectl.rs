@@ -368,9 +368,72 @@ pub fn get(m: &Moment<'_>, kinds: &[Resource], wide: bool) -> String {
     nonempty.join("\n")
 }
 
+/// A `get` table aligned as kubectl's printer aligns it; nothing for no rows at all.
+fn aligned(raw: &str) -> String {
+    if raw.is_empty() {
+        String::new()
+    } else {
+        tabwrite(raw, 6, 3)
+    }
+}
+
+/// `kubectl get TYPE NAME…` and `kubectl get TYPE/NAME…`: the named objects, each run of names
+/// of one type as one table, its rows in the order the names were given, a blank line between
+/// tables. Names are exact (get takes no prefix). When several types are named, names carry
+/// their kind as in `get deploy,rs`. The second value is kubectl's error for each name that
+/// names nothing (`Error from server (NotFound): deployments.apps "x" not found`), which it
+/// prints on stderr after the tables, exiting 1. Events are not looked up by name here.
+pub fn get_named(
+    m: &Moment<'_>,
+    requests: &[(Resource, &str)],
+    wide: bool,
+) -> (String, Vec<String>) {
+    let several_kinds = requests.windows(2).any(|w| w[0].0 != w[1].0);
+    let mut tables = Vec::new();
+    let mut missing = Vec::new();
+    for run in requests.chunk_by(|a, b| a.0 == b.0) {
+        let kind = run[0].0;
+        let prefix = if several_kinds { kind.prefix() } else { "" };
+        let (raw, resource) = match kind {
+            Resource::Deployments => (deployments_table(m, prefix, wide), "deployments.apps"),
+            Resource::ReplicaSets => (replica_sets_table(m, prefix, wide), "replicasets.apps"),
+            Resource::Pods => (pods_table(m, prefix, wide), "pods"),
+            Resource::Nodes => (nodes_table(m, prefix, wide), "nodes"),
+            Resource::Events => (String::new(), "events"),
+        };
+        let mut lines = raw.lines();
+        let header = lines.next().unwrap_or_default();
+        let rows: Vec<&str> = lines.collect();
+        let mut table = String::new();
+        for (_, name) in run {
+            let cell = format!("{prefix}{name}");
+            match rows
+                .iter()
+                .find(|r| r.split('\t').next() == Some(cell.as_str()))
+            {
+                Some(row) => {
+                    table.push_str(row);
+                    table.push('\n');
+                }
+                None => missing.push(not_found(resource, name)),
+            }
+        }
+        if !table.is_empty() {
+            tables.push(aligned(&format!("{header}\n{table}")));
+        }
+    }
+    (tables.join("\n"), missing)
+}
+
 /// `kubectl get deploy`: `NAME READY UP-TO-DATE AVAILABLE AGE`, READY being
 /// `readyReplicas/spec.replicas`; `-o wide` adds `CONTAINERS IMAGES SELECTOR`.
 pub fn get_deployments(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
+    aligned(&deployments_table(m, prefix, wide))
+}
+
+/// The rows of [`get_deployments`] before they are aligned: a header line, then one line per object,
+/// its first cell the object's (prefixed) name, cells separated by tabs.
+fn deployments_table(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
     let (sim, now) = (m.sim, m.now);
     let mut t = String::new();
     if sim.store().deployments.is_empty() {
@@ -407,7 +470,7 @@ pub fn get_deployments(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
         }
         t.push('\n');
     }
-    tabwrite(&t, 6, 3)
+    t
 }
 
 /// What every simulated node reports about itself (`status.nodeInfo`): a kind-style node of
@@ -443,6 +506,12 @@ fn node_ip(n: &Node) -> String {
 /// KERNEL-VERSION CONTAINER-RUNTIME`. Nodes are cluster-scoped, so this table comes even when
 /// the namespace has nothing.
 pub fn get_nodes(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
+    aligned(&nodes_table(m, prefix, wide))
+}
+
+/// The rows of [`get_nodes`] before they are aligned: a header line, then one line per object,
+/// its first cell the object's (prefixed) name, cells separated by tabs.
+fn nodes_table(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
     let (sim, now) = (m.sim, m.now);
     let mut t = String::from("NAME\tSTATUS\tROLES\tAGE\tVERSION");
     if wide {
@@ -471,7 +540,7 @@ pub fn get_nodes(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
         }
         t.push('\n');
     }
-    tabwrite(&t, 6, 3)
+    t
 }
 
 /// The sum of one resource over pods, each counted as the scheduler counts it (its app
@@ -848,6 +917,12 @@ fn join_containers<'a>(it: impl Iterator<Item = &'a str>) -> String {
 /// `kubectl get rs`: `NAME DESIRED CURRENT READY AGE` (spec.replicas, status.replicas,
 /// status.readyReplicas); `-o wide` adds `CONTAINERS IMAGES SELECTOR`.
 pub fn get_replica_sets(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
+    aligned(&replica_sets_table(m, prefix, wide))
+}
+
+/// The rows of [`get_replica_sets`] before they are aligned: a header line, then one line per object,
+/// its first cell the object's (prefixed) name, cells separated by tabs.
+fn replica_sets_table(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
     let (sim, now) = (m.sim, m.now);
     let mut t = String::new();
     if sim.store().replica_sets.is_empty() {
@@ -878,7 +953,7 @@ pub fn get_replica_sets(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
         }
         t.push('\n');
     }
-    tabwrite(&t, 6, 3)
+    t
 }
 
 /// The RESTARTS cell of `printPod`: the restart count summed over containers, with
@@ -929,6 +1004,12 @@ pub fn ready_cell(pod: &Pod) -> String {
 /// `kubectl get pods`: `NAME READY STATUS RESTARTS AGE`; `-o wide` adds `IP NODE NOMINATED NODE
 /// READINESS GATES`. STATUS is [`Pod::kubectl_status`].
 pub fn get_pods(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
+    aligned(&pods_table(m, prefix, wide))
+}
+
+/// The rows of [`get_pods`] before they are aligned: a header line, then one line per object,
+/// its first cell the object's (prefixed) name, cells separated by tabs.
+fn pods_table(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
     let (sim, now) = (m.sim, m.now);
     let mut t = String::new();
     if sim.store().pods.is_empty() {
@@ -968,7 +1049,7 @@ pub fn get_pods(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
         }
         t.push('\n');
     }
-    tabwrite(&t, 6, 3)
+    t
 }
 
 /// One event as the API server holds it after the recorder's aggregation: identical events

@@ -552,3 +552,84 @@ fn rollout_takes_every_name_of_the_deployment_kind() {
         );
     }
 }
+
+/// `kubectl get TYPE NAME…` and `kubectl get TYPE/NAME…`: the named objects only, in the order
+/// named, with kinds on the names once several types are named; a name that names nothing is
+/// kubectl's NotFound on stderr, after what was found, and exit 1; and a type given both ways is
+/// refused as kubectl refuses it.
+#[test]
+fn get_looks_objects_up_by_name_like_kubectl() {
+    let file = "scenarios/rolling-update.yaml";
+    let (out, err, code) = kubectl(file, "70s", &["get", "deploy", "web"]);
+    assert_eq!(
+        (out.as_str(), err.as_str(), code),
+        (
+            "NAME   READY   UP-TO-DATE   AVAILABLE   AGE\nweb    8/10    10           8           70s\n",
+            "",
+            Some(0)
+        )
+    );
+    let (out, err, code) = kubectl(file, "70s", &["get", "deployment", "nope", "web"]);
+    assert!(
+        out.starts_with("NAME ") && out.lines().count() == 2,
+        "{out}"
+    );
+    assert_eq!(
+        (err.as_str(), code),
+        (
+            "Error from server (NotFound): deployments.apps \"nope\" not found\n",
+            Some(1)
+        )
+    );
+    // Two kinds: each its own table, names with their kinds, a blank line between.
+    let (all, _, _) = kubectl(file, "70s", &["get", "rs"]);
+    let rs: Vec<&str> = all
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let (out, err, code) = kubectl(
+        file,
+        "70s",
+        &[
+            "get",
+            "deploy/web",
+            &format!("rs/{}", rs[1]),
+            &format!("rs/{}", rs[0]),
+        ],
+    );
+    assert_eq!((err.as_str(), code), ("", Some(0)));
+    let tables: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(tables.len(), 2, "{out}");
+    assert!(tables[0].contains("\ndeployment.apps/web "), "{out}");
+    let names: Vec<&str> = tables[1]
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            format!("replicaset.apps/{}", rs[1]),
+            format!("replicaset.apps/{}", rs[0])
+        ]
+    );
+    // A name is not a prefix for get, as it is for describe.
+    let (out, err, code) = kubectl(file, "70s", &["get", "pods", "web", "-o", "wide"]);
+    assert_eq!(
+        (out.as_str(), err.as_str(), code),
+        (
+            "",
+            "Error from server (NotFound): pods \"web\" not found\n",
+            Some(1)
+        )
+    );
+    let (_, err, code) = kubectl(file, "70s", &["get", "deploy", "deploy/web"]);
+    assert!(
+        err.starts_with(
+            "error: there is no need to specify a resource type as a separate argument"
+        ),
+        "{err}"
+    );
+    assert_eq!(code, Some(1));
+}
