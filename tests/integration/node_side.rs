@@ -333,6 +333,29 @@ fn aggressive_liveness_kills_after_three_failures_and_backs_off() {
         .map(|(k, s)| s - k)
         .collect();
     check_gaps(&pod, &gaps, &[1, 1, 1, 1, 41], |b| b / 2);
+    // That fifth kill and its restart attempt are one sync, so the reason is cached before any
+    // status shows the exit: the pod goes from Running straight to CrashLoopBackOff, never
+    // Error, and its last state is the instance just killed (143, SIGTERM).
+    let fifth_exit = Time::from_millis(killed[4] + 1000);
+    let (sim, _) = run_scenario(
+        scenario("aggressive-liveness.yaml"),
+        fifth_exit.as_millis() / 1000 + 1,
+    );
+    let p = sim.store().pods.get(pod.as_str()).expect("the pod");
+    assert_eq!(p.kubectl_status(), "CrashLoopBackOff");
+    let cs = &p.status.container_statuses[0];
+    assert!(
+        matches!(
+            cs.last_state,
+            Some(ContainerState::Terminated { exit_code: 143, .. })
+        ),
+        "{cs:?}"
+    );
+    let statuses = status_transitions("aggressive-liveness.yaml", "web-", 360);
+    assert!(
+        !statuses.iter().any(|s| s.contains("Error")),
+        "{statuses:?}"
+    );
 }
 
 /// The name of the ReplicaSet whose pod template `matches`, once a bundled scenario has run

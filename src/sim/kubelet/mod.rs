@@ -1025,7 +1025,7 @@ fn sync_container(k: &mut KubeletContext<'_>, c: usize) {
     // still moves on, the crash-loop back-off.
     let restarting = matches!(cs.state, ContainerState::Terminated { .. })
         || rt.finished_at.is_some() && cs.last_state.is_some();
-    if restarting && !probes::crash_backoff_allows_restart(k, c) {
+    if restarting && !probes::crash_backoff_allows_restart(k, c, false) {
         return;
     }
     images::ensure_image_and_start(k, c);

@@ -1336,7 +1336,7 @@ pub fn killed_container_exited(
             go_duration(b.delay_ms)
         ));
         // Measured from this exit now: the next sync finds it the newest exited instance.
-        if crash_backoff_allows_restart(k, c) {
+        if crash_backoff_allows_restart(k, c, true) {
             images::ensure_image_and_start(k, c);
         }
         return;
@@ -1466,7 +1466,12 @@ pub(super) fn show_back_off_before_restart(k: &mut KubeletContext<'_>) -> bool {
 
 /// `doBackOff`: whether a stopped container may restart now. When it may not, reports
 /// CrashLoopBackOff and schedules the pod worker to look again.
-pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> bool {
+///
+/// `killed` is for a container the kubelet killed for a failed probe: the kill and this restart
+/// attempt are one sync upstream, so the reason is cached before any status shows the exit,
+/// and the status the runtime's next relist prompts (folded into this action) already shows
+/// CrashLoopBackOff; a real cluster never shows `Error` for it.
+pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize, killed: bool) -> bool {
     if !k.has_container(c) {
         return false;
     }
@@ -1516,6 +1521,11 @@ pub fn crash_backoff_allows_restart(k: &mut KubeletContext<'_>, c: usize) -> boo
         let status = k.status_word(c, "CrashLoopBackOff");
         let shows = if was_shown {
             format!("STATUS stays {status}.")
+        } else if killed {
+            apply_reason_cache(k);
+            format!(
+                "The kill and this restart attempt are one sync, so the reason is cached before any status shows the exit: the status the runtime's next relist prompts shows STATUS {status} straight away."
+            )
         } else if shown {
             let why = prompted.map_or(String::new(), |kind| {
                 format!(
