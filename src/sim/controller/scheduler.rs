@@ -610,6 +610,167 @@ fn requirement_matches<'n>(
     }
 }
 
+/// A feasible node's scores from the default profile's plugins that tell the simulated nodes
+/// apart, each 0–100: NodeResourcesFit (LeastAllocated, weight 1), NodeResourcesBalancedAllocation
+/// (weight 1; skipped for a pod that requests nothing) and PodTopologySpread with the system
+/// default constraints (weight 2; skipped for a pod no ReplicaSet owns). The other scoring
+/// plugins give every simulated node the same score (no PreferNoSchedule taints, no preferred
+/// affinities), except ImageLocality, which is not modelled.
+#[derive(Clone, Copy, Debug)]
+struct Scores {
+    fit: i64,
+    balanced: Option<i64>,
+    spread: Option<i64>,
+}
+
+impl Scores {
+    /// The weighted sum the scheduler ranks nodes by.
+    fn total(self) -> i64 {
+        self.fit + self.balanced.unwrap_or(0) + 2 * self.spread.unwrap_or(0)
+    }
+}
+
+/// `NodeResourcesBalancedAllocation`: how evenly the node's CPU and memory would be requested
+/// with this pod, `(1 − |cpu fraction − memory fraction| / 2) × 100`, fractions at most 1. It
+/// counts real requests (no defaults), and skips a pod that requests nothing (v1.33+), so that
+/// best-effort pods are not all sent to the same node.
+fn balanced_allocation((cpu, mem): (i64, i64), node: &Node, used: NodeUsage) -> Option<i64> {
+    if cpu == 0 && mem == 0 {
+        return None;
+    }
+    let fraction = |req: i64, cap: i64| {
+        if cap <= 0 {
+            0.0
+        } else {
+            (req as f64 / cap as f64).min(1.0)
+        }
+    };
+    let f_cpu = fraction(used.milli_cpu + cpu, node.status.allocatable_milli_cpu);
+    let f_mem = fraction(used.memory + mem, node.status.allocatable_memory);
+    let std = ((f_cpu - f_mem) / 2.0).abs();
+    Some(((1.0 - std) * 100.0) as i64)
+}
+
+/// What PodTopologySpread's default scoring saw: the owning ReplicaSet, the pods of it each
+/// feasible node runs, and each feasible node's normalized score, in `feasible`'s order.
+struct SpreadScores {
+    owner: String,
+    pods: Vec<i64>,
+    normalized: Vec<i64>,
+}
+
+/// The zone label of the system default constraint that spreads over zones.
+const ZONE_LABEL: &str = "topology.kubernetes.io/zone";
+
+/// PodTopologySpread's scoring with the system default constraints (`kubernetes.io/hostname`
+/// maxSkew 3 and `topology.kubernetes.io/zone` maxSkew 5, both ScheduleAnyway), which apply to
+/// a pod that sets no constraints of its own and is selected by a ReplicaSet: each feasible
+/// node scores `Σ count × ln(domains + 2) + (maxSkew − 1)` over the constraints whose key it
+/// has, counting the ReplicaSet's pods that are bound and not being deleted (in the node for
+/// the hostname, in the zone over every node the pod's node affinity allows for the zone),
+/// rounded; then `100 × (max + min − score) / max`, so the emptiest node gets 100.
+fn spread_scores(
+    pod: &Pod,
+    store: &Store,
+    feasible: &[(&Node, NodeUsage)],
+) -> Option<SpreadScores> {
+    if pod.spec.extra.contains_key("topologySpreadConstraints") || feasible.is_empty() {
+        return None;
+    }
+    let owner = pod
+        .metadata
+        .controller_ref()
+        .filter(|r| r.kind == "ReplicaSet")?;
+    let mut per_node: BTreeMap<&str, i64> = BTreeMap::new();
+    for p in store.pods_owned_by(&owner.uid) {
+        if !p.node_name.is_empty() && p.metadata.deletion_timestamp.is_none() && !p.is_terminal() {
+            *per_node.entry(p.node_name.as_str()).or_default() += 1;
+        }
+    }
+    let affine = |n: &Node| {
+        pod.spec
+            .node_selector
+            .iter()
+            .all(|(k, v)| n.metadata.labels.get(k) == Some(v))
+            && required_node_affinity_matches(pod, n)
+    };
+    let mut per_zone: BTreeMap<&str, i64> = BTreeMap::new();
+    for n in store.nodes.values().filter(|n| affine(n)) {
+        if let Some(zone) = n.metadata.labels.get(ZONE_LABEL) {
+            *per_zone.entry(zone.as_str()).or_default() +=
+                per_node.get(n.metadata.name.as_str()).copied().unwrap_or(0);
+        }
+    }
+    let zones: std::collections::BTreeSet<&str> = feasible
+        .iter()
+        .filter_map(|(n, _)| n.metadata.labels.get(ZONE_LABEL).map(String::as_str))
+        .collect();
+    let host_weight = ln_f64(feasible.len() as f64 + 2.0);
+    let zone_weight = ln_f64(zones.len() as f64 + 2.0);
+    let pods: Vec<i64> = feasible
+        .iter()
+        .map(|(n, _)| per_node.get(n.metadata.name.as_str()).copied().unwrap_or(0))
+        .collect();
+    let raw: Vec<i64> = feasible
+        .iter()
+        .zip(&pods)
+        .map(|((n, _), &here)| {
+            let mut score = here as f64 * host_weight + 2.0;
+            if let Some(zone) = n.metadata.labels.get(ZONE_LABEL) {
+                let in_zone = per_zone.get(zone.as_str()).copied().unwrap_or(0);
+                score += in_zone as f64 * zone_weight + 4.0;
+            }
+            score.round() as i64
+        })
+        .collect();
+    let (min, max) = (
+        raw.iter().copied().min().unwrap_or(0),
+        raw.iter().copied().max().unwrap_or(0),
+    );
+    let normalized = raw
+        .iter()
+        .map(|&s| {
+            if max == 0 {
+                100
+            } else {
+                100 * (max + min - s) / max
+            }
+        })
+        .collect();
+    Some(SpreadScores {
+        owner: owner.name.clone(),
+        pods,
+        normalized,
+    })
+}
+
+/// The natural logarithm from additions, multiplications and divisions only, so that native
+/// and WebAssembly builds agree to the last bit (the platforms' `log` need not): `x = m · 2^k`
+/// with `m` in [1, 2), then `ln m = 2 atanh((m − 1)/(m + 1))` by its series. For `x ≥ 1`.
+fn ln_f64(x: f64) -> f64 {
+    const LN_2: f64 = std::f64::consts::LN_2;
+    if x.is_nan() || x < 1.0 {
+        return 0.0;
+    }
+    let mut m = x;
+    let mut k = 0.0;
+    while m >= 2.0 {
+        m /= 2.0;
+        k += 1.0;
+    }
+    let z = (m - 1.0) / (m + 1.0);
+    let z2 = z * z;
+    let mut term = z;
+    let mut sum = 0.0;
+    let mut n = 1.0;
+    while n < 60.0 {
+        sum += term / n;
+        term *= z2;
+        n += 2.0;
+    }
+    k * LN_2 + 2.0 * sum
+}
+
 /// `NodeResourcesFit` with the LeastAllocated strategy: the mean free share of CPU and memory,
 /// 0–100, counting pods without requests at the scheduler's non-zero defaults.
 /// `(cpu, mem)` are the pod's requests and `used` the requests already held on the node.
@@ -683,28 +844,34 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
         return (out, Plugins::NONE);
     }
     let mut failures = Vec::new();
-    // The nodes that fit, counted, and those with the top score among them, in name order: a
-    // higher score starts the list again.
-    let mut fits = 0;
-    let mut top = i64::MIN;
-    let mut candidates: Vec<&Node> = Vec::new();
     let requests = pod_requests(pod);
     let ports_in_use = host_ports_in_use(pod, store);
     let inter_pod = InterPodCounts::of(pod, store);
+    let mut feasible: Vec<(&Node, NodeUsage)> = Vec::new();
     for (node, used) in store.nodes_with_usage() {
         match filter_node_with(pod, requests, node, used, &ports_in_use, &inter_pod) {
-            Ok(()) => {
-                fits += 1;
-                let score = score_node(requests, node, used);
-                if score > top {
-                    top = score;
-                    candidates.clear();
-                }
-                if score == top {
-                    candidates.push(node);
-                }
-            }
+            Ok(()) => feasible.push((node, used)),
             Err(f) => failures.push(f),
+        }
+    }
+    let fits = feasible.len();
+    // The nodes with the top score, in name order: a higher score starts the list again.
+    let spread = spread_scores(pod, store, &feasible);
+    let mut top = i64::MIN;
+    let mut candidates: Vec<(&Node, Scores)> = Vec::new();
+    for (i, &(node, used)) in feasible.iter().enumerate() {
+        let scores = Scores {
+            fit: score_node(requests, node, used),
+            balanced: balanced_allocation(requests, node, used),
+            spread: spread.as_ref().map(|s| s.normalized[i]),
+        };
+        let total = scores.total();
+        if total > top {
+            top = total;
+            candidates.clear();
+        }
+        if total == top {
+            candidates.push((node, scores));
         }
     }
     if candidates.is_empty() {
@@ -748,7 +915,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
         ));
         return (out, rejectors);
     }
-    let node = candidates[rng.below(candidates.len() as u64) as usize];
+    let (node, scores) = candidates[rng.below(candidates.len() as u64) as usize];
     let node_name = node.metadata.name.clone();
     // A pod placed on a node tainted unreachable (it tolerates the NoSchedule taint) is timed
     // against the NoExecute taint from now.
@@ -786,23 +953,44 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
     out.stage = Some(Stage::Schedule);
     let used = store.node_usage(&node_name);
     // Upstream's `selectHost` picks at random among the nodes with the top score, so a tie is
-    // said as one: "the most free capacity" of one among equals would be half the story.
+    // said as one: the best of one among equals would be half the story.
     let choice = match candidates.len() {
-        1 => "has the most free capacity".to_string(),
+        1 => "scores highest".to_string(),
         k => format!(
-            "ties with {} other node{} for the most free capacity and wins the scheduler's random pick among them (seeded)",
+            "ties with {} other node{} for the highest score and wins the scheduler's random pick among them (seeded)",
             k - 1,
             if k == 2 { "" } else { "s" }
         ),
     };
+    let spread_words = match (scores.spread, spread.as_ref()) {
+        (Some(sp), Some(counts)) => {
+            let here = feasible
+                .iter()
+                .position(|(n, _)| n.metadata.name == node_name)
+                .and_then(|i| counts.pods.get(i))
+                .copied()
+                .unwrap_or(0);
+            format!(
+                " + 2 × spread {sp} (it runs {here} of {}'s pods; fewer scores higher, as the scheduler spreads a ReplicaSet over nodes)",
+                counts.owner
+            )
+        }
+        _ => String::new(),
+    };
+    let balance_words = scores
+        .balanced
+        .map(|b| format!(" + balance {b}"))
+        .unwrap_or_default();
     out.say(format!(
-        "{name} fits on {} of {} nodes; {node_name} ({} of {} CPU and {} of {} memory requested before this pod) {choice}, so the pod is bound there.",
+        "{name} fits on {} of {} nodes; {node_name} ({} of {} CPU and {} of {} memory requested before this pod) {choice}: {} = free capacity {}{balance_words}{spread_words}. The pod is bound there.",
         fits,
         store.nodes.len(),
         format_cpu(used.milli_cpu),
         format_cpu(node.status.allocatable_milli_cpu),
         format_mem(used.memory),
-        format_mem(node.status.allocatable_memory)
+        format_mem(node.status.allocatable_memory),
+        scores.total(),
+        scores.fit,
     ));
     out.requeue.push((0, Work::KubeletSyncPod(Arc::clone(key))));
     (out, Plugins::NONE)
@@ -836,6 +1024,35 @@ pub fn format_mem(bytes: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The logarithm made of plain arithmetic agrees with the platform's to within rounding
+    /// for the domain counts the spread weights take (ln 3 for one node, ln 1002 for 1,000).
+    #[test]
+    fn ln_from_plain_arithmetic_matches_the_platform() {
+        for x in (1..=1_002).map(f64::from) {
+            let (ours, platform) = (ln_f64(x), x.ln());
+            assert!(
+                (ours - platform).abs() < 1e-12,
+                "ln {x}: {ours} vs {platform}"
+            );
+        }
+    }
+
+    /// BalancedAllocation: 1 CPU of 4 and 1Gi of 8Gi requested with the pod is
+    /// `(1 − |0.25 − 0.125| / 2) × 100` = 93.75, truncated; a pod that requests nothing skips it.
+    #[test]
+    fn balanced_allocation_scores_the_spread_between_cpu_and_memory() {
+        let mut node = Node::default();
+        node.status.allocatable_milli_cpu = 4000;
+        node.status.allocatable_memory = 8 << 30;
+        let used = NodeUsage {
+            milli_cpu: 500,
+            memory: 512 << 20,
+            pods: 1,
+        };
+        assert_eq!(balanced_allocation((500, 512 << 20), &node, used), Some(93));
+        assert_eq!(balanced_allocation((0, 0), &node, used), None);
+    }
 
     /// The queue's flush looks every 30 s and wants more than five minutes of waiting: a pod
     /// that failed at 70 s is moved at 390 s (at 360 s it has waited 290 s); one that failed
