@@ -703,10 +703,16 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                     .iter()
                     .any(|c| c.readiness_probe.is_some())
             });
+            let ready = store
+                .pods
+                .get(name.as_str())
+                .is_some_and(|pod| pod.is_ready());
             out.say(if has_probe {
                 format!("Fault: the readiness endpoint of {name} stops answering, as when its app loses its database. Nothing changes until the readiness probe runs again; after failureThreshold failures in a row the pod turns not Ready and its ReplicaSet counts it as unavailable. Readiness never restarts a container, so the pod stays, not Ready, until the endpoint recovers.")
-            } else {
+            } else if ready {
                 format!("Fault: the readiness endpoint of {name} stops answering. Its containers have no readinessProbe, so the kubelet never asks and the pod stays Ready: without a probe, Kubernetes cannot see this failure.")
+            } else {
+                format!("Fault: the readiness endpoint of {name} stops answering. Its containers have no readinessProbe, so the kubelet never asks: the pod will turn Ready once its containers run, since without a probe Kubernetes cannot see this failure.")
             });
         }
         Command::CrashPod(p) => {
@@ -737,9 +743,20 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 },
             ));
             out.stage = Some(Stage::Retry);
-            out.say(format!(
-                "Fault: the process in the first container of {name} crashes. The kubelet sees the exit at once and, under restartPolicy Always, restarts the container after the crash-loop back-off (0s for a first crash, then 10s, 20s, 40s … up to 300s)."
-            ));
+            let node = store
+                .pods
+                .get(name.as_str())
+                .map(|pod| pod.node_name.clone())
+                .unwrap_or_default();
+            out.say(if crate::sim::kubelet::node_down(store, &node) {
+                format!(
+                    "Fault: the process in the first container of {name} crashes. The kubelet of {node} has stopped, so nothing sees the exit: the pod keeps the status it last reported, and nothing restarts the container."
+                )
+            } else {
+                format!(
+                    "Fault: the process in the first container of {name} crashes. The kubelet sees the exit at once and, under restartPolicy Always, restarts the container after the crash-loop back-off (0s for a first crash, then 10s, 20s, 40s … up to 300s)."
+                )
+            });
         }
         Command::FailRegistry(image) => {
             if store.registry_down.contains(image) {
@@ -829,13 +846,13 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 )
             } else if bound {
                 format!(
-                    "pod \"{name}\" deleted from default namespace: it gets a deletionTimestamp and {grace}s to shut down. Its ReplicaSet no longer counts it and creates a replacement at once."
+                    "pod \"{name}\" deleted from default namespace: it gets a deletionTimestamp and {grace}s to shut down. Its ReplicaSet no longer counts it and sets out to create a replacement at once."
                 )
             } else {
                 // `CheckGracefulDelete` gives a pod that was never bound a grace period of 0:
                 // no kubelet runs anything of it, so it goes at once.
                 format!(
-                    "pod \"{name}\" deleted from default namespace: it was on no node yet, so nothing has to shut down and the API server removes it at once (grace period 0). Its ReplicaSet creates a replacement at once."
+                    "pod \"{name}\" deleted from default namespace: it was on no node yet, so nothing has to shut down and the API server removes it at once (grace period 0). Its ReplicaSet sets out to create a replacement at once."
                 )
             });
         }

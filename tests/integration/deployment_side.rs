@@ -1561,3 +1561,47 @@ fn scaling_to_zero_mid_rollout_allows_no_surge() {
             .all(|rs| rs.spec.replicas == 0)
     );
 }
+
+/// The narration's arithmetic says where its numbers come from: a maxUnavailable above the
+/// replicas is capped at them, and the Deployment status names what `calculateStatus` counted
+/// unavailable pods against (the ReplicaSets' wants as the pass began) when that is not
+/// spec.replicas.
+#[test]
+fn narration_says_where_capped_and_counted_numbers_come_from() {
+    let yaml = "
+name: capped
+cluster: {nodes: [{name: node-1, cpu: '8'}]}
+images:
+  web:2.0: {ready: never}
+deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 2
+    strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 5}}
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers:
+          - name: web
+            image: web:1.0
+            readinessProbe: {httpGet: {path: /, port: 8080}}
+actions: [{at: 20s, set_image: web:2.0}]
+run_until: 40s
+";
+    let (_, steps) = run(yaml, 40);
+    assert_narrated(
+        &steps,
+        &[
+            "Because maxUnavailable is 5, capped at the 2 replicas, at least 2 − 2 = 0 pods must stay available",
+        ],
+    );
+    let rolling = bundled("rolling-update.yaml");
+    let (_, steps) = run(&rolling, 61);
+    assert_narrated(
+        &steps,
+        &["(1 unavailable, counted against the 11 pods the ReplicaSets wanted as this pass began)"],
+    );
+}

@@ -98,12 +98,24 @@ fn narrate_status(rs: &ReplicaSet, new: &ReplicaSetStatus, out: &mut Outcome) {
         } else {
             String::new()
         };
+        // The status of a sync that deletes pods counts the pod list it started from, so it
+        // may count more ready pods than the ReplicaSet now wants; said as it is.
+        let counted = if new.ready_replicas > rs.spec.replicas {
+            format!(
+                "{} counts {} pods ready (it wants {}; this sync's status still counts the pods it is deleting)",
+                rs.metadata.name, new.ready_replicas, rs.spec.replicas
+            )
+        } else {
+            format!(
+                "{} counts {} of {} pod{} ready",
+                rs.metadata.name,
+                new.ready_replicas,
+                rs.spec.replicas,
+                plural(rs.spec.replicas)
+            )
+        };
         out.say(format!(
-            "{} counts {} of {} pod{} ready and {} available{min_ready}.",
-            rs.metadata.name,
-            new.ready_replicas,
-            rs.spec.replicas,
-            plural(rs.spec.replicas),
+            "{counted} and {} available{min_ready}.",
             new.available_replicas
         ));
     } else if out.narration.is_empty() {
@@ -195,13 +207,18 @@ fn manage_replicas(
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(", ");
+        // With refusals, it tried more than it made.
+        let creates = if errs.is_empty() {
+            format!("creates {successes}")
+        } else {
+            format!("tries to create {}", successes + errs.len())
+        };
         out.say(format!(
-            "{} wants {} pod{} and has {} active, so it creates {} in slow-start batches of {batch_text}{}.",
+            "{} wants {} pod{} and has {} active, so it {creates} in slow-start batches of {batch_text}{}.",
             rs.metadata.name,
             rs.spec.replicas,
             plural(rs.spec.replicas),
             counts.active,
-            successes,
             if want < usize::try_from(-diff).unwrap_or(0) {
                 format!(" (at most burstReplicas {BURST_REPLICAS} per sync)")
             } else {

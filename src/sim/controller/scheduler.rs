@@ -13,7 +13,7 @@ use crate::sim::api::{
 use crate::sim::order;
 use crate::sim::rng::Rng;
 use crate::sim::store::{NodeUsage, PodName, Store, pod_requests};
-use crate::sim::trace::Stage;
+use crate::sim::trace::{Stage, plural};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -982,9 +982,10 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
         .map(|b| format!(" + balance {b}"))
         .unwrap_or_default();
     out.say(format!(
-        "{name} fits on {} of {} nodes; {node_name} ({} of {} CPU and {} of {} memory requested before this pod) {choice}: {} = free capacity {}{balance_words}{spread_words}. The pod is bound there.",
+        "{name} fits on {} of {} node{}; {node_name} ({} of {} CPU and {} of {} memory requested before this pod) {choice}: {} = free capacity {}{balance_words}{spread_words}. The pod is bound there.",
         fits,
         store.nodes.len(),
+        plural(store.nodes.len() as i64),
         format_cpu(used.milli_cpu),
         format_cpu(node.status.allocatable_milli_cpu),
         format_mem(used.memory),

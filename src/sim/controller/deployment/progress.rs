@@ -8,7 +8,7 @@ use crate::sim::api::{
     ConditionReason, ConditionStatus, Deployment, DeploymentCondition, DeploymentConditionType,
     DeploymentStatus, ReplicaSet, ReplicaSetConditionType, Time,
 };
-use crate::sim::trace::Stage;
+use crate::sim::trace::{Stage, plural};
 
 /// `syncRolloutStatus`: calculates the status, updates Progressing (complete, progressing, or
 /// timed out), copies any ReplicaFailure, and writes the status if it changed — otherwise
@@ -89,7 +89,8 @@ pub fn sync_rollout_status(
     if ctx.check_write(d, OnConflict::Fail).is_err() {
         return;
     }
-    narrate_status_change(ctx, d, &new_status);
+    let rs_wanted = all_rss.iter().map(|rs| rs.spec.replicas).sum();
+    narrate_status_change(ctx, d, &new_status, rs_wanted);
     d.status = new_status;
     let _ = ctx.update_status(d, OnConflict::Fail);
 }
@@ -210,7 +211,15 @@ pub fn check_paused_conditions(ctx: &mut SyncContext<'_>, d: &mut Deployment) {
 }
 
 /// Explains a status write in words: counts that moved and conditions that changed.
-pub fn narrate_status_change(ctx: &mut SyncContext<'_>, d: &Deployment, new: &DeploymentStatus) {
+///
+/// `rs_wanted` is what the ReplicaSets the pass read wanted (their `spec.replicas` summed), which
+/// `calculateStatus` counts unavailable pods against.
+pub fn narrate_status_change(
+    ctx: &mut SyncContext<'_>,
+    d: &Deployment,
+    new: &DeploymentStatus,
+    rs_wanted: i32,
+) {
     let old = &d.status;
     let desired = d.replicas();
     // The first status written for a new generation records what the controller did about the
@@ -229,13 +238,15 @@ pub fn narrate_status_change(ctx: &mut SyncContext<'_>, d: &Deployment, new: &De
         let sentence = match c.reason {
             ConditionReason::NewReplicaSetAvailable => {
                 ctx.out.stage_default(Stage::Readiness);
-                let all = if desired == 1 {
-                    "The 1 replica is".to_string()
-                } else {
-                    format!("All {desired} replicas are")
+                let all = match desired {
+                    0 => {
+                        "The Deployment wants no replicas and its ReplicaSets hold none".to_string()
+                    }
+                    1 => "The 1 replica is updated and available".to_string(),
+                    _ => format!("All {desired} replicas are updated and available"),
                 };
                 format!(
-                    "{all} updated and available, so Progressing is True with reason NewReplicaSetAvailable: the rollout is complete."
+                    "{all}, so Progressing is True with reason NewReplicaSetAvailable: the rollout is complete."
                 )
             }
             ConditionReason::ProgressDeadlineExceeded => {
@@ -267,7 +278,13 @@ pub fn narrate_status_change(ctx: &mut SyncContext<'_>, d: &Deployment, new: &De
             }
             ConditionReason::FailedCreate | ConditionReason::FailedDelete => {
                 ctx.out.stage_at_least(Stage::Retry);
-                format!("A ReplicaSet reports {}: {}", c.reason.as_str(), c.message)
+                // The message is the API server's and has no full stop of its own.
+                let stop = if c.message.ends_with('.') { "" } else { "." };
+                format!(
+                    "A ReplicaSet reports {}: {}{stop}",
+                    c.reason.as_str(),
+                    c.message
+                )
             }
             _ => continue,
         };
@@ -288,11 +305,15 @@ pub fn narrate_status_change(ctx: &mut SyncContext<'_>, d: &Deployment, new: &De
             String::new()
         };
         // `calculateStatus` counts unavailable pods against every ReplicaSet's spec.replicas,
-        // old ones included, so during a rollout "unavailable" need not be desired − available;
-        // naming what it counts against keeps it from reading as a sum gone wrong.
-        let wanted = new.available_replicas + new.unavailable_replicas;
-        let of = if new.unavailable_replicas > 0 && wanted != desired {
-            format!(" of the {wanted} pods the ReplicaSets want")
+        // old ones included, as the pass read them (before its own scaling), so "unavailable"
+        // need not be desired − available; naming what it counts against keeps it from
+        // reading as a sum gone wrong.
+        let puzzling = new.unavailable_replicas > 0 || new.available_replicas < desired;
+        let of = if rs_wanted != desired && puzzling {
+            format!(
+                ", counted against the {rs_wanted} pod{} the ReplicaSets wanted as this pass began",
+                plural(rs_wanted)
+            )
         } else {
             String::new()
         };

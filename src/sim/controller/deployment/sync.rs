@@ -106,6 +106,10 @@ fn get_new_replica_set(
                 .map(String::as_str)
                 != Some(rev)
         {
+            ctx.out.say(format!(
+                "The Deployment takes the revision of its new ReplicaSet {}: its {REVISION_ANNOTATION} annotation becomes {rev}.",
+                rs_copy.metadata.name
+            ));
             d.metadata
                 .annotations
                 .insert(REVISION_ANNOTATION.to_string(), rev.to_string());
@@ -375,8 +379,20 @@ pub fn unavailable_phrase(d: &Deployment) -> String {
         .and_then(|r| r.max_unavailable.as_ref())
         .and_then(|v| v.scaled_value(d.replicas(), false).ok())
         .unwrap_or(0);
-    if raw_resolved != resolved && resolved == 1 && max_surge(d) == 0 {
+    let fencepost = if raw_resolved == 0 && max_surge(d) == 0 && d.replicas() > 0 {
+        1
+    } else {
+        raw_resolved
+    };
+    if fencepost != raw_resolved && resolved == 1 {
         format!("{base}, raised to 1 because maxSurge is also 0")
+    } else if resolved < fencepost {
+        // `MaxUnavailable` never lets more go than the Deployment has.
+        format!(
+            "{base}, capped at the {} replica{}",
+            d.replicas(),
+            plural(d.replicas())
+        )
     } else {
         base
     }
@@ -711,7 +727,8 @@ pub fn sync_deployment_status(
     if ctx.check_write(d, OnConflict::Fail).is_err() {
         return;
     }
-    progress::narrate_status_change(ctx, d, &new_status);
+    let rs_wanted = all_rss.iter().map(|rs| rs.spec.replicas).sum();
+    progress::narrate_status_change(ctx, d, &new_status, rs_wanted);
     d.status = new_status;
     let _ = ctx.update_status(d, OnConflict::Fail);
 }
