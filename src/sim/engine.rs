@@ -759,6 +759,7 @@ impl Sim {
                 created,
                 relevant,
                 became_ready,
+                freed_host_ports,
             } => {
                 if created {
                     self.queue.push(now, Work::SchedulePod(name.clone()));
@@ -816,7 +817,12 @@ impl Sim {
                     }
                 }
                 if removed && bound {
-                    self.wake_unschedulable(Plugins::ON_ASSIGNED_POD_DELETE);
+                    let wakes = if freed_host_ports {
+                        Plugins::ON_ASSIGNED_POD_DELETE
+                    } else {
+                        Plugins::ON_ASSIGNED_POD_DELETE.without(Plugins::NODE_PORTS)
+                    };
+                    self.wake_unschedulable(wakes);
                 }
             }
             Touched::Node { wakes, .. } => self.wake_unschedulable(wakes),

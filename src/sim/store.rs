@@ -150,6 +150,9 @@ pub enum Touched {
         /// Whether a status update made the pod Ready: its ReplicaSet then looks again once the
         /// pod can count as available (upstream `updatePod`).
         became_ready: bool,
+        /// Whether a bound pod that went away held host ports: only then can its deletion free
+        /// a port a pending pod waits for (NodePorts' queueing hint).
+        freed_host_ports: bool,
     },
     /// A node changed in a way that may let a pod fit: the plugins whose queueing hints retry
     /// a pod they turned down.
@@ -175,6 +178,9 @@ impl Touched {
             created,
             relevant,
             became_ready: false,
+            freed_host_ports: removed
+                && !pod.node_name.is_empty()
+                && crate::sim::controller::scheduler::has_host_ports(pod),
         }
     }
 }

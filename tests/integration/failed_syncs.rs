@@ -303,23 +303,36 @@ fn a_replica_set_name_over_253_characters_is_a_create_error() {
     assert!(gaps.windows(2).all(|g| g[1] >= g[0]), "{gaps:?}");
 }
 
-/// A Deployment paused at 10 s, given a new image at 20 s and resumed at 30 s.
-const RESUMED: &str = "
-name: resumed
-cluster: {nodes: [{name: node-1}]}
+/// Two replicas of `web:1.0` on one node, with these actions (a YAML flow list), run to 40 s
+/// or `until`.
+fn two_replicas(actions: &str, until: &str) -> String {
+    format!(
+        "
+name: two replicas
+cluster: {{nodes: [{{name: node-1}}]}}
 deployment:
   apiVersion: apps/v1
   kind: Deployment
-  metadata: {name: web}
+  metadata: {{name: web}}
   spec:
     replicas: 2
-    selector: {matchLabels: {app: web}}
+    selector: {{matchLabels: {{app: web}}}}
     template:
-      metadata: {labels: {app: web}}
-      spec: {containers: [{name: web, image: 'web:1.0'}]}
-actions: [{at: 10s, pause: {}}, {at: 20s, set_image: 'web:2.0'}, {at: 30s, resume: {}}]
-run_until: 40s
-";
+      metadata: {{labels: {{app: web}}}}
+      spec: {{containers: [{{name: web, image: 'web:1.0'}}]}}
+actions: {actions}
+run_until: {until}
+"
+    )
+}
+
+/// A Deployment paused at 10 s, given a new image at 20 s and resumed at 30 s.
+fn resumed() -> String {
+    two_replicas(
+        "[{at: 10s, pause: {}}, {at: 20s, set_image: 'web:2.0'}, {at: 30s, resume: {}}]",
+        "40s",
+    )
+}
 
 const CONFLICT: &str = "Operation cannot be fulfilled on deployments.apps \"web\": the object has been modified; please apply your changes to the latest version and try again";
 
@@ -330,7 +343,7 @@ const CONFLICT: &str = "Operation cannot be fulfilled on deployments.apps \"web\
 /// stored Progressing reasons go Paused → Resumed → ReplicaSetUpdated, never NewReplicaSetCreated.
 #[test]
 fn a_second_deployment_write_in_one_pass_is_refused_with_a_conflict() {
-    let scenario = Scenario::parse(RESUMED).unwrap_or_else(|e| panic!("{e:?}"));
+    let scenario = Scenario::parse(&resumed()).unwrap_or_else(|e| panic!("{e:?}"));
     let mut sim = scenario.sim();
     let mut reasons: Vec<String> = Vec::new();
     let mut resume_pass = None;
@@ -375,7 +388,7 @@ fn a_second_deployment_write_in_one_pass_is_refused_with_a_conflict() {
 /// requeues it.
 #[test]
 fn the_pass_that_creates_a_replica_set_fails_on_its_second_write() {
-    let scenario = Scenario::parse(RESUMED).unwrap_or_else(|e| panic!("{e:?}"));
+    let scenario = Scenario::parse(&resumed()).unwrap_or_else(|e| panic!("{e:?}"));
     let mut sim = scenario.sim();
     sim.step().expect("the apply");
     let store = sim.store().clone();
@@ -411,5 +424,57 @@ fn the_pass_that_creates_a_replica_set_fails_on_its_second_write() {
     assert_eq!(
         deployment::sync_deployment(&store, "web", sim.now()).error,
         None
+    );
+}
+
+/// The legacy rollback annotation, applied with a new template: the pass that creates the new
+/// ReplicaSet writes the Deployment's status, so its `Update` that copies the old template back
+/// is refused; `rollback` records `DeploymentRollback` only once the update lands, so there is
+/// one event, from the next pass.
+#[test]
+fn a_refused_legacy_rollback_records_no_event() {
+    let yaml = two_replicas(
+        "[{at: 30s, apply: {apiVersion: apps/v1, kind: Deployment, metadata: {name: web, annotations: {deprecated.deployment.rollback.to: '1'}}, spec: {replicas: 2, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: 'web:2.0'}]}}}}}]",
+        "60s",
+    );
+    let steps = run(&yaml);
+    let rollbacks: Vec<&Step> = steps
+        .iter()
+        .filter(|s| {
+            s.events
+                .iter()
+                .any(|e| e.reason == EventReason::DeploymentRollback)
+        })
+        .collect();
+    assert_eq!(rollbacks.len(), 1, "{rollbacks:#?}");
+    assert!(steps.iter().any(|s| {
+        s.time == Time::from_secs(30)
+            && s.narration.contains("refused with a conflict")
+            && s.narration
+                .contains("rollback annotation asks for revision 1")
+    }),);
+}
+
+/// Upstream's pass keeps the ReplicaSet list it read: when the scaling-event check has synced
+/// the new ReplicaSet's minReadySeconds, the rollout's own sync of it, from the same stale
+/// copy, is refused with a conflict, and the sync is retried.
+#[test]
+fn a_second_update_of_the_new_replica_set_in_one_pass_is_refused() {
+    let yaml = two_replicas(
+        "[{at: 30s, apply: {apiVersion: apps/v1, kind: Deployment, metadata: {name: web}, spec: {replicas: 2, minReadySeconds: 5, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: 'web:1.0'}]}}}}}]",
+        "60s",
+    );
+    let steps = run(&yaml);
+    let pass = steps
+        .iter()
+        .find(|s| s.time == Time::from_secs(30) && s.actor == "deployment-controller")
+        .expect("the pass after the apply");
+    assert!(
+        pass.narration
+            .contains("takes the Deployment's minReadySeconds, 5s (it had 0s)")
+            && pass.narration.contains("second update of ReplicaSet web-")
+            && pass.narration.contains("refused with a conflict"),
+        "{}",
+        pass.narration
     );
 }

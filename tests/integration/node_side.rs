@@ -3539,3 +3539,47 @@ run_until: 3m
         );
     }
 }
+
+/// NodePorts' queueing hint: a pod turned down for a host port is retried when a bound pod that
+/// held host ports goes away, not when any pod does. Six replicas on three nodes gain
+/// `hostPort: 8080` in a rollout: three new pods find no free port, and the old pods deleted
+/// meanwhile (which hold no host port) do not retry them, so each is turned down once.
+#[test]
+fn a_deleted_pod_without_host_ports_does_not_retry_pods_waiting_for_a_port() {
+    let pod = |image: &str, host_port: &str| {
+        format!(
+            "{{metadata: {{labels: {{app: web}}}}, spec: {{containers: [{{name: web, image: '{image}', ports: [{{containerPort: 8080{host_port}}}], resources: {{requests: {{cpu: 250m, memory: 128Mi}}}}}}]}}}}"
+        )
+    };
+    let yaml = format!(
+        "
+name: host ports
+seed: 7
+cluster: {{nodes: [{{name: node-1}}, {{name: node-2}}, {{name: node-3}}]}}
+images:
+  web:2.0: {{pull_time: 3s, shutdown: 2s}}
+deployment:
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {{name: web}}
+  spec: {{replicas: 6, selector: {{matchLabels: {{app: web}}}}, template: {}}}
+actions:
+  - {{at: 30s, apply: {{apiVersion: apps/v1, kind: Deployment, metadata: {{name: web}}, spec: {{replicas: 6, selector: {{matchLabels: {{app: web}}}}, template: {}}}}}}}
+run_until: 90s
+",
+        pod("web:1.0", ""),
+        pod("web:2.0", ", hostPort: 8080")
+    );
+    let (_, steps) = run_yaml(&yaml, 90);
+    let refused: Vec<&str> = steps
+        .iter()
+        .flat_map(|s| &s.events)
+        .filter(|e| e.reason == EventReason::FailedScheduling)
+        .map(|e| e.involved_object.name.as_str())
+        .collect();
+    let mut distinct = refused.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(!refused.is_empty());
+    assert_eq!(refused.len(), distinct.len(), "{refused:?}");
+}

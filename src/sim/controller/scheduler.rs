@@ -61,8 +61,8 @@ impl Plugins {
     pub const POD_ANTI_AFFINITY: Plugins = Plugins(1 << 6);
     pub const ALL: Plugins = Plugins((1 << 7) - 1);
     /// The plugins whose hint retries a pod when a pod bound to a node is deleted: the room it
-    /// held (NodeResourcesFit queues on any such deletion), its host ports, and the
-    /// anti-affinity it took part in go with it.
+    /// held (NodeResourcesFit queues on any such deletion), its host ports (NodePorts queues
+    /// only when it held some), and the anti-affinity it took part in go with it.
     pub const ON_ASSIGNED_POD_DELETE: Plugins = Plugins(1 << 3 | 1 << 4 | 1 << 6);
     /// The plugins whose hint retries a pod when a pod is bound to a node.
     pub const ON_ASSIGNED_POD_ADD: Plugins = Plugins::POD_AFFINITY;
@@ -70,6 +70,11 @@ impl Plugins {
     /// Both sets together.
     pub const fn union(self, other: Plugins) -> Plugins {
         Plugins(self.0 | other.0)
+    }
+
+    /// This set without `other`'s plugins.
+    pub const fn without(self, other: Plugins) -> Plugins {
+        Plugins(self.0 & !other.0)
     }
 
     /// Whether the sets share a plugin.
@@ -214,6 +219,11 @@ fn filter_node_with(
         });
     }
     inter_pod.filter(node)
+}
+
+/// Whether any of the pod's containers asks for a host port.
+pub fn has_host_ports(pod: &Pod) -> bool {
+    !host_ports(pod).is_empty()
 }
 
 /// The host ports a pod's containers ask for: (protocol, host IP, port), TCP and `0.0.0.0` when

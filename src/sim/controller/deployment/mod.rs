@@ -35,6 +35,11 @@ pub struct SyncContext<'a> {
     /// works on the informer's copy and drops the object each write returns, so only the first
     /// write that changes the Deployment carries its current resourceVersion.
     changed_deployment: bool,
+    /// The ReplicaSets whose annotations this pass has synced: the pass's ReplicaSet list is
+    /// the one read when it began, so a second sync of the same one (the scaling-event check
+    /// and the rollout each call `getAllReplicaSetsAndSyncRevision`) carries a stale
+    /// resourceVersion.
+    synced_replica_sets: Vec<String>,
 }
 
 /// Whether a Deployment write is the pass's own error or one upstream ignores (`_, _ =`).
@@ -54,6 +59,7 @@ impl<'a> SyncContext<'a> {
             now,
             out: Outcome::default(),
             changed_deployment: false,
+            synced_replica_sets: Vec::new(),
         }
     }
 
@@ -65,6 +71,26 @@ impl<'a> SyncContext<'a> {
         } else {
             Event::normal(COMPONENT, obj, reason, message)
         });
+    }
+
+    /// Updates the new ReplicaSet's annotations and minReadySeconds from the pass's copy, as
+    /// `getNewReplicaSet` does (the caller goes on with the object the write returns).
+    ///
+    /// # Errors
+    /// The API server's conflict when this pass has already updated it from the same stale copy.
+    pub fn sync_replica_set(&mut self, rs: &ReplicaSet) -> Result<(), String> {
+        let name = &rs.metadata.name;
+        if self.synced_replica_sets.contains(name) {
+            self.out.say(format!(
+                "The controller's second update of ReplicaSet {name} in this pass is refused with a conflict (the object has been modified): the pass's list of ReplicaSets is the one it read when it began, so the copy still lacks the update it made a moment ago. The sync returns the error and the Deployment is requeued."
+            ));
+            return Err(format!(
+                "Operation cannot be fulfilled on replicasets.apps {name:?}: the object has been modified; please apply your changes to the latest version and try again"
+            ));
+        }
+        self.synced_replica_sets.push(name.clone());
+        self.out.change(Change::UpdateReplicaSet(rs.clone()));
+        Ok(())
     }
 
     /// Writes the Deployment through the status subresource (annotations and status).

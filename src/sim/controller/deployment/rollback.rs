@@ -67,19 +67,22 @@ pub fn rollback(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[Replic
                 d.metadata.annotations.insert(k.clone(), v.clone());
             }
         }
-        ctx.event(
-            d,
-            false,
-            EventReason::DeploymentRollback,
-            format!(
-                "Rolled back deployment {:?} to revision {to_revision}",
-                d.metadata.name
-            ),
-        );
         ctx.out.say(format!(
             "The rollback annotation asks for revision {to_revision}, so its template is copied back into the Deployment."
         ));
-        clear_rollback_to(ctx, d);
+        // `rollback` records the event only once the update has landed (`performedRollback &&
+        // err == nil`): a refused write leaves the annotation for the next pass.
+        if clear_rollback_to(ctx, d) {
+            ctx.event(
+                d,
+                false,
+                EventReason::DeploymentRollback,
+                format!(
+                    "Rolled back deployment {:?} to revision {to_revision}",
+                    d.metadata.name
+                ),
+            );
+        }
         return;
     }
     ctx.event(
@@ -91,9 +94,9 @@ pub fn rollback(ctx: &mut SyncContext<'_>, d: &mut Deployment, rs_list: &[Replic
     clear_rollback_to(ctx, d);
 }
 
-/// `updateDeploymentAndClearRollbackTo`.
-fn clear_rollback_to(ctx: &mut SyncContext<'_>, d: &mut Deployment) {
+/// `updateDeploymentAndClearRollbackTo`. Returns whether the update landed; a refused write is
+/// the sync's error, and the annotation stays for the next pass.
+fn clear_rollback_to(ctx: &mut SyncContext<'_>, d: &mut Deployment) -> bool {
     d.metadata.annotations.remove(DEPRECATED_ROLLBACK_TO);
-    // A refused write is the sync's error; the annotation stays and the next pass tries again.
-    let _ = ctx.update(d, OnConflict::Fail);
+    ctx.update(d, OnConflict::Fail).is_ok()
 }

@@ -81,6 +81,14 @@ fn get_new_replica_set(
         let min_ready_needs_update = rs_copy.spec.min_ready_seconds != d.spec.min_ready_seconds;
         if annotations_updated || min_ready_needs_update {
             rs_copy.spec.min_ready_seconds = d.spec.min_ready_seconds;
+            if min_ready_needs_update {
+                ctx.out.say(format!(
+                    "The new ReplicaSet {} takes the Deployment's minReadySeconds, {}s (it had {}s).",
+                    rs_copy.metadata.name,
+                    d.spec.min_ready_seconds,
+                    existing.spec.min_ready_seconds
+                ));
+            }
             if existing.annotation(REVISION_ANNOTATION) != rs_copy.annotation(REVISION_ANNOTATION) {
                 ctx.out.say(format!(
                     "ReplicaSet {} already has the current template, so it is re-used and becomes revision {}{}.",
@@ -92,9 +100,7 @@ fn get_new_replica_set(
                         .unwrap_or_default()
                 ));
             }
-            ctx.out
-                .changes
-                .push(Change::UpdateReplicaSet(rs_copy.clone()));
+            ctx.sync_replica_set(&rs_copy)?;
             return Ok(Some(rs_copy));
         }
 
