@@ -691,12 +691,9 @@ fn spread_scores(
         .metadata
         .controller_ref()
         .filter(|r| r.kind == "ReplicaSet")?;
-    let mut per_node: BTreeMap<&str, i64> = BTreeMap::new();
-    for p in store.pods_owned_by(&owner.uid) {
-        if !p.node_name.is_empty() && p.metadata.deletion_timestamp.is_none() && !p.is_terminal() {
-            *per_node.entry(p.node_name.as_str()).or_default() += 1;
-        }
-    }
+    // The store's co-location index counts exactly these: the owner's pods on a node that
+    // are neither being deleted nor finished.
+    let on = |node: &str| i64::from(store.active_on_node(&owner.uid, node));
     let affine = |n: &Node| {
         pod.spec
             .node_selector
@@ -707,8 +704,7 @@ fn spread_scores(
     let mut per_zone: BTreeMap<&str, i64> = BTreeMap::new();
     for n in store.nodes.values().filter(|n| affine(n)) {
         if let Some(zone) = n.metadata.labels.get(ZONE_LABEL) {
-            *per_zone.entry(zone.as_str()).or_default() +=
-                per_node.get(n.metadata.name.as_str()).copied().unwrap_or(0);
+            *per_zone.entry(zone.as_str()).or_default() += on(&n.metadata.name);
         }
     }
     let zones: std::collections::BTreeSet<&str> = feasible
@@ -717,10 +713,7 @@ fn spread_scores(
         .collect();
     let host_weight = ln_f64(feasible.len() as f64 + 2.0);
     let zone_weight = ln_f64(zones.len() as f64 + 2.0);
-    let pods: Vec<i64> = feasible
-        .iter()
-        .map(|(n, _)| per_node.get(n.metadata.name.as_str()).copied().unwrap_or(0))
-        .collect();
+    let pods: Vec<i64> = feasible.iter().map(|(n, _)| on(&n.metadata.name)).collect();
     let raw: Vec<i64> = feasible
         .iter()
         .zip(&pods)
