@@ -185,10 +185,13 @@ impl Command {
         }
     }
 
-    /// The stage a command belongs to: rolling back is stage 5, everything else declares.
+    /// The stage a command belongs to: rolling back and faults are stage 5, everything else
+    /// declares.
     pub fn stage(&self) -> Stage {
         match self {
             Command::RolloutUndo { .. } => Stage::Retry,
+            // A fault is stage 5 whether it lands or finds no target.
+            _ if self.fault().is_some() => Stage::Retry,
             _ => Stage::Declare,
         }
     }
