@@ -861,7 +861,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
     // The nodes with the top score, in name order: a higher score starts the list again.
     let spread = spread_scores(pod, store, &feasible);
     let mut top = i64::MIN;
-    let mut candidates: Vec<(&Node, Scores)> = Vec::new();
+    let mut candidates: Vec<(usize, &Node, Scores)> = Vec::new();
     for (i, &(node, used)) in feasible.iter().enumerate() {
         let scores = Scores {
             fit: score_node(requests, node, used),
@@ -874,7 +874,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
             candidates.clear();
         }
         if total == top {
-            candidates.push((node, scores));
+            candidates.push((i, node, scores));
         }
     }
     if candidates.is_empty() {
@@ -918,7 +918,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
         ));
         return (out, rejectors);
     }
-    let (node, scores) = candidates[rng.below(candidates.len() as u64) as usize];
+    let (chosen, node, scores) = candidates[rng.below(candidates.len() as u64) as usize];
     let node_name = node.metadata.name.clone();
     // A pod placed on a node tainted unreachable (it tolerates the NoSchedule taint) is timed
     // against the NoExecute taint from now.
@@ -967,12 +967,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
     };
     let spread_words = match (scores.spread, spread.as_ref()) {
         (Some(sp), Some(counts)) => {
-            let here = feasible
-                .iter()
-                .position(|(n, _)| n.metadata.name == node_name)
-                .and_then(|i| counts.pods.get(i))
-                .copied()
-                .unwrap_or(0);
+            let here = counts.pods.get(chosen).copied().unwrap_or(0);
             format!(
                 " + 2 × spread {sp} (it runs {here} of {}'s pods; fewer scores higher, as the scheduler spreads a ReplicaSet over nodes)",
                 counts.owner

@@ -86,6 +86,18 @@ pub fn sync_rollout_status(
         }
         return;
     }
+    write_status(ctx, d, all_rss, new_status);
+}
+
+/// The status write that ends `syncRolloutStatus` and `syncDeploymentStatus`: said in words and
+/// written, unless an earlier write of the pass makes the API server refuse it (the sync's
+/// error; nothing is narrated as written then).
+pub fn write_status(
+    ctx: &mut SyncContext<'_>,
+    d: &mut Deployment,
+    all_rss: &[ReplicaSet],
+    new_status: DeploymentStatus,
+) {
     if ctx.check_write(d, OnConflict::Fail).is_err() {
         return;
     }
@@ -214,7 +226,7 @@ pub fn check_paused_conditions(ctx: &mut SyncContext<'_>, d: &mut Deployment) {
 ///
 /// `rs_wanted` is what the ReplicaSets the pass read wanted (their `spec.replicas` summed), which
 /// `calculateStatus` counts unavailable pods against.
-pub fn narrate_status_change(
+fn narrate_status_change(
     ctx: &mut SyncContext<'_>,
     d: &Deployment,
     new: &DeploymentStatus,

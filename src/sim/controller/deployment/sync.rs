@@ -368,25 +368,21 @@ pub fn unavailable_phrase(d: &Deployment) -> String {
         .as_ref()
         .and_then(|r| r.max_unavailable.clone());
     let resolved = max_unavailable(d);
+    let raw_resolved = raw
+        .as_ref()
+        .and_then(|v| v.scaled_value(d.replicas(), false).ok())
+        .unwrap_or(0);
     let base = match raw {
         Some(v) if v.is_percent() => format!(
-            "maxUnavailable {v} of {} rounds down to {}",
-            d.replicas(),
-            v.scaled_value(d.replicas(), false).unwrap_or(0)
+            "maxUnavailable {v} of {} rounds down to {raw_resolved}",
+            d.replicas()
         ),
         Some(v) => format!("maxUnavailable is {v}"),
         None => "maxUnavailable is 0".to_string(),
     };
-    let raw_resolved = d
-        .spec
-        .strategy
-        .rolling_update
-        .as_ref()
-        .and_then(|r| r.max_unavailable.as_ref())
-        .and_then(|v| v.scaled_value(d.replicas(), false).ok())
-        .unwrap_or(0);
-    let fencepost = if raw_resolved == 0 && max_surge(d) == 0 && d.replicas() > 0 {
-        1
+    // The value the fenceposts resolve to (0/0 raised to 1), then capped at the replicas.
+    let fencepost = if d.replicas() > 0 {
+        fenceposts(d).1
     } else {
         raw_resolved
     };
@@ -730,11 +726,5 @@ pub fn sync_deployment_status(
     if new_status == d.status {
         return;
     }
-    if ctx.check_write(d, OnConflict::Fail).is_err() {
-        return;
-    }
-    let rs_wanted = all_rss.iter().map(|rs| rs.spec.replicas).sum();
-    progress::narrate_status_change(ctx, d, &new_status, rs_wanted);
-    d.status = new_status;
-    let _ = ctx.update_status(d, OnConflict::Fail);
+    progress::write_status(ctx, d, all_rss, new_status);
 }

@@ -58,7 +58,10 @@ pub fn is_rolling_update(d: &Deployment) -> bool {
     d.strategy_type() == DeploymentStrategyType::RollingUpdate
 }
 
-fn fenceposts(d: &Deployment) -> (i32, i32) {
+/// The Deployment's maxSurge and maxUnavailable through [`resolve_fenceposts`] (0/0 raises
+/// maxUnavailable to 1), before the strategy and replica caps of [`max_surge`] and
+/// [`max_unavailable`].
+pub fn fenceposts(d: &Deployment) -> (i32, i32) {
     let ru = d.spec.strategy.rolling_update.as_ref();
     resolve_fenceposts(
         ru.and_then(|r| r.max_surge.as_ref()),
