@@ -637,6 +637,8 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
                 "Raising replicas will not help: every extra pod asks the same full nodes and stays Pending too. Add nodes or capacity, lower the pods' requests, or lower replicas to what fits.".to_string()
             } else if msg.contains("anti-affinity rules") {
                 "Raising replicas will not help: every extra pod fails the same scheduling filters. Required pod anti-affinity allows one such pod per topology domain, so a surge pod finds no room: add nodes, let the rollout go without a surge (maxSurge 0, maxUnavailable 1), or add matchLabelKeys: [pod-template-hash] so that a revision repels only its own pods.".to_string()
+            } else if msg.contains("pod topology spread constraints") {
+                "Raising replicas will not help: every extra pod fails the same scheduling filters. A DoNotSchedule topology spread constraint lets no domain hold more than maxSkew pods above the emptiest domain, and an empty domain that cannot take pods (a cordoned or tainted node, still counted unless nodeTaintsPolicy is Honor) holds every other one to maxSkew: make that domain schedulable, raise maxSkew, make the constraint ScheduleAnyway, or, if old revisions' pods fill the domains during a rollout, add matchLabelKeys: [pod-template-hash]. A node without the topology key can never take the pod: label it.".to_string()
             } else {
                 "Raising replicas will not help: every extra pod fails the same scheduling filters. Fix the reason in the message (uncordon a node, correct a nodeSelector, node affinity or toleration, free a host port).".to_string()
             },

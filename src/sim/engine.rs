@@ -7,6 +7,7 @@ use super::chunked::ChunkedMap;
 use super::commands::{self, Command, CommandError};
 use super::controller::replica_set::{self, PodQuota};
 use super::controller::scheduler::{self, Plugins};
+use super::controller::topology_spread;
 use super::controller::workqueue::RateLimitedRequeues;
 use super::controller::{Change, Outcome, Work, deployment, node_lifecycle};
 use super::fingerprint;
@@ -533,8 +534,15 @@ impl Sim {
                     .any(|c| matches!(c, Change::BindPod { .. }))
                 {
                     self.unschedulable.remove(&**name);
-                    // A pod now bound may be one another pending pod's affinity asks for.
+                    // A pod now bound may be one another pending pod's affinity asks for, or
+                    // one its topology spread constraints count.
                     self.wake_unschedulable(Plugins::ON_ASSIGNED_POD_ADD);
+                    if let Some(bound) = self.store.pods.get(&**name).cloned() {
+                        self.wake_spread(|cs, pending| {
+                            pending != bound.metadata.name.as_str()
+                                && cs.iter().any(|c| c.selects(&bound.metadata.labels))
+                        });
+                    }
                 } else if !o.events.is_empty() {
                     // With no node, no plugin turned the pod down, and any event may help.
                     let rejectors = if rejectors == Plugins::NONE {
@@ -760,6 +768,7 @@ impl Sim {
                 relevant,
                 became_ready,
                 freed_host_ports,
+                freed_labels,
             } => {
                 if created {
                     self.queue.push(now, Work::SchedulePod(name.clone()));
@@ -824,8 +833,27 @@ impl Sim {
                     };
                     self.wake_unschedulable(wakes);
                 }
+                if let Some(labels) = freed_labels {
+                    self.wake_spread(|cs, _| cs.iter().any(|c| c.selects(&labels)));
+                }
             }
-            Touched::Node { wakes, .. } => self.wake_unschedulable(wakes),
+            Touched::Node {
+                name,
+                wakes,
+                taints_changed,
+            } => {
+                self.wake_unschedulable(wakes);
+                // PodTopologySpread's node hint: a change of taints matters to a constraint
+                // that honors them, on a node carrying every topology key the pod names.
+                if taints_changed && let Some(node) = self.store.nodes.get(&name).cloned() {
+                    self.wake_spread(|cs, _| {
+                        cs.iter().any(|c| c.honor_node_taints)
+                            && cs
+                                .iter()
+                                .all(|c| node.metadata.labels.contains_key(&c.topology_key))
+                    });
+                }
+            }
         }
     }
 
@@ -841,6 +869,27 @@ impl Sim {
             .unschedulable
             .iter()
             .filter(|(_, rejectors)| rejectors.intersects(wakes))
+            .map(|(p, _)| p.clone())
+            .collect();
+        for p in pods {
+            self.queue.push(now, Work::SchedulePod(p));
+        }
+    }
+
+    /// PodTopologySpread's queueing hints: retry now the pods it turned down whose
+    /// `DoNotSchedule` constraints (and name) `worth` says the change may help; the rest wait
+    /// (`isSchedulableAfterPodChange`, `isSchedulableAfterNodeChange`).
+    fn wake_spread(&mut self, worth: impl Fn(&[topology_spread::Constraint], &str) -> bool) {
+        let now = self.clock;
+        let pods: Vec<PodName> = self
+            .unschedulable
+            .iter()
+            .filter(|(_, rejectors)| rejectors.intersects(Plugins::POD_TOPOLOGY_SPREAD))
+            .filter(|(p, _)| {
+                self.store.pods.get(&***p).is_some_and(|pod| {
+                    worth(&topology_spread::hard_constraints(pod), &pod.metadata.name)
+                })
+            })
             .map(|(p, _)| p.clone())
             .collect();
         for p in pods {

@@ -153,12 +153,18 @@ pub enum Touched {
         /// Whether a bound pod that went away held host ports: only then can its deletion free
         /// a port a pending pod waits for (NodePorts' queueing hint).
         freed_host_ports: bool,
+        /// The labels of a bound pod that went away: PodTopologySpread's hint retries a pending
+        /// pod only when one of its constraints selects them.
+        freed_labels: Option<Shared<BTreeMap<String, String>>>,
     },
     /// A node changed in a way that may let a pod fit: the plugins whose queueing hints retry
     /// a pod they turned down.
     Node {
         name: String,
         wakes: Plugins,
+        /// Whether the node's taints changed (cordoned or uncordoned, NotReady or Ready again):
+        /// PodTopologySpread's hint retries pods whose constraints honor taints.
+        taints_changed: bool,
     },
 }
 
@@ -181,6 +187,8 @@ impl Touched {
             freed_host_ports: removed
                 && !pod.node_name.is_empty()
                 && crate::sim::controller::scheduler::has_host_ports(pod),
+            freed_labels: (removed && !pod.node_name.is_empty())
+                .then(|| pod.metadata.labels.clone()),
         }
     }
 }
@@ -734,6 +742,10 @@ impl Store {
                 // only learned about a new image, and one that became less fit (cordoned,
                 // NotReady and tainted, smaller), since a pod that did not fit before fits no
                 // better after that. A new node may satisfy any plugin.
+                let taints_changed = self.nodes.get(&name).is_some_and(|old| {
+                    old.spec.unschedulable != node.spec.unschedulable
+                        || old.status.ready != node.status.ready
+                });
                 let wakes = match self.nodes.get(&name) {
                     None => Plugins::ALL,
                     Some(old) => [
@@ -764,7 +776,11 @@ impl Store {
                     .fold(Plugins::NONE, |all, (_, p)| all.union(p)),
                 };
                 self.nodes.insert(name.clone(), *node);
-                (wakes != Plugins::NONE).then_some(Touched::Node { name, wakes })
+                (wakes != Plugins::NONE || taints_changed).then_some(Touched::Node {
+                    name,
+                    wakes,
+                    taints_changed,
+                })
             }
         }
     }

@@ -1737,6 +1737,11 @@ fn validate_pod_spec(spec: &PodSpec, path: &Path, errs: &mut Vec<FieldError>) {
     }
     validate_labels(&spec.node_selector, &path.child("nodeSelector"), errs);
     validate_affinity(spec.extra.get("affinity"), &path.child("affinity"), errs);
+    validate_topology_spread_constraints(
+        spec.extra.get("topologySpreadConstraints"),
+        &path.child("topologySpreadConstraints"),
+        errs,
+    );
     if !spec.node_name.is_empty() {
         for msg in is_dns1123_subdomain(&spec.node_name) {
             errs.push(FieldError::invalid(
@@ -2006,6 +2011,114 @@ fn validate_affinity(affinity: Option<&Value>, path: &Path, errs: &mut Vec<Field
                 errs.push(FieldError::required(&key_path, "can not be empty"));
             }
             validate_label_name(key, &key_path, errs);
+        }
+    }
+}
+
+/// `validateTopologySpreadConstraints`, each constraint in this order: `maxSkew` positive, a
+/// `topologyKey`, a known `whenUnsatisfiable`, no later constraint with the same key and
+/// action (reported at the first of the two), `minDomains` positive and only with
+/// `DoNotSchedule`, known node inclusion policies, `matchLabelKeys` only beside a
+/// `labelSelector`, each a label name not already in it; then the label selector.
+fn validate_topology_spread_constraints(
+    constraints: Option<&Value>,
+    path: &Path,
+    errs: &mut Vec<FieldError>,
+) {
+    const NOT_POSITIVE: &str = "must be greater than zero";
+    let all: Vec<(Path, &Map<String, Value>)> = items(constraints, path).collect();
+    for (i, (p, c)) in all.iter().enumerate() {
+        let max_skew = c.get("maxSkew").and_then(Value::as_i64).unwrap_or(0);
+        if max_skew <= 0 {
+            errs.push(FieldError::invalid(
+                &p.child("maxSkew"),
+                render_int(max_skew),
+                NOT_POSITIVE,
+            ));
+        }
+        let key = text_of(c, "topologyKey");
+        if key.is_empty() {
+            errs.push(FieldError::required(
+                &p.child("topologyKey"),
+                "can not be empty",
+            ));
+        }
+        let when = text_of(c, "whenUnsatisfiable");
+        if !["DoNotSchedule", "ScheduleAnyway"].contains(&when) {
+            errs.push(FieldError::not_supported(
+                &p.child("whenUnsatisfiable"),
+                go_quote(when),
+                &["DoNotSchedule", "ScheduleAnyway"],
+            ));
+        }
+        if all[i + 1..].iter().any(|(_, other)| {
+            text_of(other, "topologyKey") == key && text_of(other, "whenUnsatisfiable") == when
+        }) {
+            errs.push(FieldError::duplicate(
+                &p.child("{topologyKey, whenUnsatisfiable}"),
+                go_quote(&format!("{{{key}, {when}}}")),
+            ));
+        }
+        if let Some(min_domains) = c.get("minDomains").and_then(Value::as_i64) {
+            let min_path = p.child("minDomains");
+            if min_domains <= 0 {
+                errs.push(FieldError::invalid(
+                    &min_path,
+                    render_int(min_domains),
+                    NOT_POSITIVE,
+                ));
+            }
+            if when != "DoNotSchedule" {
+                errs.push(FieldError::invalid(
+                    &min_path,
+                    render_int(min_domains),
+                    format!(
+                        "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {when}"
+                    ),
+                ));
+            }
+        }
+        for policy in ["nodeAffinityPolicy", "nodeTaintsPolicy"] {
+            if let Some(value) = c.get(policy).and_then(Value::as_str)
+                && !["Honor", "Ignore"].contains(&value)
+            {
+                errs.push(FieldError::not_supported(
+                    &p.child(policy),
+                    go_quote(value),
+                    &["Honor", "Ignore"],
+                ));
+            }
+        }
+        let selector = c
+            .get("labelSelector")
+            .filter(|s| !s.is_null())
+            .and_then(|s| serde_json::from_value::<LabelSelector>(s.clone()).ok());
+        let keys_path = p.child("matchLabelKeys");
+        let keys: Vec<&str> = c
+            .get("matchLabelKeys")
+            .and_then(Value::as_array)
+            .map(|ks| ks.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if !keys.is_empty() && selector.is_none() {
+            errs.push(FieldError::forbidden(
+                &keys_path,
+                "must not be specified when labelSelector is not set",
+            ));
+        }
+        for (j, k) in keys.iter().enumerate() {
+            validate_label_name(k, &keys_path.index(j), errs);
+            if selector.as_ref().is_some_and(|s| {
+                s.match_labels.contains_key(*k) || s.match_expressions.iter().any(|e| e.key == *k)
+            }) {
+                errs.push(FieldError::invalid(
+                    &keys_path.index(j),
+                    go_quote(k),
+                    "exists in both matchLabelKeys and labelSelector",
+                ));
+            }
+        }
+        if let Some(selector) = &selector {
+            validate_label_selector(selector, &p.child("labelSelector"), errs);
         }
     }
 }
@@ -4057,6 +4170,53 @@ spec:
         assert!(
             rendered.starts_with("spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchExpressions[0].values: Required value"),
             "{rendered}"
+        );
+    }
+
+    /// `validateTopologySpreadConstraints`: each rule's path and text, in upstream's order per
+    /// constraint; a repeated key and action is reported at the first of the pair.
+    #[test]
+    fn topology_spread_constraints_are_validated_as_upstream() {
+        let with = |constraints: Value| {
+            let mut d = valid();
+            d.spec
+                .template
+                .spec
+                .extra
+                .insert("topologySpreadConstraints".into(), constraints);
+            render(&validate_deployment(&d))
+        };
+        let p = "spec.template.spec.topologySpreadConstraints";
+        assert_eq!(
+            with(json!([
+                {"maxSkew": 0, "topologyKey": "", "whenUnsatisfiable": "Sometimes"},
+                {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway",
+                 "minDomains": 0, "nodeTaintsPolicy": "Always"},
+                {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway",
+                 "matchLabelKeys": ["pod-template-hash"]},
+                {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+                 "labelSelector": {"matchLabels": {"app": "web"}}, "matchLabelKeys": ["app"]}
+            ])),
+            format!(
+                "{p}[0].maxSkew: Invalid value: 0: must be greater than zero\n\
+                 {p}[0].topologyKey: Required value: can not be empty\n\
+                 {p}[0].whenUnsatisfiable: Unsupported value: \"Sometimes\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"\n\
+                 {p}[1].{{topologyKey, whenUnsatisfiable}}: Duplicate value: \"{{zone, ScheduleAnyway}}\"\n\
+                 {p}[1].minDomains: Invalid value: 0: must be greater than zero\n\
+                 {p}[1].minDomains: Invalid value: 0: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway\n\
+                 {p}[1].nodeTaintsPolicy: Unsupported value: \"Always\": supported values: \"Honor\", \"Ignore\"\n\
+                 {p}[2].matchLabelKeys: Forbidden: must not be specified when labelSelector is not set\n\
+                 {p}[3].matchLabelKeys[0]: Invalid value: \"app\": exists in both matchLabelKeys and labelSelector\n"
+            )
+        );
+        assert_eq!(
+            with(json!([
+                {"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule",
+                 "labelSelector": {"matchLabels": {"app": "web"}}, "minDomains": 3,
+                 "matchLabelKeys": ["pod-template-hash"], "nodeAffinityPolicy": "Ignore"},
+                {"maxSkew": 2, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "ScheduleAnyway"}
+            ])),
+            ""
         );
     }
 

@@ -6,6 +6,7 @@ pub mod deployment;
 pub mod node_lifecycle;
 pub mod replica_set;
 pub mod scheduler;
+pub mod topology_spread;
 pub mod workqueue;
 
 use super::api::{

@@ -4,6 +4,7 @@
 //! pod affinity and anti-affinity; scores the rest by free capacity; binds, or
 //! reports `FailedScheduling` with upstream's exact message.
 
+use super::topology_spread::{self, SpreadFilter};
 use super::{Change, Outcome, Work};
 use crate::sim::api::selector::LabelSelector;
 use crate::sim::api::{
@@ -59,7 +60,11 @@ impl Plugins {
     /// InterPodAffinity turning a node down for anti-affinity, the pod's or a bound pod's: its
     /// hint retries the pod when a bound pod is deleted.
     pub const POD_ANTI_AFFINITY: Plugins = Plugins(1 << 6);
-    pub const ALL: Plugins = Plugins((1 << 7) - 1);
+    /// PodTopologySpread turning a node down for a `DoNotSchedule` constraint: its hints retry
+    /// the pod when a pod one of its constraints selects is bound or deleted, or a node's
+    /// taints change and a constraint honors taints (the engine asks [`super::topology_spread`]).
+    pub const POD_TOPOLOGY_SPREAD: Plugins = Plugins(1 << 7);
+    pub const ALL: Plugins = Plugins(u8::MAX);
     /// The plugins whose hint retries a pod when a pod bound to a node is deleted: the room it
     /// held (NodeResourcesFit queues on any such deletion), its host ports (NodePorts queues
     /// only when it held some), and the anti-affinity it took part in go with it.
@@ -104,6 +109,10 @@ impl Plugins {
                 Plugins::POD_ANTI_AFFINITY,
                 "a pod it may not run beside (anti-affinity) is deleted",
             ),
+            (
+                Plugins::POD_TOPOLOGY_SPREAD,
+                "a pod its topology spread constraints count is scheduled or deleted",
+            ),
         ];
         let phrases: Vec<&str> = hints
             .iter()
@@ -136,6 +145,7 @@ pub fn filter_node(pod: &Pod, node: &Node, store: &Store) -> Result<(), FilterFa
         node,
         store.node_usage(&node.metadata.name),
         &host_ports_in_use(pod, store),
+        &SpreadFilter::of(pod, store),
         &InterPodCounts::of(pod, store),
     )
 }
@@ -148,6 +158,7 @@ fn filter_node_with(
     node: &Node,
     used: NodeUsage,
     ports_in_use: &PortsInUse<'_>,
+    spread: &SpreadFilter,
     inter_pod: &InterPodCounts,
 ) -> Result<(), FilterFailure> {
     // The pod's tolerations include those the admission plugin added; read only for a node
@@ -218,6 +229,8 @@ fn filter_node_with(
             plugin: Plugins::NODE_RESOURCES_FIT,
         });
     }
+    // PodTopologySpread, then InterPodAffinity, as the default profile orders them.
+    spread.filter(node)?;
     inter_pod.filter(node)
 }
 
@@ -555,7 +568,7 @@ impl InterPodCounts {
 /// terms are ORed and each term's requirements ANDed (`nodeSelectorTermsMatch`). A term with
 /// neither expressions nor fields matches no node. Kept verbatim in the pod spec, so read as
 /// JSON; a pod without it fits every node.
-fn required_node_affinity_matches(pod: &Pod, node: &Node) -> bool {
+pub(super) fn required_node_affinity_matches(pod: &Pod, node: &Node) -> bool {
     let Some(required) = required_affinity(&pod.spec, "nodeAffinity") else {
         return true;
     };
@@ -661,96 +674,10 @@ fn balanced_allocation((cpu, mem): (i64, i64), node: &Node, used: NodeUsage) -> 
     Some(((1.0 - std) * 100.0) as i64)
 }
 
-/// What PodTopologySpread's default scoring saw: the owning ReplicaSet, the pods of it each
-/// feasible node runs, and each feasible node's normalized score, in `feasible`'s order.
-struct SpreadScores {
-    owner: String,
-    pods: Vec<i64>,
-    normalized: Vec<i64>,
-}
-
-/// The zone label of the system default constraint that spreads over zones.
-const ZONE_LABEL: &str = "topology.kubernetes.io/zone";
-
-/// PodTopologySpread's scoring with the system default constraints (`kubernetes.io/hostname`
-/// maxSkew 3 and `topology.kubernetes.io/zone` maxSkew 5, both ScheduleAnyway), which apply to
-/// a pod that sets no constraints of its own and is selected by a ReplicaSet: each feasible
-/// node scores `Σ count × ln(domains + 2) + (maxSkew − 1)` over the constraints whose key it
-/// has, counting the ReplicaSet's pods that are bound and not being deleted (in the node for
-/// the hostname, in the zone over every node the pod's node affinity allows for the zone),
-/// rounded; then `100 × (max + min − score) / max`, so the emptiest node gets 100.
-fn spread_scores(
-    pod: &Pod,
-    store: &Store,
-    feasible: &[(&Node, NodeUsage)],
-) -> Option<SpreadScores> {
-    if pod.spec.extra.contains_key("topologySpreadConstraints") || feasible.is_empty() {
-        return None;
-    }
-    let owner = pod
-        .metadata
-        .controller_ref()
-        .filter(|r| r.kind == "ReplicaSet")?;
-    // The store's co-location index counts exactly these: the owner's pods on a node that
-    // are neither being deleted nor finished.
-    let on = |node: &str| i64::from(store.active_on_node(&owner.uid, node));
-    let affine = |n: &Node| {
-        pod.spec
-            .node_selector
-            .iter()
-            .all(|(k, v)| n.metadata.labels.get(k) == Some(v))
-            && required_node_affinity_matches(pod, n)
-    };
-    let mut per_zone: BTreeMap<&str, i64> = BTreeMap::new();
-    for n in store.nodes.values().filter(|n| affine(n)) {
-        if let Some(zone) = n.metadata.labels.get(ZONE_LABEL) {
-            *per_zone.entry(zone.as_str()).or_default() += on(&n.metadata.name);
-        }
-    }
-    let zones: std::collections::BTreeSet<&str> = feasible
-        .iter()
-        .filter_map(|(n, _)| n.metadata.labels.get(ZONE_LABEL).map(String::as_str))
-        .collect();
-    let host_weight = ln_f64(feasible.len() as f64 + 2.0);
-    let zone_weight = ln_f64(zones.len() as f64 + 2.0);
-    let pods: Vec<i64> = feasible.iter().map(|(n, _)| on(&n.metadata.name)).collect();
-    let raw: Vec<i64> = feasible
-        .iter()
-        .zip(&pods)
-        .map(|((n, _), &here)| {
-            let mut score = here as f64 * host_weight + 2.0;
-            if let Some(zone) = n.metadata.labels.get(ZONE_LABEL) {
-                let in_zone = per_zone.get(zone.as_str()).copied().unwrap_or(0);
-                score += in_zone as f64 * zone_weight + 4.0;
-            }
-            score.round() as i64
-        })
-        .collect();
-    let (min, max) = (
-        raw.iter().copied().min().unwrap_or(0),
-        raw.iter().copied().max().unwrap_or(0),
-    );
-    let normalized = raw
-        .iter()
-        .map(|&s| {
-            if max == 0 {
-                100
-            } else {
-                100 * (max + min - s) / max
-            }
-        })
-        .collect();
-    Some(SpreadScores {
-        owner: owner.name.clone(),
-        pods,
-        normalized,
-    })
-}
-
 /// The natural logarithm from additions, multiplications and divisions only, so that native
 /// and WebAssembly builds agree to the last bit (the platforms' `log` need not): `x = m · 2^k`
 /// with `m` in [1, 2), then `ln m = 2 atanh((m − 1)/(m + 1))` by its series. For `x ≥ 1`.
-fn ln_f64(x: f64) -> f64 {
+pub(super) fn ln_f64(x: f64) -> f64 {
     const LN_2: f64 = std::f64::consts::LN_2;
     if x.is_nan() || x < 1.0 {
         return 0.0;
@@ -849,17 +776,30 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
     let mut failures = Vec::new();
     let requests = pod_requests(pod);
     let ports_in_use = host_ports_in_use(pod, store);
+    let spread_filter = SpreadFilter::of(pod, store);
     let inter_pod = InterPodCounts::of(pod, store);
     let mut feasible: Vec<(&Node, NodeUsage)> = Vec::new();
     for (node, used) in store.nodes_with_usage() {
-        match filter_node_with(pod, requests, node, used, &ports_in_use, &inter_pod) {
+        match filter_node_with(
+            pod,
+            requests,
+            node,
+            used,
+            &ports_in_use,
+            &spread_filter,
+            &inter_pod,
+        ) {
             Ok(()) => feasible.push((node, used)),
             Err(f) => failures.push(f),
         }
     }
     let fits = feasible.len();
+    let rejected = failures
+        .iter()
+        .fold(Plugins::NONE, |all, f| all.union(f.plugin));
     // The nodes with the top score, in name order: a higher score starts the list again.
-    let spread = spread_scores(pod, store, &feasible);
+    let feasible_nodes: Vec<&Node> = feasible.iter().map(|(n, _)| *n).collect();
+    let spread = topology_spread::scores(pod, store, &feasible_nodes);
     let mut top = i64::MIN;
     let mut candidates: Vec<(usize, &Node, Scores)> = Vec::new();
     for (i, &(node, used)) in feasible.iter().enumerate() {
@@ -906,14 +846,13 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
             Work::SchedulePod(Arc::clone(key)),
         ));
         out.stage = Some(Stage::Retry);
-        let rejectors = failures
-            .iter()
-            .fold(Plugins::NONE, |all, f| all.union(f.plugin));
+        let rejectors = rejected;
         let (cpu, mem) = requests;
         out.say(format!(
-            "No node can take {name} (it requests {} CPU and {} memory): {message} The pod stays Pending; the scheduler tries it again when {}, or else at {retry_at}, once it has waited more than five minutes.",
+            "No node can take {name} (it requests {} CPU and {} memory): {message}{} The pod stays Pending; the scheduler tries it again when {}, or else at {retry_at}, once it has waited more than five minutes.",
             format_cpu(cpu),
             format_mem(mem),
+            spread_words(&spread_filter, rejectors),
             rejectors.retry_hint()
         ));
         return (out, rejectors);
@@ -965,22 +904,13 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
             if k == 2 { "" } else { "s" }
         ),
     };
-    let spread_words = match (scores.spread, spread.as_ref()) {
-        (Some(sp), Some(counts)) => {
-            let here = counts.pods.get(chosen).copied().unwrap_or(0);
-            format!(
-                " + 2 × spread {sp} (it runs {here} of {}'s pods; fewer scores higher, as the scheduler spreads a ReplicaSet over nodes)",
-                counts.owner
-            )
-        }
-        _ => String::new(),
-    };
+    let score_words = spread.as_ref().map(|s| s.words(chosen)).unwrap_or_default();
     let balance_words = scores
         .balanced
         .map(|b| format!(" + balance {b}"))
         .unwrap_or_default();
     out.say(format!(
-        "{name} fits on {} of {} node{}; {node_name} ({} of {} CPU and {} of {} memory requested before this pod) {choice}: {} = free capacity {}{balance_words}{spread_words}. The pod is bound there.",
+        "{name} fits on {} of {} node{}; {node_name} ({} of {} CPU and {} of {} memory requested before this pod) {choice}: {} = free capacity {}{balance_words}{score_words}. The pod is bound there.{}",
         fits,
         store.nodes.len(),
         plural(store.nodes.len() as i64),
@@ -990,9 +920,20 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
         format_mem(node.status.allocatable_memory),
         scores.total(),
         scores.fit,
+        spread_words(&spread_filter, rejected),
     ));
     out.requeue.push((0, Work::KubeletSyncPod(Arc::clone(key))));
     (out, Plugins::NONE)
+}
+
+/// The topology spread arithmetic, said when PodTopologySpread turned a node away, with a
+/// space before it; empty otherwise.
+fn spread_words(filter: &SpreadFilter, rejected: Plugins) -> String {
+    if rejected.intersects(Plugins::POD_TOPOLOGY_SPREAD) {
+        format!(" {}", filter.explain())
+    } else {
+        String::new()
+    }
 }
 
 /// Milli-CPU as kubectl shows it (`500m`, `2`).
