@@ -92,6 +92,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "one-replica-per-node.yaml",
         include_str!("../../scenarios/one-replica-per-node.yaml"),
     ),
+    (
+        "spread-over-zones.yaml",
+        include_str!("../../scenarios/spread-over-zones.yaml"),
+    ),
 ];
 
 /// One problem in a scenario file, with where it is.

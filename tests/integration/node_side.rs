@@ -3780,3 +3780,27 @@ fn schedule_anyway_constraints_score_nodes() {
         "the spread score is explained"
     );
 }
+
+/// The spread-over-zones scenario: after the scale to 6 with zone c's node cordoned, zones a
+/// and b hold two pods each and the sixth stays Pending for the spread constraint; the
+/// diagnosis names the cordoned domain; the uncordon at 2 minutes places it in zone c.
+#[test]
+fn spread_over_zones_waits_for_the_cordoned_zone() {
+    let (sim, steps) = run_until("spread-over-zones.yaml", 90);
+    assert_eq!(pods_per_zone(&sim), "a=2 b=2 c=1");
+    assert_eq!(
+        failed_scheduling(&steps),
+        [
+            "0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't match pod topology spread constraints. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."
+        ]
+    );
+    let d = rolloutscope::sim::diagnosis::diagnose_at(&sim, &steps, "web", Time::from_secs(90));
+    assert_eq!(d.verdict.cause, Cause::Unschedulable, "{:?}", d.verdict);
+    assert!(d.verdict.advice.contains("cordoned"), "{:?}", d.verdict);
+    let (sim, _) = run_until("spread-over-zones.yaml", 180);
+    assert_eq!(pods_per_zone(&sim), "a=2 b=2 c=2");
+    assert_eq!(
+        kubectl::rollout_status_now(&sim, "web", None),
+        "deployment \"web\" successfully rolled out\n"
+    );
+}

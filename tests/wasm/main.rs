@@ -67,6 +67,10 @@ const GOLDEN: &[(&str, &str)] = &[
         "one-replica-per-node.yaml",
         include_str!("../golden/one-replica-per-node.txt"),
     ),
+    (
+        "spread-over-zones.yaml",
+        include_str!("../golden/spread-over-zones.txt"),
+    ),
 ];
 
 /// Same seed and same inputs give the same trace on wasm as natively: every bundled scenario's
