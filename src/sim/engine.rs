@@ -843,14 +843,13 @@ impl Sim {
                 taints_changed,
             } => {
                 self.wake_unschedulable(wakes);
-                // PodTopologySpread's node hint: a change of taints matters to a constraint
-                // that honors them, on a node carrying every topology key the pod names.
+                // PodTopologySpread's node hint (`isSchedulableAfterNodeChange`): a change of
+                // taints on a node carrying every topology key the pod names retries it,
+                // whatever its nodeTaintsPolicy.
                 if taints_changed && let Some(node) = self.store.nodes.get(&name).cloned() {
                     self.wake_spread(|cs, _| {
-                        cs.iter().any(|c| c.honor_node_taints)
-                            && cs
-                                .iter()
-                                .all(|c| node.metadata.labels.contains_key(&c.topology_key))
+                        cs.iter()
+                            .all(|c| node.metadata.labels.contains_key(&c.topology_key))
                     });
                 }
             }

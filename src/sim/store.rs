@@ -163,7 +163,7 @@ pub enum Touched {
         name: String,
         wakes: Plugins,
         /// Whether the node's taints changed (cordoned or uncordoned, NotReady or Ready again):
-        /// PodTopologySpread's hint retries pods whose constraints honor taints.
+        /// PodTopologySpread's hint retries the pods it turned down.
         taints_changed: bool,
     },
 }
@@ -560,6 +560,7 @@ impl Store {
                     pod.spec.default_requests_to_limits();
                 }
                 pod.metadata.generation = 1;
+                crate::sim::controller::topology_spread::merge_match_label_keys(&mut pod);
                 // The API server's `applySchedulingGatedCondition`: a pod created with scheduling
                 // gates says so in its PodScheduled condition (kubectl STATUS SchedulingGated).
                 if !pod.spec.scheduling_gates().is_empty()

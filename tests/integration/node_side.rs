@@ -3670,7 +3670,7 @@ fn topology_spread_constraints_filter_nodes_by_skew() {
         .map(|s| s.narration.clone())
         .unwrap_or_default();
     assert!(
-        narration.contains("The spread over topology.kubernetes.io/zone (maxSkew 1, DoNotSchedule) counts the matching pods per domain: a 1, b 1, c 0; the fewest is 0, so a domain may hold at most 1 with this pod."),
+        narration.contains("The spread over topology.kubernetes.io/zone (maxSkew 1, DoNotSchedule) counts the matching pods per domain: a 1, b 1, c 0. The fewest is 0, so a domain may hold at most 1 with this pod."),
         "{narration}"
     );
     assert!(narration.contains("a node is uncordoned"), "{narration}");
@@ -3683,6 +3683,19 @@ fn topology_spread_constraints_filter_nodes_by_skew() {
     // Uncordoning retries the pod (NodeUnschedulable's hint) and zone c takes it.
     let (sim, _) = run_yaml(&cordoned, 120);
     assert_eq!(pods_per_zone(&sim), "a=1 b=1 c=1");
+    // Cordoning another node of the constraint's domains changes its taints, which
+    // PodTopologySpread's node hint answers with a retry (and a second FailedScheduling) whatever
+    // the nodeTaintsPolicy; without that retry it would wait for the five-minute flush.
+    let recordoned = cordoned.replace("{at: 90s, uncordon: c1}", "{at: 40s, cordon: b1}");
+    let (_, steps) = run_yaml(&recordoned, 60);
+    let failures = failed_scheduling(&steps);
+    assert_eq!(
+        failures.get(1).copied(),
+        Some(
+            "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints, 2 node(s) were unschedulable. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."
+        ),
+        "{failures:?}"
+    );
 
     // With nodeTaintsPolicy: Honor the cordoned node is no domain: two zones, 2 and 1.
     let honor = ZONE_SKEW_1.replace("DoNotSchedule,", "DoNotSchedule, nodeTaintsPolicy: Honor,");
@@ -3762,6 +3775,22 @@ fn topology_spread_counts_every_revision_unless_match_label_keys_splits_them() {
     let split = host.replace("}}}", "}}, matchLabelKeys: [pod-template-hash]}");
     let (sim, _) = run_yaml(&rollout(&split), 120);
     assert_eq!(images(&sim), ["app:2", "app:2"]);
+    // The API server merged the key into each pod's stored selector, as describe shows.
+    let pod = sim
+        .store()
+        .pods
+        .values()
+        .find(|p| p.metadata.deletion_timestamp.is_none())
+        .expect("a pod");
+    let hash = &pod.metadata.labels["pod-template-hash"];
+    let described =
+        kubectl::describe_pod(&Moment::new(&sim, &[]), &pod.metadata.name).expect("described");
+    assert!(
+        described.contains(&format!(
+            "Topology Spread Constraints:  kubernetes.io/hostname:DoNotSchedule when max skew 1 is exceeded for selector app=app,pod-template-hash in ({hash})\n"
+        )),
+        "{described}"
+    );
 }
 
 /// ScheduleAnyway constraints score (weight 2) rather than filter: with the zone constraint
@@ -3776,7 +3805,7 @@ fn schedule_anyway_constraints_score_nodes() {
     assert!(
         steps.iter().any(|s| s
             .narration
-            .contains("matching pods in its domains for the pod's ScheduleAnyway constraints; fewer scores higher")),
+            .contains("the pod's ScheduleAnyway constraints count 1 in its topology.kubernetes.io/zone domain; fewer scores higher")),
         "the spread score is explained"
     );
 }

@@ -61,8 +61,8 @@ impl Plugins {
     /// hint retries the pod when a bound pod is deleted.
     pub const POD_ANTI_AFFINITY: Plugins = Plugins(1 << 6);
     /// PodTopologySpread turning a node down for a `DoNotSchedule` constraint: its hints retry
-    /// the pod when a pod one of its constraints selects is bound or deleted, or a node's
-    /// taints change and a constraint honors taints (the engine asks [`super::topology_spread`]).
+    /// the pod when a pod one of its constraints selects is bound or deleted, or the taints of
+    /// a node with every topology key change (the engine asks [`super::topology_spread`]).
     pub const POD_TOPOLOGY_SPREAD: Plugins = Plugins(1 << 7);
     pub const ALL: Plugins = Plugins(u8::MAX);
     /// The plugins whose hint retries a pod when a pod bound to a node is deleted: the room it
@@ -111,7 +111,7 @@ impl Plugins {
             ),
             (
                 Plugins::POD_TOPOLOGY_SPREAD,
-                "a pod its topology spread constraints count is scheduled or deleted",
+                "a node's taints change or a pod its topology spread constraints count is bound or deleted",
             ),
         ];
         let phrases: Vec<&str> = hints

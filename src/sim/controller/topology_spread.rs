@@ -159,6 +159,65 @@ fn constraint(pod: &Pod, c: &Value) -> Option<Constraint> {
     })
 }
 
+/// The API server's `applyMatchLabelKeys` at pod creation (`MatchLabelKeysInPodTopologySpread`
+/// with `…SelectorMerge`, on by default since v1.34): each constraint with a `labelSelector`
+/// gets `key In [the pod's value]` for every `matchLabelKeys` key the pod carries, so the stored
+/// pod (and `kubectl describe pod`) shows the merged selector. The scheduler's own merge then
+/// adds the same requirement again, which changes nothing.
+pub fn merge_match_label_keys(pod: &mut Pod) {
+    let has_keys = |c: &Value| {
+        c.get("matchLabelKeys")
+            .and_then(Value::as_array)
+            .is_some_and(|ks| !ks.is_empty())
+            && c.get("labelSelector").is_some_and(Value::is_object)
+    };
+    let wanted = pod
+        .spec
+        .extra
+        .get("topologySpreadConstraints")
+        .and_then(Value::as_array)
+        .is_some_and(|cs| cs.iter().any(has_keys));
+    if !wanted {
+        return;
+    }
+    let labels = pod.metadata.labels.clone();
+    let Some(Value::Array(list)) = pod.spec.extra.get_mut("topologySpreadConstraints") else {
+        return;
+    };
+    for c in list.iter_mut().filter(|c| has_keys(c)) {
+        let keys: Vec<String> = c
+            .get("matchLabelKeys")
+            .and_then(Value::as_array)
+            .map(|ks| {
+                ks.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let Some(selector) = c.get_mut("labelSelector").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        let expressions = selector
+            .entry("matchExpressions")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if !expressions.is_array() {
+            *expressions = Value::Array(Vec::new());
+        }
+        if let Value::Array(exprs) = expressions {
+            for key in keys {
+                if let Some(value) = labels.get(&key) {
+                    exprs.push(serde_json::json!({
+                        "key": key,
+                        "operator": "In",
+                        "values": [value],
+                    }));
+                }
+            }
+        }
+    }
+}
+
 /// The pod's `DoNotSchedule` constraints (`getConstraints`), which the filter and the queueing
 /// hints read.
 pub fn hard_constraints(pod: &Pod) -> Vec<Constraint> {
@@ -278,7 +337,15 @@ impl SpreadFilter {
     pub fn explain(&self) -> String {
         let mut parts = Vec::new();
         for (i, c) in self.constraints.iter().enumerate() {
-            let counts: Vec<String> = self.domains[i]
+            let domains = &self.domains[i];
+            if domains.is_empty() {
+                parts.push(format!(
+                    "The spread over {} (maxSkew {}, DoNotSchedule) has no domain: no node carries every topology key the pod's constraints name, so no node can take the pod.",
+                    c.topology_key, c.max_skew
+                ));
+                continue;
+            }
+            let counts: Vec<String> = domains
                 .iter()
                 .map(|(domain, n)| format!("{domain} {n}"))
                 .collect();
@@ -288,24 +355,20 @@ impl SpreadFilter {
             } else {
                 "(this pod does not match its selector)"
             };
-            let fewest = if (self.domains[i].len() as i64) < c.min_domains {
+            let fewest = if (domains.len() as i64) < c.min_domains {
                 format!(
-                    "only {} of the {} domains minDomains asks for exist, so the fewest counts as 0",
-                    self.domains[i].len(),
+                    "Only {} of the {} domains minDomains asks for exist, so the fewest counts as 0 and",
+                    domains.len(),
                     c.min_domains
                 )
             } else {
-                format!("the fewest is {min}")
+                format!("The fewest is {min}, so")
             };
             parts.push(format!(
-                "The spread over {} (maxSkew {}, DoNotSchedule) counts the matching pods per domain: {}; {fewest}, so a domain may hold at most {} {own}.",
+                "The spread over {} (maxSkew {}, DoNotSchedule) counts the matching pods per domain: {}. {fewest} a domain may hold at most {} {own}.",
                 c.topology_key,
                 c.max_skew,
-                if counts.is_empty() {
-                    "no domain".to_string()
-                } else {
-                    counts.join(", ")
-                },
+                counts.join(", "),
                 min + c.max_skew,
             ));
         }
@@ -319,7 +382,11 @@ pub struct SpreadScores {
     /// The ReplicaSet the system default constraints count the pods of; `None` for the pod's
     /// own constraints.
     pub owner: Option<String>,
+    /// The default constraints: the ReplicaSet's pods on each node. The pod's own: what each
+    /// constraint counted for the node, in words (`1 in its topology.kubernetes.io/zone
+    /// domain`).
     pub pods: Vec<i64>,
+    pub counted: Vec<Vec<String>>,
     pub normalized: Vec<i64>,
     /// Nodes without every topology key the constraints name: they score 0.
     pub ignored: Vec<bool>,
@@ -338,8 +405,11 @@ impl SpreadScores {
                 " + 2 × spread {score} (the node lacks a topology key the pod's ScheduleAnyway constraints name)"
             ),
             None => format!(
-                " + 2 × spread {score} ({here} matching pod{} in its domains for the pod's ScheduleAnyway constraints; fewer scores higher)",
-                if here == 1 { "" } else { "s" }
+                " + 2 × spread {score} (the pod's ScheduleAnyway constraints count {}; fewer scores higher)",
+                self.counted
+                    .get(j)
+                    .map(|c| c.join(", "))
+                    .unwrap_or_default()
             ),
         }
     }
@@ -446,13 +516,13 @@ fn own_scores(pod: &Pod, store: &Store, feasible: &[&Node], soft: &[Constraint])
             }
         }
     }
-    let mut pods = Vec::with_capacity(feasible.len());
+    let mut counted_words = Vec::with_capacity(feasible.len());
     let raw: Vec<i64> = feasible
         .iter()
         .zip(&ignored)
         .map(|(n, &ignore)| {
             let mut score = 0.0;
-            let mut counted = 0;
+            let mut counted = Vec::new();
             if !ignore {
                 for (i, c) in soft.iter().enumerate() {
                     let Some(value) = n.metadata.labels.get(&c.topology_key) else {
@@ -466,17 +536,22 @@ fn own_scores(pod: &Pod, store: &Store, feasible: &[&Node], soft: &[Constraint])
                     } else {
                         pair_counts[i].get(value.as_str()).copied().unwrap_or(0)
                     };
-                    counted += count;
+                    counted.push(if c.topology_key == HOSTNAME_LABEL {
+                        format!("{count} on the node")
+                    } else {
+                        format!("{count} in its {} domain", c.topology_key)
+                    });
                     score += count as f64 * weights[i] + (c.max_skew - 1) as f64;
                 }
             }
-            pods.push(counted);
+            counted_words.push(counted);
             score.round() as i64
         })
         .collect();
     SpreadScores {
         owner: None,
-        pods,
+        pods: Vec::new(),
+        counted: counted_words,
         normalized: normalize(&raw, &ignored),
         ignored,
     }
@@ -506,9 +581,11 @@ fn default_scores(pod: &Pod, store: &Store, feasible: &[&Node]) -> Option<Spread
             *per_zone.entry(zone.as_str()).or_default() += on(&n.metadata.name);
         }
     }
+    // A feasible node without the zone label makes a domain of its own, the empty value
+    // (`initPreScoreState` reads `node.Labels[key]`); it never gets the zone term itself.
     let zones: BTreeSet<&str> = feasible
         .iter()
-        .filter_map(|n| n.metadata.labels.get(ZONE_LABEL).map(String::as_str))
+        .map(|n| n.metadata.labels.get(ZONE_LABEL).map_or("", String::as_str))
         .collect();
     let host_weight = weight(feasible.len());
     let zone_weight = weight(zones.len());
@@ -529,6 +606,7 @@ fn default_scores(pod: &Pod, store: &Store, feasible: &[&Node]) -> Option<Spread
     Some(SpreadScores {
         owner: Some(owner.name.clone()),
         pods,
+        counted: Vec::new(),
         normalized: normalize(&raw, &ignored),
         ignored,
     })
