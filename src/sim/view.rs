@@ -128,6 +128,8 @@ pub struct NodeView {
     /// grace period runs out.
     pub kubelet_down: bool,
     pub unschedulable: bool,
+    /// Its `topology.kubernetes.io/zone` label, which zone spreading reads.
+    pub zone: Option<String>,
     pub milli_cpu_requested: i64,
     pub milli_cpu_allocatable: i64,
     pub memory_requested: i64,
@@ -402,6 +404,11 @@ impl ClusterView {
                     ready: n.status.ready,
                     kubelet_down: super::kubelet::node_down(store, &n.metadata.name),
                     unschedulable: n.spec.unschedulable,
+                    zone: n
+                        .metadata
+                        .labels
+                        .get(crate::sim::controller::topology_spread::ZONE_LABEL)
+                        .cloned(),
                     milli_cpu_requested: u.milli_cpu,
                     milli_cpu_allocatable: n.status.allocatable_milli_cpu,
                     memory_requested: u.memory,
