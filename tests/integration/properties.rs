@@ -481,3 +481,106 @@ proptest! {
         prop_assert_eq!(app_started, !never_initializes, "{}", text);
     }
 }
+
+/// A scenario whose pods carry one topology spread constraint, over `nodes` nodes spread
+/// round-robin over `zones` zones, with a scale, a cordon, a template change and an uncordon.
+#[allow(clippy::too_many_arguments)]
+fn spread_scenario(
+    seed: u64,
+    nodes: usize,
+    zones: usize,
+    by_zone: bool,
+    max_skew: i32,
+    hard: bool,
+    replicas: i32,
+    scaled: i32,
+    cordoned: usize,
+) -> String {
+    let mut lines = vec![format!("name: spread\nseed: {seed}\ncluster:\n  nodes:")];
+    for i in 0..nodes {
+        lines.push(format!(
+            "    - {{name: n{i}, cpu: \"8\", memory: 16Gi, labels: {{topology.kubernetes.io/zone: z{}}}}}",
+            i % zones
+        ));
+    }
+    let key = if by_zone {
+        "topology.kubernetes.io/zone"
+    } else {
+        "kubernetes.io/hostname"
+    };
+    let when = if hard {
+        "DoNotSchedule"
+    } else {
+        "ScheduleAnyway"
+    };
+    lines.extend([
+        "images:\n  web:1.0: {pull_time: 1s}\n  web:2.0: {pull_time: 1s, shutdown: 2s}".to_string(),
+        "deployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\n  spec:".to_string(),
+        format!("    replicas: {replicas}\n    selector: {{matchLabels: {{app: web}}}}"),
+        "    template:\n      metadata: {labels: {app: web}}\n      spec:".to_string(),
+        format!("        topologySpreadConstraints: [{{maxSkew: {max_skew}, topologyKey: {key}, whenUnsatisfiable: {when}, labelSelector: {{matchLabels: {{app: web}}}}}}]"),
+        "        containers:\n          - name: web\n            image: web:1.0\n            resources: {requests: {cpu: 500m}}".to_string(),
+        format!("actions:\n  - {{at: 30s, scale: {scaled}}}\n  - {{at: 45s, cordon: n{cordoned}}}\n  - {{at: 60s, set_image: web:2.0}}\n  - {{at: 150s, uncordon: n{cordoned}}}"),
+        "run_until: 5m\n".to_string(),
+    ]);
+    lines.join("\n")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// PodTopologySpread's filter, checked from outside: every pod bound under a DoNotSchedule
+    /// constraint lands in a domain whose matching pods, with it, exceed the fewest in any
+    /// domain (as the step before saw them) by at most maxSkew. Every node carries both keys and
+    /// the policies are the defaults, so every zone (or node) is a domain. A ScheduleAnyway
+    /// constraint binds every pod a node has room for. Nothing panics, and the trace repeats.
+    #[test]
+    fn spread_constraints_hold_at_every_bind(
+        seed in 0u64..1_000_000,
+        nodes in 2usize..6,
+        zones in 1usize..4,
+        by_zone: bool,
+        max_skew in 1i32..4,
+        hard: bool,
+        replicas in 1i32..9,
+        scaled in 0i32..12,
+        cordoned in 0usize..6,
+    ) {
+        let text = spread_scenario(seed, nodes, zones, by_zone, max_skew, hard, replicas, scaled, cordoned % nodes);
+        let sc = Scenario::parse(&text).map_err(|e| TestCaseError::fail(format!("{e:?}\n{text}")))?;
+        let key = if by_zone { "topology.kubernetes.io/zone" } else { "kubernetes.io/hostname" };
+        // The matching pods per domain as the previous step left them.
+        let mut before: Option<std::collections::BTreeMap<String, i64>> = None;
+        let mut violations = Vec::new();
+        scenario::run_with(&sc, |step, sim| {
+            let store = sim.store();
+            let domain_of = |node: &str| store.nodes.get(node).and_then(|n| n.metadata.labels.get(key)).cloned();
+            let mut counts: std::collections::BTreeMap<String, i64> = store
+                .nodes
+                .values()
+                .filter_map(|n| n.metadata.labels.get(key).map(|v| (v.clone(), 0)))
+                .collect();
+            for p in store.pods.values() {
+                if !p.node_name.is_empty() && p.metadata.deletion_timestamp.is_none()
+                    && let Some(d) = domain_of(&p.node_name)
+                {
+                    *counts.entry(d).or_default() += 1;
+                }
+            }
+            if hard && let Some(prev) = &before {
+                for e in step.events.iter().filter(|e| e.reason == EventReason::Scheduled) {
+                    let node = e.message.rsplit(' ').next().unwrap_or_default();
+                    let d = domain_of(node).unwrap_or_default();
+                    let min = prev.values().copied().min().unwrap_or(0);
+                    let with_it = prev.get(&d).copied().unwrap_or(0) + 1;
+                    if with_it - min > i64::from(max_skew) {
+                        violations.push(format!("step {}: {} to {node} ({d}): {with_it} against a fewest of {min} ({prev:?})", step.index, e.involved_object.name));
+                    }
+                }
+            }
+            before = Some(counts);
+        });
+        prop_assert!(violations.is_empty(), "{violations:?}\n{text}");
+        prop_assert_eq!(trace_text(&text), trace_text(&text));
+    }
+}
