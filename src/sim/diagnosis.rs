@@ -633,7 +633,9 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
                 format_mem(mem)
             ),
             raising_replicas_helps: false,
-            advice: if capacity {
+            advice: if capacity && msg.contains("untolerated taint") {
+                "Raising replicas will not help: every extra pod asks the same full nodes and stays Pending too. Add nodes or capacity, lower the pods' requests, or lower replicas to what fits; a tainted node with room takes the pods only if they tolerate its taint (kubectl describe node shows its Taints).".to_string()
+            } else if capacity {
                 "Raising replicas will not help: every extra pod asks the same full nodes and stays Pending too. Add nodes or capacity, lower the pods' requests, or lower replicas to what fits.".to_string()
             } else if msg.contains("anti-affinity rules") {
                 "Raising replicas will not help: every extra pod fails the same scheduling filters. Required pod anti-affinity allows one such pod per topology domain, so a surge pod finds no room: add nodes, let the rollout go without a surge (maxSurge 0, maxUnavailable 1), or add matchLabelKeys: [pod-template-hash] so that a revision repels only its own pods.".to_string()

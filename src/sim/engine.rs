@@ -308,6 +308,7 @@ impl Sim {
             spec: NodeSpec {
                 unschedulable: false,
                 pod_cidr_index: index,
+                taints: Vec::new(),
             },
             status: NodeStatus {
                 allocatable_milli_cpu: milli_cpu,

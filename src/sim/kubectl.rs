@@ -702,22 +702,14 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
         "CreationTimestamp:\t{}\n",
         n.metadata.creation_timestamp.rfc1123z()
     ));
-    // `printTaintsMultilineWithIndent` orders taints by effect, then key (`NoExecute` before
+    // `printTaintsMultilineWithIndent` orders taints by `effect,key` (`NoExecute` before
     // `NoSchedule`, and `unreachable` before `unschedulable`).
-    let mut taints = Vec::new();
-    if !n.status.ready {
-        taints.push("node.kubernetes.io/unreachable:NoExecute");
-        taints.push("node.kubernetes.io/unreachable:NoSchedule");
-    }
-    if n.spec.unschedulable {
-        taints.push("node.kubernetes.io/unschedulable:NoSchedule");
-    }
-    describe_multiline(
-        &mut o,
-        "Taints",
-        "\t",
-        taints.into_iter().map(str::to_string),
-    );
+    let mut taints = n.taints();
+    order::sort_by(&mut taints, |a, b| {
+        (a.effect.as_str(), a.key.as_str()).cmp(&(b.effect.as_str(), b.key.as_str()))
+    });
+    let taints: Vec<String> = taints.iter().map(crate::sim::api::Taint::text).collect();
+    describe_multiline(&mut o, "Taints", "\t", taints);
     o.push_str(&format!("Unschedulable:\t{}\n", n.spec.unschedulable));
     // The kubelet's node lease (`kube-node-lease/<node>`): it never sets acquireTime, and renews
     // every `nodeLeaseRenewIntervalFraction` (0.25) of the 40 s lease from its start.

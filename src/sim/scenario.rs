@@ -2,8 +2,9 @@
 //! a real Deployment manifest, user actions at simulated times, and how long to run — and their
 //! loading into a ready-to-run [`Sim`]. `docs/scenarios.md` documents every key.
 
+use super::api::node::TAINT_EFFECTS;
 use super::api::{ConditionReason, DeploymentConditionType, quantity};
-use super::api::{Deployment, Node, Time};
+use super::api::{Deployment, Node, Taint, Time};
 use super::commands::Command;
 use super::controller::deployment::util::{deployment_complete, has_progress_deadline};
 use super::controller::replica_set::PodQuota;
@@ -529,7 +530,12 @@ fn load_cluster(l: &mut Loader<'_>, v: Option<&Value>) -> (Vec<Node>, PodQuota) 
             );
             continue;
         };
-        known_keys(l, &path, m, &["name", "cpu", "memory", "pods", "labels"]);
+        known_keys(
+            l,
+            &path,
+            m,
+            &["name", "cpu", "memory", "pods", "labels", "taints"],
+        );
         let name = match m.get("name").and_then(Value::as_str) {
             Some(s) if !s.is_empty() => s.to_string(),
             _ => {
@@ -610,9 +616,102 @@ fn load_cluster(l: &mut Loader<'_>, v: Option<&Value>) -> (Vec<Node>, PodQuota) 
                 "must be a mapping of label keys to values, like {zone: a}",
             ),
         }
+        node.spec.taints = parse_taints(l, &format!("{path}.taints"), m.get("taints"));
         nodes.push(node);
     }
     (nodes, quota)
+}
+
+/// A node's `taints`: each a mapping `{key, value, effect}` (value optional) or, as `kubectl
+/// taint` writes one, a string `key=value:Effect` or `key:Effect`. The key must be a qualified
+/// name, the value a label value, the effect one the API server accepts, and no key and effect
+/// twice (`validateNodeTaints`).
+fn parse_taints(l: &mut Loader<'_>, path: &str, v: Option<&Value>) -> Vec<Taint> {
+    let Some(v) = v else {
+        return Vec::new();
+    };
+    let Some(list) = v.as_array() else {
+        l.err(
+            path,
+            "must be a list of taints, like [{key: dedicated, value: gpu, effect: NoSchedule}]",
+        );
+        return Vec::new();
+    };
+    let mut taints: Vec<Taint> = Vec::new();
+    for (j, item) in list.iter().enumerate() {
+        let p = format!("{path}[{j}]");
+        let taint = match item {
+            Value::String(text) => {
+                let (kv, effect) = text.rsplit_once(':').unwrap_or((text.as_str(), ""));
+                let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
+                Taint::new(key, value, effect)
+            }
+            Value::Object(m) => {
+                known_keys(l, &p, m, &["key", "value", "effect"]);
+                let text = |k: &str| m.get(k).map(render).unwrap_or_default();
+                Taint::new(&text("key"), &text("value"), &text("effect"))
+            }
+            _ => {
+                l.err(
+                    &p,
+                    "must be a mapping like {key: dedicated, value: gpu, effect: NoSchedule} or a string like dedicated=gpu:NoSchedule",
+                );
+                continue;
+            }
+        };
+        let mut ok = true;
+        if taint.key.is_empty() {
+            l.err(&format!("{p}.key"), "Required value");
+            ok = false;
+        }
+        for msg in super::validation::is_qualified_name(&taint.key) {
+            if !taint.key.is_empty() {
+                l.err(
+                    &format!("{p}.key"),
+                    format!("Invalid value: {:?}: {msg}", taint.key),
+                );
+                ok = false;
+            }
+        }
+        for msg in super::validation::is_valid_label_value(&taint.value) {
+            l.err(
+                &format!("{p}.value"),
+                format!("Invalid value: {:?}: {msg}", taint.value),
+            );
+            ok = false;
+        }
+        if !TAINT_EFFECTS.contains(&taint.effect.as_str()) {
+            l.err(
+                &format!("{p}.effect"),
+                if taint.effect.is_empty() {
+                    "Required value".to_string()
+                } else {
+                    format!(
+                        "Unsupported value: {:?}: supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+                        taint.effect
+                    )
+                },
+            );
+            ok = false;
+        }
+        if taints
+            .iter()
+            .any(|t| t.key == taint.key && t.effect == taint.effect)
+        {
+            l.err(
+                &p,
+                format!(
+                    "Duplicate value: \"{}\": taints must be unique by key and effect pair",
+                    taint.text()
+                ),
+            );
+            ok = false;
+        }
+        if ok {
+            taints.push(taint);
+        }
+    }
+    taints
 }
 
 /// The namespace's ConfigMaps and Secrets (`cluster.configMaps`, `cluster.secrets`): each a

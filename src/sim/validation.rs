@@ -2898,7 +2898,7 @@ fn is_dns1123_subdomain_text(s: &str) -> bool {
 
 /// `IsQualifiedName`: an optional DNS-subdomain prefix and `/`, then a name of at most 63
 /// characters (label keys, annotation keys, resource names).
-fn is_qualified_name(value: &str) -> Vec<String> {
+pub(crate) fn is_qualified_name(value: &str) -> Vec<String> {
     let mut errs = Vec::new();
     let parts: Vec<&str> = value.split('/').collect();
     let name = match parts.as_slice() {
@@ -2946,7 +2946,7 @@ fn is_qualified_name(value: &str) -> Vec<String> {
 }
 
 /// `IsValidLabelValue`.
-fn is_valid_label_value(value: &str) -> Vec<String> {
+pub(crate) fn is_valid_label_value(value: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if value.len() > 63 {
         errs.push(max_len_error(63));

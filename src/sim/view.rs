@@ -130,6 +130,8 @@ pub struct NodeView {
     pub unschedulable: bool,
     /// Its `topology.kubernetes.io/zone` label, which zone spreading reads.
     pub zone: Option<String>,
+    /// The taints the scenario gave it, as `kubectl describe node` prints them.
+    pub taints: Vec<String>,
     pub milli_cpu_requested: i64,
     pub milli_cpu_allocatable: i64,
     pub memory_requested: i64,
@@ -409,6 +411,7 @@ impl ClusterView {
                         .labels
                         .get(crate::sim::controller::topology_spread::ZONE_LABEL)
                         .cloned(),
+                    taints: n.spec.taints.iter().map(super::api::Taint::text).collect(),
                     milli_cpu_requested: u.milli_cpu,
                     milli_cpu_allocatable: n.status.allocatable_milli_cpu,
                     memory_requested: u.memory,

@@ -488,6 +488,40 @@ test('a big ReplicaSet shows counts until asked for its chips, and the event log
   expect(app.consoleErrors).toEqual([]);
 });
 
+test('a tainted node shows its taint, and pods that do not tolerate it stay off it', async ({ page }) => {
+  const app = new AppPage(page);
+  const yaml = [
+    'name: tainted control plane',
+    'seed: 1',
+    'cluster:',
+    '  nodes:',
+    '    - {name: control-plane, cpu: "4", taints: ["node-role.kubernetes.io/control-plane:NoSchedule"]}',
+    '    - {name: worker, cpu: "2"}',
+    'deployment:',
+    '  apiVersion: apps/v1',
+    '  kind: Deployment',
+    '  metadata: {name: web}',
+    '  spec:',
+    '    replicas: 3',
+    '    selector: {matchLabels: {app: web}}',
+    '    template:',
+    '      metadata: {labels: {app: web}}',
+    '      spec:',
+    '        containers:',
+    '          - {name: web, image: web:1.0, resources: {requests: {cpu: "1"}}}',
+    'run_until: 1m',
+  ].join('\n');
+  await app.goto(`?v=1&yaml=${Buffer.from(yaml + '\n').toString('base64url')}`);
+  const cp = page.locator('[data-testid="node"][data-node="control-plane"]');
+  await expect(cp.getByTestId('node-taint')).toHaveText('taint node-role.kubernetes.io/control-plane:NoSchedule');
+  await page.getByTestId('to-end').click();
+  await expect(app.stepCount).toContainText('end of run');
+  await expect(cp).toContainText('0 pods');
+  await expect(app.eventLog).toContainText('1 node(s) had untolerated taint(s)');
+  await app.screenshot('tainted-control-plane');
+  expect(app.consoleErrors).toEqual([]);
+});
+
 test('the page has no serious accessibility violations', async ({ page }) => {
   const app = new AppPage(page);
   await app.goto();

@@ -2315,6 +2315,21 @@ fn environment_references_fail_or_pass_like_the_kubelet() {
     );
 }
 
+/// The steps of a run that recorded an event with this reason.
+fn steps_with(steps: &[Step], reason: EventReason) -> impl Iterator<Item = &Step> {
+    steps
+        .iter()
+        .filter(move |s| s.events.iter().any(|e| e.reason == reason))
+}
+
+/// The narration of the first step that recorded an event with this reason.
+fn first_narration_with(steps: &[Step], reason: EventReason) -> String {
+    steps_with(steps, reason)
+        .next()
+        .map(|s| s.narration.clone())
+        .unwrap_or_default()
+}
+
 /// The messages of a run's events with this reason, in order.
 fn event_messages(steps: &[Step], reason: EventReason) -> Vec<&str> {
     steps
@@ -2927,13 +2942,7 @@ fn tolerations_decide_when_pods_leave_a_lost_node() {
     };
     let evicted_at = |yaml: &str| -> Vec<u64> {
         let (_, steps) = run_yaml(yaml, 480);
-        steps
-            .iter()
-            .filter(|s| {
-                s.events
-                    .iter()
-                    .any(|e| e.reason == EventReason::TaintManagerEviction)
-            })
+        steps_with(&steps, EventReason::TaintManagerEviction)
             .map(|s| s.time.as_millis())
             .collect()
     };
@@ -3660,15 +3669,7 @@ fn topology_spread_constraints_filter_nodes_by_skew() {
         ),
         "{failures:?}"
     );
-    let narration = steps
-        .iter()
-        .find(|s| {
-            s.events
-                .iter()
-                .any(|e| e.reason == EventReason::FailedScheduling)
-        })
-        .map(|s| s.narration.clone())
-        .unwrap_or_default();
+    let narration = first_narration_with(&steps, EventReason::FailedScheduling);
     assert!(
         narration.contains("The spread over topology.kubernetes.io/zone (maxSkew 1, DoNotSchedule) counts the matching pods per domain: a 1, b 1, c 0. The fewest is 0, so a domain may hold at most 1 with this pod."),
         "{narration}"
@@ -3832,4 +3833,168 @@ fn spread_over_zones_waits_for_the_cordoned_zone() {
         kubectl::rollout_status_now(&sim, "web", None),
         "deployment \"web\" successfully rolled out\n"
     );
+}
+
+/// A Deployment `app` of `replicas` pods of `app:1` requesting 1 CPU each, with `tolerations`
+/// (YAML flow items), on `nodes`, running for `run`.
+fn tainted_yaml(nodes: &str, replicas: u32, tolerations: &str, run: &str) -> String {
+    format!(
+        "cluster:\n  nodes:\n{nodes}images:\n  app:1: {{pull_time: 1s}}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {{name: app}}\n  spec:\n    replicas: {replicas}\n    selector: {{matchLabels: {{app: app}}}}\n    template:\n      metadata: {{labels: {{app: app}}}}\n      spec:\n        tolerations: [{tolerations}]\n        containers:\n          - name: app\n            image: app:1\n            resources: {{requests: {{cpu: \"1\"}}}}\nrun_until: {run}\n"
+    )
+}
+
+/// The pods bound to each node, counted: `cp=0 w1=2`.
+fn pods_per_node(sim: &Sim) -> String {
+    sim.store()
+        .nodes
+        .keys()
+        .map(|n| {
+            let count = sim
+                .store()
+                .pods
+                .values()
+                .filter(|p| p.node_name == *n && p.metadata.deletion_timestamp.is_none())
+                .count();
+            format!("{n}={count}")
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// TaintToleration with a scenario's taints: a kubeadm control plane's
+/// `node-role.kubernetes.io/control-plane:NoSchedule` keeps every pod off it, and a pod that
+/// finds the worker full is told "1 node(s) had untolerated taint(s)"; a toleration lets pods
+/// use it; `kubectl describe node` lists the taint.
+#[test]
+fn a_no_schedule_taint_keeps_pods_off_unless_they_tolerate_it() {
+    let nodes = "    - {name: cp, cpu: \"4\", taints: [\"node-role.kubernetes.io/control-plane:NoSchedule\"]}\n    - {name: w1, cpu: \"2\"}\n";
+    let (sim, steps) = run_yaml(&tainted_yaml(nodes, 3, "", "1m"), 60);
+    assert_eq!(pods_per_node(&sim), "cp=0 w1=2");
+    let failures = failed_scheduling(&steps);
+    assert_eq!(
+        failures.first().copied(),
+        Some(
+            "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling."
+        ),
+        "{failures:?}"
+    );
+    let d = rolloutscope::sim::diagnosis::diagnose_at(&sim, &steps, "app", Time::from_secs(60));
+    assert!(
+        d.verdict.advice.contains("tolerate its taint"),
+        "{:?}",
+        d.verdict
+    );
+    let described = kubectl::describe_node(&Moment::new(&sim, &steps), "cp").expect("cp");
+    assert!(
+        described
+            .contains("Taints:             node-role.kubernetes.io/control-plane:NoSchedule\n"),
+        "{described}"
+    );
+    let tolerating = tainted_yaml(
+        nodes,
+        3,
+        "{key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}",
+        "1m",
+    );
+    let (sim, steps) = run_yaml(&tolerating, 60);
+    assert_eq!(
+        pods_per_node(&sim),
+        "cp=2 w1=1",
+        "the emptier node scores higher"
+    );
+    assert!(failed_scheduling(&steps).is_empty());
+    // `Equal` needs the taint's value: a toleration for another value does not count.
+    let valued = "    - {name: cp, cpu: \"4\", taints: [{key: dedicated, value: gpu, effect: NoSchedule}]}\n    - {name: w1, cpu: \"2\"}\n";
+    let wrong = tainted_yaml(
+        valued,
+        3,
+        "{key: dedicated, value: db, effect: NoSchedule}",
+        "1m",
+    );
+    assert_eq!(pods_per_node(&run_yaml(&wrong, 60).0), "cp=0 w1=2");
+    let right = tainted_yaml(
+        valued,
+        3,
+        "{key: dedicated, value: gpu, effect: NoSchedule}",
+        "1m",
+    );
+    assert_eq!(pods_per_node(&run_yaml(&right, 60).0), "cp=2 w1=1");
+}
+
+/// A `PreferNoSchedule` taint only scores (TaintToleration, weight 3): pods go to the untainted
+/// node while it has room, and the narration gives the score; then the tainted node takes the
+/// rest rather than leave them Pending.
+#[test]
+fn a_prefer_no_schedule_taint_scores_nodes_down() {
+    let nodes = "    - {name: a, cpu: \"8\", taints: [{key: spot, effect: PreferNoSchedule}]}\n    - {name: b, cpu: \"3\"}\n";
+    let (sim, steps) = run_yaml(&tainted_yaml(nodes, 5, "", "1m"), 60);
+    assert_eq!(pods_per_node(&sim), "a=2 b=3");
+    assert!(failed_scheduling(&steps).is_empty());
+    assert!(
+        steps.iter().any(|s| s.narration.contains(
+            "+ 3 × taints 100 (PreferNoSchedule taints it does not tolerate count against a node)"
+        )),
+        "the taint score is explained"
+    );
+}
+
+/// A `NoExecute` taint: a pod that tolerates it for 30 s is placed there and evicted 30 s
+/// later by the taint eviction controller (DisruptionTarget, TaintManagerEviction), and its
+/// replacement goes the same way; one that tolerates it without a time stays.
+#[test]
+fn a_no_execute_taint_evicts_pods_when_their_toleration_runs_out() {
+    let nodes = "    - {name: edge, cpu: \"4\", taints: [\"maintenance=soon:NoExecute\"]}\n";
+    let (_, steps) = run_yaml(
+        &tainted_yaml(
+            nodes,
+            1,
+            "{key: maintenance, operator: Exists, effect: NoExecute, tolerationSeconds: 30}",
+            "2m",
+        ),
+        100,
+    );
+    let evictions: Vec<u64> = steps_with(&steps, EventReason::TaintManagerEviction)
+        .map(|s| s.time.as_millis() / 1000)
+        .collect();
+    assert_eq!(evictions, [30, 60, 90]);
+    let narration = first_narration_with(&steps, EventReason::TaintManagerEviction);
+    assert!(
+        narration.starts_with("The pods' 30s toleration of edge's maintenance=soon:NoExecute taint has run out, so the 1 pod on it is evicted"),
+        "{narration}"
+    );
+    let (sim, steps) = run_yaml(
+        &tainted_yaml(
+            nodes,
+            1,
+            "{key: maintenance, operator: Exists, effect: NoExecute}",
+            "2m",
+        ),
+        100,
+    );
+    assert_eq!(pods_per_node(&sim), "edge=1");
+    assert!(
+        !steps
+            .iter()
+            .flat_map(|s| &s.events)
+            .any(|e| e.reason == EventReason::TaintManagerEviction)
+    );
+}
+
+/// The scenario file's taints are checked with their paths.
+#[test]
+fn node_taints_in_a_scenario_are_checked() {
+    let nodes = "    - {name: a, taints: [{key: \"\", effect: NoSchedule}, {key: x, effect: Sometimes}, \"bad key!:NoSchedule\", {key: y, effect: NoSchedule}, \"y=1:NoSchedule\"]}\n";
+    let errors = match Scenario::parse(&tainted_yaml(nodes, 1, "", "1m")) {
+        Ok(_) => panic!("accepted"),
+        Err(errs) => errs.iter().map(ToString::to_string).collect::<Vec<_>>(),
+    };
+    let joined = errors.join("\n");
+    for expected in [
+        "cluster.nodes[0].taints[0].key: Required value",
+        "cluster.nodes[0].taints[1].effect: Unsupported value: \"Sometimes\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+        "cluster.nodes[0].taints[2].key: Invalid value: \"bad key!\"",
+        "cluster.nodes[0].taints[4]: Duplicate value: \"y=1:NoSchedule\": taints must be unique by key and effect pair",
+    ] {
+        assert!(joined.contains(expected), "{expected}\nin\n{joined}");
+    }
 }

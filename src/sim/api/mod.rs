@@ -27,7 +27,7 @@ pub use deployment::{
 pub use event::{Event, EventReason, EventType, ObjectRef};
 pub use int_or_percent::IntOrString;
 pub use meta::{ObjectMeta, OwnerReference, StringMap, Time};
-pub use node::{Node, NodeSpec, NodeStatus};
+pub use node::{Node, NodeSpec, NodeStatus, Taint};
 pub use pod::{
     Container, ContainerState, ContainerStatus, Pod, PodCondition, PodConditionType, PodPhase,
     PodSpec, PodStatus, PodTemplateSpec, Probe, PullPolicy,

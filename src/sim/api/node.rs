@@ -20,6 +20,65 @@ pub struct NodeSpec {
     pub unschedulable: bool,
     /// The node's pod CIDR index, used to hand out pod IPs (`10.244.<n>.<m>`).
     pub pod_cidr_index: u32,
+    /// The taints the scenario gives the node (`kubectl taint`, a kubeadm control plane's
+    /// `node-role.kubernetes.io/control-plane:NoSchedule`). The control plane's own taints
+    /// (cordoned, unreachable) are not stored here but follow the node's state: see
+    /// [`Node::taints`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub taints: Vec<Taint>,
+}
+
+/// `v1.Taint`: the node repels pods that do not tolerate it, with its `effect`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Taint {
+    pub key: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub value: String,
+    /// `NoSchedule`, `PreferNoSchedule` or `NoExecute`.
+    pub effect: String,
+}
+
+impl Taint {
+    /// One taint (no `timeAdded`: the model's taints carry no time).
+    pub fn new(key: &str, value: &str, effect: &str) -> Taint {
+        Taint {
+            key: key.to_string(),
+            value: value.to_string(),
+            effect: effect.to_string(),
+        }
+    }
+
+    /// As `kubectl describe node` prints it: `key=value:Effect`, or `key:Effect` without a value.
+    pub fn text(&self) -> String {
+        if self.value.is_empty() {
+            format!("{}:{}", self.key, self.effect)
+        } else {
+            format!("{}={}:{}", self.key, self.value, self.effect)
+        }
+    }
+}
+
+/// The taint effects the API server accepts, in the order its error lists them.
+pub const TAINT_EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
+
+impl Node {
+    /// Every taint the node carries now: the node lifecycle controller's
+    /// `node.kubernetes.io/unreachable` (`NoSchedule` and `NoExecute`) while it is NotReady,
+    /// `node.kubernetes.io/unschedulable:NoSchedule` while it is cordoned, then the scenario's.
+    pub fn taints(&self) -> Vec<Taint> {
+        use super::toleration::{UNREACHABLE, UNSCHEDULABLE};
+        let mut all = Vec::new();
+        if !self.status.ready {
+            all.push(Taint::new(UNREACHABLE, "", "NoSchedule"));
+            all.push(Taint::new(UNREACHABLE, "", "NoExecute"));
+        }
+        if self.spec.unschedulable {
+            all.push(Taint::new(UNSCHEDULABLE, "", "NoSchedule"));
+        }
+        all.extend(self.spec.taints.iter().cloned());
+        all
+    }
 }
 
 /// `NodeStatus`: allocatable resources in milli-CPU and bytes, readiness, and the images the

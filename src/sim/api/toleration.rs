@@ -2,11 +2,13 @@
 //! node under a `NoExecute` taint. Tolerations are kept verbatim in the pod spec's `extra` map
 //! (RolloutScope types only the fields its controllers read), so they are read here as JSON.
 //!
-//! The simulated nodes carry only the taints the control plane sets itself: the node lifecycle
-//! controller's `node.kubernetes.io/unreachable` (`NoSchedule` and `NoExecute`) on a node whose
-//! kubelet stopped, and `node.kubernetes.io/unschedulable:NoSchedule` on a cordoned node.
+//! The simulated nodes carry the taints the control plane sets itself (the node lifecycle
+//! controller's `node.kubernetes.io/unreachable`, `NoSchedule` and `NoExecute`, on a node whose
+//! kubelet stopped, and `node.kubernetes.io/unschedulable:NoSchedule` on a cordoned node) and
+//! the taints a scenario gives its nodes.
 
 use super::PodSpec;
+use super::node::Taint;
 use serde_json::{Value, json};
 
 /// The taint of a node whose kubelet stopped posting status.
@@ -64,6 +66,13 @@ pub fn of_pod(spec: &PodSpec) -> Vec<Value> {
 /// effect matches every effect, an empty key (with `Exists`) every key; `Equal` (the default
 /// operator) needs the toleration's value to equal the taint's, which is empty here.
 pub fn tolerates(t: &Value, key: &str, effect: &str) -> bool {
+    tolerates_taint(t, key, "", effect)
+}
+
+/// `Toleration.ToleratesTaint`: the effects match (an empty one matches all), the keys match (an
+/// empty one, with `Exists`, matches all), and with `Equal` (the default operator) the values
+/// are equal; `Exists` takes any value.
+pub fn tolerates_taint(t: &Value, key: &str, value: &str, effect: &str) -> bool {
     let (t_key, t_effect) = (text(t, "key"), text(t, "effect"));
     if !t_effect.is_empty() && t_effect != effect {
         return false;
@@ -72,7 +81,7 @@ pub fn tolerates(t: &Value, key: &str, effect: &str) -> bool {
         return false;
     }
     match text(t, "operator") {
-        "" | "Equal" => text(t, "value").is_empty(),
+        "" | "Equal" => text(t, "value") == value,
         "Exists" => true,
         _ => false,
     }
@@ -81,6 +90,36 @@ pub fn tolerates(t: &Value, key: &str, effect: &str) -> bool {
 /// Whether any of `tolerations` tolerates the taint (`TolerationsTolerateTaint`).
 pub fn tolerated(tolerations: &[Value], key: &str, effect: &str) -> bool {
     tolerations.iter().any(|t| tolerates(t, key, effect))
+}
+
+/// The first of the node's `NoSchedule` and `NoExecute` taints that none of `tolerations`
+/// tolerates (`FindMatchingUntoleratedTaint`, as TaintToleration's filter calls it).
+pub fn untolerated_taint<'t>(tolerations: &[Value], taints: &'t [Taint]) -> Option<&'t Taint> {
+    taints.iter().find(|taint| {
+        matches!(taint.effect.as_str(), "NoSchedule" | "NoExecute")
+            && !tolerations
+                .iter()
+                .any(|t| tolerates_taint(t, &taint.key, &taint.value, &taint.effect))
+    })
+}
+
+/// How many of the node's `PreferNoSchedule` taints the pod does not tolerate, counting only
+/// its tolerations with that effect or none (`countIntolerableTaintsPreferNoSchedule`), which
+/// TaintToleration's score counts against the node.
+pub fn intolerable_prefer_no_schedule(tolerations: &[Value], taints: &[Taint]) -> i64 {
+    let preferring: Vec<&Value> = tolerations
+        .iter()
+        .filter(|t| matches!(text(t, "effect"), "" | "PreferNoSchedule"))
+        .collect();
+    taints
+        .iter()
+        .filter(|taint| taint.effect == "PreferNoSchedule")
+        .filter(|taint| {
+            !preferring
+                .iter()
+                .any(|t| tolerates_taint(t, &taint.key, &taint.value, &taint.effect))
+        })
+        .count() as i64
 }
 
 /// What the taint eviction controller does with a pod on a node tainted `key:NoExecute`
@@ -93,6 +132,30 @@ pub enum Eviction {
     AfterSeconds(i64),
     /// A matching toleration has no `tolerationSeconds`: the pod stays, whatever happens.
     Never,
+}
+
+/// The eviction of a pod with `tolerations` from a node with these `NoExecute` taints
+/// (`GetMatchingTolerations`, then `getMinTolerationTime`): at once if one of them is not
+/// tolerated, else after the shortest `tolerationSeconds` of the tolerations used (the first
+/// that tolerates each taint), never if none of those has a time.
+pub fn no_execute_eviction_all(tolerations: &[Value], taints: &[&Taint]) -> Eviction {
+    let mut shortest: Option<i64> = None;
+    for taint in taints {
+        let Some(used) = tolerations
+            .iter()
+            .find(|t| tolerates_taint(t, &taint.key, &taint.value, "NoExecute"))
+        else {
+            return Eviction::Now;
+        };
+        if let Some(secs) = used.get("tolerationSeconds").and_then(Value::as_i64) {
+            shortest = Some(shortest.map_or(secs, |s| s.min(secs)));
+        }
+    }
+    match shortest {
+        None => Eviction::Never,
+        Some(secs) if secs <= 0 => Eviction::Now,
+        Some(secs) => Eviction::AfterSeconds(secs),
+    }
 }
 
 /// The eviction of a pod with `tolerations` from a node tainted `key:NoExecute` (its only

@@ -5,7 +5,8 @@
 use super::{Change, Outcome, Work};
 use crate::sim::api::toleration::{self, Eviction};
 use crate::sim::api::{
-    ConditionStatus, Event, EventReason, ObjectRef, Pod, PodCondition, PodConditionType, Time,
+    ConditionStatus, Event, EventReason, Node, ObjectRef, Pod, PodCondition, PodConditionType,
+    Taint, Time,
 };
 use crate::sim::store::Store;
 use crate::sim::trace::Stage;
@@ -35,6 +36,7 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
     }
     let mut updated = n.clone();
     updated.status.ready = false;
+    let all_taints = updated.taints();
     out.change(Change::UpdateNode(Box::new(updated)));
     out.events.push(Event::normal(
         COMPONENT,
@@ -90,13 +92,14 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
     // matching toleration's tolerationSeconds (300 s from the admission plugin unless the pod
     // tolerates the taint itself), and one that tolerates it without a time stays. The first
     // eviction is queued; each queues the next.
+    let taints = no_execute(&all_taints);
     let mut groups: BTreeMap<Option<i64>, usize> = BTreeMap::new();
     for pod in store
         .pods
         .values()
         .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_none())
     {
-        let secs = match pod_eviction(pod) {
+        let secs = match pod_eviction(pod, &taints) {
             Eviction::Now => Some(0),
             Eviction::AfterSeconds(s) => Some(s),
             Eviction::Never => None,
@@ -184,16 +187,27 @@ fn verb_s(n: usize) -> &'static str {
     if n == 1 { "s" } else { "" }
 }
 
-/// When a pod goes from a node tainted unreachable:NoExecute, by its tolerations (the
+/// A node's `NoExecute` taints, of those it carries.
+fn no_execute(taints: &[Taint]) -> Vec<&Taint> {
+    taints.iter().filter(|t| t.effect == "NoExecute").collect()
+}
+
+/// Whether the node carries a `NoExecute` taint (unreachable, or one the scenario gave it): a
+/// pod bound there is timed by the taint eviction controller.
+pub fn has_no_execute_taint(node: &Node) -> bool {
+    !node.status.ready || node.spec.taints.iter().any(|t| t.effect == "NoExecute")
+}
+
+/// When a pod goes from a node with these `NoExecute` taints, by its tolerations (the
 /// template's and the admission plugin's).
-fn pod_eviction(pod: &Pod) -> Eviction {
-    toleration::no_execute_eviction(&toleration::of_pod(&pod.spec), toleration::UNREACHABLE)
+fn pod_eviction(pod: &Pod, taints: &[&Taint]) -> Eviction {
+    toleration::no_execute_eviction_all(&toleration::of_pod(&pod.spec), taints)
 }
 
 /// When a pod on a node tainted at `tainted_at` is due to be evicted (`None`: never). The
 /// controller times a pod from when it saw it on the tainted node: the taint's time, or the
 /// pod's binding when the scheduler placed it there later (a pod that tolerates the taint).
-fn eviction_due(pod: &Pod, tainted_at: Time) -> Option<Time> {
+fn eviction_due(pod: &Pod, tainted_at: Time, taints: &[&Taint]) -> Option<Time> {
     let bound = pod
         .status
         .conditions
@@ -206,7 +220,7 @@ fn eviction_due(pod: &Pod, tainted_at: Time) -> Option<Time> {
         return None;
     }
     let since = tainted_at;
-    match pod_eviction(pod) {
+    match pod_eviction(pod, taints) {
         Eviction::Now => Some(since),
         Eviction::AfterSeconds(s) => {
             Some(since.plus_millis(u64::try_from(s).unwrap_or(0).saturating_mul(1000)))
@@ -215,9 +229,9 @@ fn eviction_due(pod: &Pod, tainted_at: Time) -> Option<Time> {
     }
 }
 
-/// The eviction check for a pod the scheduler has just bound to a node tainted unreachable
-/// (one that tolerates the NoSchedule taint): the taint eviction controller sees it there now
-/// and times it from now (`handlePodUpdate`).
+/// The eviction check for a pod the scheduler has just bound to a node with a `NoExecute` taint
+/// (one that tolerates it, and the node's NoSchedule taints): the taint eviction controller
+/// sees it there now and times it from now (`handlePodUpdate`).
 pub fn eviction_for_bound_pod(node: &str, now: Time) -> Work {
     Work::TaintEviction {
         node: node.into(),
@@ -226,14 +240,24 @@ pub fn eviction_for_bound_pod(node: &str, now: Time) -> Work {
 }
 
 /// Taint-based eviction (`processPodOnNode`, then `addConditionAndDeletePod` in
-/// `pkg/controller/tainteviction`): pods still on an unreachable node, tainted at
-/// `tainted_at`, once their toleration has run out are marked with the DisruptionTarget
-/// condition and deleted. Their kubelet is gone, so they stay Terminating, but their
-/// ReplicaSets replace them at once.
+/// `pkg/controller/tainteviction`): pods still on a node with `NoExecute` taints (unreachable,
+/// or the scenario's), seen there from `tainted_at`, once their toleration has run out are
+/// marked with the DisruptionTarget condition and deleted. On an unreachable node the kubelet
+/// is gone, so they stay Terminating, but their ReplicaSets replace them at once.
 pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) -> Outcome {
     let mut out = Outcome::default();
     let silent = crate::sim::kubelet::node_down(store, node);
-    if !silent {
+    let Some(n) = store.nodes.get(node) else {
+        return out;
+    };
+    // A node whose kubelet came back is Ready again: its unreachable taint is gone.
+    let all_taints: Vec<Taint> = n
+        .taints()
+        .into_iter()
+        .filter(|t| silent || t.key != toleration::UNREACHABLE)
+        .collect();
+    let taints = no_execute(&all_taints);
+    if taints.is_empty() {
         return out;
     }
     // One pass over the store: the pods on the node, those being deleted counted apart, and
@@ -244,7 +268,7 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
         if p.metadata.deletion_timestamp.is_some() {
             deleting += 1;
         } else {
-            live.push((&**p, eviction_due(p, tainted_at)));
+            live.push((&**p, eviction_due(p, tainted_at, &taints)));
         }
     }
     let victims: Vec<&Pod> = live
@@ -301,18 +325,41 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
         };
         out.stage = Some(Stage::Retry);
         // The victims' tolerations, as the narration gives them: all the same, or several.
-        let times: Vec<Eviction> = victims.iter().map(|p| pod_eviction(p)).collect();
+        let times: Vec<Eviction> = victims.iter().map(|p| pod_eviction(p, &taints)).collect();
         let same = times.iter().all(|t| Some(t) == times.first());
+        let named: Vec<String> = taints
+            .iter()
+            .map(|t| {
+                if t.key == toleration::UNREACHABLE {
+                    "unreachable:NoExecute".to_string()
+                } else {
+                    t.text()
+                }
+            })
+            .collect();
+        let (named, its) = (
+            named.join(" and "),
+            if taints.len() == 1 { "taint" } else { "taints" },
+        );
         let why = match times.first().filter(|_| same) {
             Some(Eviction::Now) => format!(
-                "{node} is tainted unreachable:NoExecute and these pods do not tolerate it (or only for 0s)"
+                "{node} is tainted {named} and these pods do not tolerate it (or only for 0s)"
             ),
-            Some(Eviction::AfterSeconds(s)) => format!(
-                "The pods' {s}s toleration of {node}'s unreachable:NoExecute taint has run out"
-            ),
-            _ => format!(
-                "The tolerations of these pods for {node}'s unreachable:NoExecute taint have run out"
-            ),
+            Some(Eviction::AfterSeconds(s)) => {
+                format!("The pods' {s}s toleration of {node}'s {named} {its} has run out")
+            }
+            _ => format!("The tolerations of these pods for {node}'s {named} {its} have run out"),
+        };
+        let after = match (silent, victims.len()) {
+            (true, _) => {
+                "With the kubelet gone they stay Terminating, but their ReplicaSets no longer count them and create replacements on healthy nodes."
+            }
+            (false, 1) => {
+                "The node's kubelet stops its containers; its ReplicaSet no longer counts it and creates a replacement."
+            }
+            (false, _) => {
+                "The node's kubelet stops their containers; their ReplicaSets no longer count them and create replacements."
+            }
         };
         let others = live.len() - victims.len();
         let stay = match others {
@@ -324,7 +371,7 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
             }
         };
         out.say(format!(
-            "{why}, so the {} pod{} on it{which} {} evicted: marked DisruptionTarget (DeletionByTaintManager), then deleted. With the kubelet gone they stay Terminating, but their ReplicaSets no longer count them and create replacements on healthy nodes.{stay}",
+            "{why}, so the {} pod{} on it{which} {} evicted: marked DisruptionTarget (DeletionByTaintManager), then deleted. {after}{stay}",
             victims.len(),
             if victims.len() == 1 { "" } else { "s" },
             if victims.len() == 1 { "is" } else { "are" }

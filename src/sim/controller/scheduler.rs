@@ -174,14 +174,12 @@ fn filter_node_with(
             plugin: Plugins::NODE_UNSCHEDULABLE,
         });
     }
-    // The node lifecycle controller taints a node whose kubelet stopped with
-    // node.kubernetes.io/unreachable, NoSchedule and NoExecute; TaintToleration filters on
-    // both effects. The tolerations the admission plugin added (NoExecute only, for 300 s) never
-    // cover the NoSchedule one, so only a pod that asks for it is placed there.
-    if !node.status.ready
-        && !["NoSchedule", "NoExecute"]
-            .iter()
-            .all(|effect| tolerates(toleration::UNREACHABLE, effect))
+    // TaintToleration: the node's NoSchedule and NoExecute taints, the node lifecycle
+    // controller's (`unreachable` on a node whose kubelet stopped; the tolerations the admission
+    // plugin added, NoExecute for 300 s, never cover its NoSchedule twin) and the scenario's.
+    let taints = node.taints();
+    if !taints.is_empty()
+        && toleration::untolerated_taint(&toleration::of_pod(&pod.spec), &taints).is_some()
     {
         return Err(FilterFailure {
             reasons: vec!["node(s) had untolerated taint(s)".to_string()],
@@ -636,21 +634,50 @@ fn requirement_matches<'n>(
 /// A feasible node's scores from the default profile's plugins that tell the simulated nodes
 /// apart, each 0–100: NodeResourcesFit (LeastAllocated, weight 1), NodeResourcesBalancedAllocation
 /// (weight 1; skipped for a pod that requests nothing) and PodTopologySpread with the system
-/// default constraints (weight 2; skipped for a pod no ReplicaSet owns). The other scoring
-/// plugins give every simulated node the same score (no PreferNoSchedule taints, no preferred
-/// affinities), except ImageLocality, which is not modelled.
+/// default constraints (weight 2; skipped for a pod no ReplicaSet owns), and TaintToleration
+/// (weight 3) when a feasible node has a `PreferNoSchedule` taint. The other scoring plugins
+/// give every simulated node the same score (no preferred affinities), except ImageLocality,
+/// which is not modelled.
 #[derive(Clone, Copy, Debug)]
 struct Scores {
     fit: i64,
     balanced: Option<i64>,
     spread: Option<i64>,
+    /// TaintToleration (weight 3), only when the feasible nodes differ in it.
+    taints: Option<i64>,
 }
 
 impl Scores {
     /// The weighted sum the scheduler ranks nodes by.
     fn total(self) -> i64 {
-        self.fit + self.balanced.unwrap_or(0) + 2 * self.spread.unwrap_or(0)
+        self.fit
+            + self.balanced.unwrap_or(0)
+            + 2 * self.spread.unwrap_or(0)
+            + 3 * self.taints.unwrap_or(0)
     }
+}
+
+/// TaintToleration's score for each feasible node: its `PreferNoSchedule` taints the pod does
+/// not tolerate, counted, then normalized in reverse (`DefaultNormalizeScore`: the node with the
+/// most gets 0, one with none 100). `None` when no feasible node has such a taint: then every
+/// node scores 100 and the plugin tells none apart.
+fn taint_scores(pod: &Pod, feasible: &[(&Node, NodeUsage)]) -> Option<Vec<i64>> {
+    if feasible
+        .iter()
+        .all(|(n, _)| !n.spec.taints.iter().any(|t| t.effect == "PreferNoSchedule"))
+    {
+        return None;
+    }
+    let tolerations = toleration::of_pod(&pod.spec);
+    let counts: Vec<i64> = feasible
+        .iter()
+        .map(|(n, _)| toleration::intolerable_prefer_no_schedule(&tolerations, &n.taints()))
+        .collect();
+    let max = counts.iter().copied().max().unwrap_or(0);
+    if max == 0 {
+        return None;
+    }
+    Some(counts.iter().map(|&c| 100 - 100 * c / max).collect())
 }
 
 /// `NodeResourcesBalancedAllocation`: how evenly the node's CPU and memory would be requested
@@ -800,6 +827,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
     // The nodes with the top score, in name order: a higher score starts the list again.
     let feasible_nodes: Vec<&Node> = feasible.iter().map(|(n, _)| *n).collect();
     let spread = topology_spread::scores(pod, store, &feasible_nodes);
+    let taint_scores = taint_scores(pod, &feasible);
     let mut top = i64::MIN;
     let mut candidates: Vec<(usize, &Node, Scores)> = Vec::new();
     for (i, &(node, used)) in feasible.iter().enumerate() {
@@ -807,6 +835,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
             fit: score_node(requests, node, used),
             balanced: balanced_allocation(requests, node, used),
             spread: spread.as_ref().map(|s| s.normalized[i]),
+            taints: taint_scores.as_ref().map(|t| t[i]),
         };
         let total = scores.total();
         if total > top {
@@ -859,9 +888,9 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
     }
     let (chosen, node, scores) = candidates[rng.below(candidates.len() as u64) as usize];
     let node_name = node.metadata.name.clone();
-    // A pod placed on a node tainted unreachable (it tolerates the NoSchedule taint) is timed
-    // against the NoExecute taint from now.
-    if !node.status.ready {
+    // A pod placed on a node with a NoExecute taint (it tolerates it: unreachable, or the
+    // scenario's) is timed by the taint eviction controller from now.
+    if super::node_lifecycle::has_no_execute_taint(node) {
         out.requeue.push((
             0,
             super::node_lifecycle::eviction_for_bound_pod(&node_name, now),
@@ -909,8 +938,12 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
         .balanced
         .map(|b| format!(" + balance {b}"))
         .unwrap_or_default();
+    let taint_words = scores
+        .taints
+        .map(|t| format!(" + 3 × taints {t} (PreferNoSchedule taints it does not tolerate count against a node)"))
+        .unwrap_or_default();
     out.say(format!(
-        "{name} fits on {} of {} node{}; {node_name} ({} of {} CPU and {} of {} memory requested before this pod) {choice}: {} = free capacity {}{balance_words}{score_words}. The pod is bound there.{}",
+        "{name} fits on {} of {} node{}; {node_name} ({} of {} CPU and {} of {} memory requested before this pod) {choice}: {} = free capacity {}{balance_words}{score_words}{taint_words}. The pod is bound there.{}",
         fits,
         store.nodes.len(),
         plural(store.nodes.len() as i64),

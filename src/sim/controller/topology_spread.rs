@@ -83,18 +83,12 @@ fn node_affinity_allows(pod: &Pod, node: &Node) -> bool {
         && required_node_affinity_matches(pod, node)
 }
 
-/// Whether the pod tolerates the node's `NoSchedule` and `NoExecute` taints: the
-/// `node.kubernetes.io/unschedulable` taint of a cordoned node and the
-/// `node.kubernetes.io/unreachable` taints of a node whose kubelet stopped, the only taints
-/// the simulated nodes get.
+/// Whether the pod tolerates the node's `NoSchedule` and `NoExecute` taints
+/// (`TolerationsTolerateTaintsWithFilter` with `DoNotScheduleTaintsFilterFunc`).
 fn tolerates_node_taints(pod: &Pod, node: &Node) -> bool {
-    let tolerations = toleration::of_pod(&pod.spec);
-    let tolerates = |key: &str, effect: &str| toleration::tolerated(&tolerations, key, effect);
-    (!node.spec.unschedulable || tolerates(toleration::UNSCHEDULABLE, "NoSchedule"))
-        && (node.status.ready
-            || ["NoSchedule", "NoExecute"]
-                .iter()
-                .all(|effect| tolerates(toleration::UNREACHABLE, effect)))
+    let taints = node.taints();
+    taints.is_empty()
+        || toleration::untolerated_taint(&toleration::of_pod(&pod.spec), &taints).is_none()
 }
 
 /// Whether the pod sets constraints of its own (then the system defaults never apply).
