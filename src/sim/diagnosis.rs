@@ -324,7 +324,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         total_req += u.milli_cpu;
         let pct = |used: i64, of: i64| if of > 0 { used * 100 / of } else { 0 };
         node_lines.push(format!(
-            "{}: cpu {} of {} requested ({}%), memory {} of {} ({}%), {} pods{}",
+            "{}: cpu {} of {} requested ({}%), memory {} of {} ({}%), {} pod{}{}",
             n.metadata.name,
             format_cpu(u.milli_cpu),
             format_cpu(alloc),
@@ -333,6 +333,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
             format_mem(n.status.allocatable_memory),
             pct(u.memory, n.status.allocatable_memory),
             u.pods,
+            if u.pods == 1 { "" } else { "s" },
             if n.spec.unschedulable {
                 " (SchedulingDisabled)"
             } else {

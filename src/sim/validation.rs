@@ -1760,6 +1760,89 @@ fn validate_pod_spec(spec: &PodSpec, path: &Path, errs: &mut Vec<FieldError>) {
             inclusive_range_error(1, i64::from(i32::MAX)),
         ));
     }
+    validate_tolerations(
+        spec.extra.get("tolerations"),
+        &path.child("tolerations"),
+        errs,
+    );
+}
+
+/// `ValidateTolerations`, each toleration in this order: a key that is a label name; an empty
+/// key only with `Exists`; `tolerationSeconds` only with `NoExecute`; with `Equal` (or no
+/// operator) a value that is a label value, with `Exists` no value, and no other operator
+/// (`Lt` and `Gt` need the `TaintTolerationComparisonOperators` gate, alpha and off in v1.35);
+/// an effect, when set, that taints can have.
+fn validate_tolerations(tolerations: Option<&Value>, path: &Path, errs: &mut Vec<FieldError>) {
+    for (p, t) in items(tolerations, path) {
+        let (key, operator, value, effect) = (
+            text_of(t, "key"),
+            text_of(t, "operator"),
+            text_of(t, "value"),
+            text_of(t, "effect"),
+        );
+        let seconds = t.get("tolerationSeconds").filter(|v| !v.is_null());
+        if !key.is_empty() {
+            validate_label_name(key, &p.child("key"), errs);
+        }
+        if key.is_empty() && operator != "Exists" {
+            errs.push(FieldError::invalid(
+                &p.child("operator"),
+                go_quote(operator),
+                "operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
+            ));
+        }
+        if seconds.is_some() && effect != "NoExecute" {
+            errs.push(FieldError::invalid(
+                &p.child("effect"),
+                go_quote(effect),
+                "effect must be 'NoExecute' when `tolerationSeconds` is set",
+            ));
+        }
+        match operator {
+            "" | "Equal" => {
+                let msgs = is_valid_label_value(value);
+                if !msgs.is_empty() {
+                    errs.push(FieldError::invalid(
+                        &p.child("operator"),
+                        go_quote(value),
+                        msgs.join(";"),
+                    ));
+                }
+            }
+            "Exists" => {
+                if !value.is_empty() {
+                    // The whole toleration is the value, as the internal type renders it.
+                    let rendered = format!(
+                        "{{\"Key\":{},\"Operator\":{},\"Value\":{},\"Effect\":{},\"TolerationSeconds\":{}}}",
+                        go_quote(key),
+                        go_quote(operator),
+                        go_quote(value),
+                        go_quote(effect),
+                        seconds
+                            .and_then(Value::as_i64)
+                            .map_or("null".to_string(), |s| s.to_string())
+                    );
+                    errs.push(FieldError::invalid(
+                        &p.child("operator"),
+                        rendered,
+                        "value must be empty when `operator` is 'Exists'",
+                    ));
+                }
+            }
+            other => errs.push(FieldError::not_supported(
+                &p.child("operator"),
+                go_quote(other),
+                &["Equal", "Exists"],
+            )),
+        }
+        if !effect.is_empty() && !crate::sim::api::node::TAINT_EFFECTS.contains(&effect) {
+            errs.push(FieldError::not_supported(
+                &p.child("effect"),
+                go_quote(effect),
+                &crate::sim::api::node::TAINT_EFFECTS,
+            ));
+        }
+    }
 }
 
 /// `validateContainers`: each container's common checks, names unique among the regular
@@ -4170,6 +4253,46 @@ spec:
         assert!(
             rendered.starts_with("spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchExpressions[0].values: Required value"),
             "{rendered}"
+        );
+    }
+
+    /// `ValidateTolerations`: each rule's path and text, in upstream's order per toleration.
+    #[test]
+    fn tolerations_are_validated_as_upstream() {
+        let with = |tolerations: Value| {
+            let mut d = valid();
+            d.spec
+                .template
+                .spec
+                .extra
+                .insert("tolerations".into(), tolerations);
+            render(&validate_deployment(&d))
+        };
+        let p = "spec.template.spec.tolerations";
+        assert_eq!(
+            with(json!([
+                {"operator": "Equal", "value": "gpu"},
+                {"key": "dedicated", "operator": "Exists", "value": "gpu", "effect": "NoSchedule"},
+                {"key": "dedicated", "effect": "NoSchedule", "tolerationSeconds": 10},
+                {"key": "dedicated", "operator": "Lt", "value": "5"},
+                {"key": "bad key!", "effect": "Sometimes"}
+            ])),
+            format!(
+                "{p}[0].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty, which means \"match all values and all keys\"\n\
+                 {p}[1].operator: Invalid value: {{\"Key\":\"dedicated\",\"Operator\":\"Exists\",\"Value\":\"gpu\",\"Effect\":\"NoSchedule\",\"TolerationSeconds\":null}}: value must be empty when `operator` is 'Exists'\n\
+                 {p}[2].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set\n\
+                 {p}[3].operator: Unsupported value: \"Lt\": supported values: \"Equal\", \"Exists\"\n\
+                 {p}[4].key: Invalid value: \"bad key!\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')\n\
+                 {p}[4].effect: Unsupported value: \"Sometimes\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"\n"
+            )
+        );
+        assert_eq!(
+            with(json!([
+                {"operator": "Exists"},
+                {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30},
+                {"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}
+            ])),
+            ""
         );
     }
 

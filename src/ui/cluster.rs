@@ -636,7 +636,7 @@ fn NodeCard(node: NodeView, session: RwSignal<Session>) -> impl IntoView {
             })}
             {node.taints.iter().map(|taint| view! {
                 <p class="node-zone" data-testid="node-taint"
-                    title="a taint: pods that do not tolerate it are kept off (NoSchedule), sent elsewhere when they can be (PreferNoSchedule) or evicted (NoExecute)">
+                    title="a taint: pods that do not tolerate it are kept off (NoSchedule), sent elsewhere when they can be (PreferNoSchedule), or kept off and evicted (NoExecute)">
                     {format!("taint {taint}")}</p>
             }).collect_view()}
             <Meter label="CPU" pct=cpu text=format!("{}m of {}m", node.milli_cpu_requested, node.milli_cpu_allocatable) />

@@ -3959,7 +3959,7 @@ fn a_no_execute_taint_evicts_pods_when_their_toleration_runs_out() {
     assert_eq!(evictions, [30, 60, 90]);
     let narration = first_narration_with(&steps, EventReason::TaintManagerEviction);
     assert!(
-        narration.starts_with("The pods' 30s toleration of edge's maintenance=soon:NoExecute taint has run out, so the 1 pod on it is evicted"),
+        narration.starts_with("The pod's 30s toleration of edge's maintenance=soon:NoExecute taint has run out, so the 1 pod on it is evicted"),
         "{narration}"
     );
     let (sim, steps) = run_yaml(
@@ -3977,6 +3977,25 @@ fn a_no_execute_taint_evicts_pods_when_their_toleration_runs_out() {
             .iter()
             .flat_map(|s| &s.events)
             .any(|e| e.reason == EventReason::TaintManagerEviction)
+    );
+    // Once the node fails, the admission plugin's 300 s toleration of unreachable decides, and
+    // the narration names that taint, not the one the pod tolerates for ever.
+    let failing = tainted_yaml(
+        nodes,
+        1,
+        "{key: maintenance, operator: Exists, effect: NoExecute}",
+        "8m",
+    )
+    .replace(
+        "run_until: 8m",
+        "actions:\n  - {at: 10s, fail_node: edge}\nrun_until: 8m",
+    );
+    let (_, steps) = run_yaml(&failing, 480);
+    let narration = first_narration_with(&steps, EventReason::TaintManagerEviction);
+    assert!(
+        narration.starts_with("The pod's 300s toleration of edge's unreachable:NoExecute taint has run out, so the 1 pod on it is evicted")
+            && narration.contains("With the kubelet gone it stays Terminating"),
+        "{narration}"
     );
 }
 

@@ -198,6 +198,35 @@ pub fn has_no_execute_taint(node: &Node) -> bool {
     !node.status.ready || node.spec.taints.iter().any(|t| t.effect == "NoExecute")
 }
 
+/// The `NoExecute` taints that decide when the pod goes: those it does not tolerate if any,
+/// else those whose matching toleration has the shortest `tolerationSeconds`.
+fn deciding_taints<'t>(pod: &Pod, taints: &[&'t Taint]) -> Vec<&'t Taint> {
+    let tolerations = toleration::of_pod(&pod.spec);
+    let seconds = |taint: &Taint| {
+        tolerations
+            .iter()
+            .find(|t| toleration::tolerates_taint(t, &taint.key, &taint.value, "NoExecute"))
+            .map(|t| {
+                t.get("tolerationSeconds")
+                    .and_then(serde_json::Value::as_i64)
+            })
+    };
+    let untolerated: Vec<&Taint> = taints
+        .iter()
+        .copied()
+        .filter(|t| seconds(t).is_none())
+        .collect();
+    if !untolerated.is_empty() {
+        return untolerated;
+    }
+    let shortest = taints.iter().filter_map(|t| seconds(t).flatten()).min();
+    taints
+        .iter()
+        .copied()
+        .filter(|t| shortest.is_some() && seconds(t).flatten() == shortest)
+        .collect()
+}
+
 /// When a pod goes from a node with these `NoExecute` taints, by its tolerations (the
 /// template's and the admission plugin's).
 fn pod_eviction(pod: &Pod, taints: &[&Taint]) -> Eviction {
@@ -324,10 +353,16 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
             ""
         };
         out.stage = Some(Stage::Retry);
-        // The victims' tolerations, as the narration gives them: all the same, or several.
+        // The victims' tolerations, as the narration gives them: all the same, or several; and
+        // the taints that decide it (those not tolerated, or those whose toleration is the
+        // shortest), not every NoExecute taint on the node.
         let times: Vec<Eviction> = victims.iter().map(|p| pod_eviction(p, &taints)).collect();
         let same = times.iter().all(|t| Some(t) == times.first());
-        let named: Vec<String> = taints
+        let deciding = victims
+            .first()
+            .map(|p| deciding_taints(p, &taints))
+            .unwrap_or_default();
+        let named: Vec<String> = deciding
             .iter()
             .map(|t| {
                 if t.key == toleration::UNREACHABLE {
@@ -337,27 +372,43 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
                 }
             })
             .collect();
+        let one = victims.len() == 1;
         let (named, its) = (
             named.join(" and "),
-            if taints.len() == 1 { "taint" } else { "taints" },
+            if deciding.len() == 1 {
+                "taint"
+            } else {
+                "taints"
+            },
         );
+        let (pods, they, tolerate) = if one {
+            ("The pod's", "this pod", "does not tolerate")
+        } else {
+            ("The pods'", "these pods", "do not tolerate")
+        };
         let why = match times.first().filter(|_| same) {
             Some(Eviction::Now) => format!(
-                "{node} is tainted {named} and these pods do not tolerate it (or only for 0s)"
+                "{node} is tainted {named} and {they} {tolerate} {} (or only for 0s)",
+                if deciding.len() == 1 { "it" } else { "them" }
             ),
             Some(Eviction::AfterSeconds(s)) => {
-                format!("The pods' {s}s toleration of {node}'s {named} {its} has run out")
+                format!("{pods} {s}s toleration of {node}'s {named} {its} has run out")
             }
-            _ => format!("The tolerations of these pods for {node}'s {named} {its} have run out"),
+            _ => {
+                format!("The tolerations of these pods for {node}'s NoExecute taints have run out")
+            }
         };
-        let after = match (silent, victims.len()) {
-            (true, _) => {
+        let after = match (silent, one) {
+            (true, true) => {
+                "With the kubelet gone it stays Terminating, but its ReplicaSet no longer counts it and creates a replacement on a healthy node."
+            }
+            (true, false) => {
                 "With the kubelet gone they stay Terminating, but their ReplicaSets no longer count them and create replacements on healthy nodes."
             }
-            (false, 1) => {
+            (false, true) => {
                 "The node's kubelet stops its containers; its ReplicaSet no longer counts it and creates a replacement."
             }
-            (false, _) => {
+            (false, false) => {
                 "The node's kubelet stops their containers; their ReplicaSets no longer count them and create replacements."
             }
         };

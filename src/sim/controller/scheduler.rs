@@ -659,8 +659,8 @@ impl Scores {
 
 /// TaintToleration's score for each feasible node: its `PreferNoSchedule` taints the pod does
 /// not tolerate, counted, then normalized in reverse (`DefaultNormalizeScore`: the node with the
-/// most gets 0, one with none 100). `None` when no feasible node has such a taint: then every
-/// node scores 100 and the plugin tells none apart.
+/// most gets 0, one with none 100). `None` when the feasible nodes do not differ in it (none
+/// has such a taint, or all have as many): then every node scores the same.
 fn taint_scores(pod: &Pod, feasible: &[(&Node, NodeUsage)]) -> Option<Vec<i64>> {
     if feasible
         .iter()
@@ -674,7 +674,8 @@ fn taint_scores(pod: &Pod, feasible: &[(&Node, NodeUsage)]) -> Option<Vec<i64>> 
         .map(|(n, _)| toleration::intolerable_prefer_no_schedule(&tolerations, &n.taints()))
         .collect();
     let max = counts.iter().copied().max().unwrap_or(0);
-    if max == 0 {
+    // Equal counts give every node the same score, which ranks none above another.
+    if max == 0 || counts.iter().all(|&c| c == max) {
         return None;
     }
     Some(counts.iter().map(|&c| 100 - 100 * c / max).collect())
@@ -942,17 +943,31 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
         .taints
         .map(|t| format!(" + 3 × taints {t} (PreferNoSchedule taints it does not tolerate count against a node)"))
         .unwrap_or_default();
-    out.say(format!(
-        "{name} fits on {} of {} node{}; {node_name} ({} of {} CPU and {} of {} memory requested before this pod) {choice}: {} = free capacity {}{balance_words}{score_words}{taint_words}. The pod is bound there.{}",
-        fits,
-        store.nodes.len(),
-        plural(store.nodes.len() as i64),
+    let requested = format!(
+        "{} of {} CPU and {} of {} memory requested before this pod",
         format_cpu(used.milli_cpu),
         format_cpu(node.status.allocatable_milli_cpu),
         format_mem(used.memory),
         format_mem(node.status.allocatable_memory),
-        scores.total(),
-        scores.fit,
+    );
+    // Upstream's `schedulePod` scores nothing when one node passes the filters ("When only one
+    // node after predicate, just use it"), so no score is told then.
+    let placed = if fits == 1 {
+        format!(
+            "{node_name} ({requested}) is the only one, so the scheduler binds the pod there without scoring."
+        )
+    } else {
+        format!(
+            "{node_name} ({requested}) {choice}: {} = free capacity {}{balance_words}{score_words}{taint_words}. The pod is bound there.",
+            scores.total(),
+            scores.fit,
+        )
+    };
+    out.say(format!(
+        "{name} fits on {} of {} node{}; {placed}{}",
+        fits,
+        store.nodes.len(),
+        plural(store.nodes.len() as i64),
         spread_words(&spread_filter, rejected),
     ));
     out.requeue.push((0, Work::KubeletSyncPod(Arc::clone(key))));
