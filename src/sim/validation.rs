@@ -2072,6 +2072,7 @@ fn text_of<'v>(item: &'v Map<String, Value>, key: &str) -> &'v str {
 /// ([`validate_required_node_selector`]), then each pod affinity and anti-affinity term.
 fn validate_affinity(affinity: Option<&Value>, path: &Path, errs: &mut Vec<FieldError>) {
     validate_required_node_selector(affinity, path, errs);
+    validate_preferred_scheduling_terms(affinity, path, errs);
     // `validatePodAffinityTerm` for the required pod (anti-)affinity terms the scheduler
     // reads, after the node affinity (`validateAffinity`'s order): the label selector, and a
     // topology key that is a label name and set.
@@ -2255,74 +2256,108 @@ fn validate_required_node_selector(
         return;
     }
     for (t, term) in terms.iter().enumerate() {
-        let term_path = terms_path.index(t);
-        for (p, req) in items(
-            term.get("matchExpressions"),
-            &term_path.child("matchExpressions"),
-        ) {
-            let operator = text_of(req, "operator");
-            let values = req
-                .get("values")
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len);
-            let values_path = p.child("values");
-            match operator {
-                "In" | "NotIn" if values == 0 => errs.push(FieldError::required(
-                    &values_path,
-                    "must be specified when `operator` is 'In' or 'NotIn'",
-                )),
-                "Exists" | "DoesNotExist" if values > 0 => errs.push(FieldError::forbidden(
-                    &values_path,
-                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-                )),
-                "Gt" | "Lt" if values != 1 => errs.push(FieldError::required(
-                    &values_path,
-                    "must be specified single value when `operator` is 'Lt' or 'Gt'",
-                )),
-                "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt" => {}
-                other => errs.push(FieldError::invalid(
-                    &p.child("operator"),
-                    go_quote(other),
-                    "not a valid selector operator",
-                )),
-            }
-            validate_label_name(text_of(req, "key"), &p.child("key"), errs);
-            // Each value is a label value (checked since v1.33).
-            validate_each_value(req, &values_path, is_valid_label_value, errs);
+        validate_node_selector_term(term, &terms_path.index(t), errs);
+    }
+}
+
+/// `validatePreferredSchedulingTerms`, the second half of `validateNodeAffinity`: each
+/// preferred term's weight in 1–100, then its preference as a node selector term.
+fn validate_preferred_scheduling_terms(
+    affinity: Option<&Value>,
+    path: &Path,
+    errs: &mut Vec<FieldError>,
+) {
+    let terms = affinity
+        .and_then(|a| a.get("nodeAffinity"))
+        .and_then(|a| a.get("preferredDuringSchedulingIgnoredDuringExecution"));
+    let terms_path = path
+        .child("nodeAffinity")
+        .child("preferredDuringSchedulingIgnoredDuringExecution");
+    for (p, term) in items(terms, &terms_path) {
+        let weight = term.get("weight").and_then(Value::as_i64).unwrap_or(0);
+        if !(1..=100).contains(&weight) {
+            errs.push(FieldError::invalid(
+                &p.child("weight"),
+                render_int(weight),
+                "must be in the range 1-100",
+            ));
         }
-        for (p, req) in items(term.get("matchFields"), &term_path.child("matchFields")) {
-            let operator = text_of(req, "operator");
-            match operator {
-                "In" | "NotIn" => {
-                    if req
-                        .get("values")
-                        .and_then(Value::as_array)
-                        .map_or(0, Vec::len)
-                        != 1
-                    {
-                        errs.push(FieldError::required(
-                            &p.child("values"),
-                            "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
-                        ));
-                    }
+        let preference = term.get("preference").cloned().unwrap_or(Value::Null);
+        validate_node_selector_term(&preference, &p.child("preference"), errs);
+    }
+}
+
+/// `ValidateNodeSelectorTerm`: each `matchExpressions` requirement with a label key, the values
+/// its operator needs and label values (`ValidateNodeSelectorRequirement`), and each
+/// `matchFields` requirement on `metadata.name` with `In` or `NotIn` and one node name
+/// (`ValidateNodeFieldSelectorRequirement`).
+fn validate_node_selector_term(term: &Value, term_path: &Path, errs: &mut Vec<FieldError>) {
+    for (p, req) in items(
+        term.get("matchExpressions"),
+        &term_path.child("matchExpressions"),
+    ) {
+        let operator = text_of(req, "operator");
+        let values = req
+            .get("values")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        let values_path = p.child("values");
+        match operator {
+            "In" | "NotIn" if values == 0 => errs.push(FieldError::required(
+                &values_path,
+                "must be specified when `operator` is 'In' or 'NotIn'",
+            )),
+            "Exists" | "DoesNotExist" if values > 0 => errs.push(FieldError::forbidden(
+                &values_path,
+                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+            )),
+            "Gt" | "Lt" if values != 1 => errs.push(FieldError::required(
+                &values_path,
+                "must be specified single value when `operator` is 'Lt' or 'Gt'",
+            )),
+            "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt" => {}
+            other => errs.push(FieldError::invalid(
+                &p.child("operator"),
+                go_quote(other),
+                "not a valid selector operator",
+            )),
+        }
+        validate_label_name(text_of(req, "key"), &p.child("key"), errs);
+        // Each value is a label value (checked since v1.33).
+        validate_each_value(req, &values_path, is_valid_label_value, errs);
+    }
+    for (p, req) in items(term.get("matchFields"), &term_path.child("matchFields")) {
+        let operator = text_of(req, "operator");
+        match operator {
+            "In" | "NotIn" => {
+                if req
+                    .get("values")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len)
+                    != 1
+                {
+                    errs.push(FieldError::required(
+                        &p.child("values"),
+                        "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
+                    ));
                 }
-                other => errs.push(FieldError::invalid(
-                    &p.child("operator"),
-                    go_quote(other),
-                    "not a valid selector operator",
-                )),
             }
-            let key = text_of(req, "key");
-            if key != "metadata.name" {
-                errs.push(FieldError::invalid(
-                    &p.child("key"),
-                    go_quote(key),
-                    "not a valid field selector key",
-                ));
-            } else {
-                // A node name (`ValidateNodeName`).
-                validate_each_value(req, &p.child("values"), is_dns1123_subdomain, errs);
-            }
+            other => errs.push(FieldError::invalid(
+                &p.child("operator"),
+                go_quote(other),
+                "not a valid selector operator",
+            )),
+        }
+        let key = text_of(req, "key");
+        if key != "metadata.name" {
+            errs.push(FieldError::invalid(
+                &p.child("key"),
+                go_quote(key),
+                "not a valid field selector key",
+            ));
+        } else {
+            // A node name (`ValidateNodeName`).
+            validate_each_value(req, &p.child("values"), is_dns1123_subdomain, errs);
         }
     }
 }

@@ -4017,3 +4017,34 @@ fn node_taints_in_a_scenario_are_checked() {
         assert!(joined.contains(expected), "{expected}\nin\n{joined}");
     }
 }
+
+/// NodeAffinity's preferred terms score (weight 2, the matched weights normalized so the best
+/// node gets 100): three pods go to the node with the preferred label while it has room, against
+/// free capacity, and the narration gives the score; a node that matches no term is still used
+/// once the preferred one is full.
+#[test]
+fn preferred_node_affinity_scores_nodes() {
+    let yaml = "cluster:\n  nodes:\n    - {name: a, cpu: \"3\", labels: {disk: ssd}}\n    - {name: b, cpu: \"8\"}\nimages:\n  app:1: {pull_time: 1s}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:\n    replicas: 5\n    selector: {matchLabels: {app: app}}\n    template:\n      metadata: {labels: {app: app}}\n      spec:\n        affinity:\n          nodeAffinity:\n            preferredDuringSchedulingIgnoredDuringExecution:\n              - weight: 50\n                preference: {matchExpressions: [{key: disk, operator: In, values: [ssd]}]}\n        containers:\n          - name: app\n            image: app:1\n            resources: {requests: {cpu: \"1\"}}\nrun_until: 1m\n";
+    let (sim, steps) = run_yaml(yaml, 60);
+    assert_eq!(pods_per_node(&sim), "a=3 b=2");
+    assert!(
+        steps.iter().any(|s| s.narration.contains(
+            "+ 2 × node affinity 100 (the preferred node affinity terms it matches weigh 50)"
+        )),
+        "the affinity score is explained"
+    );
+    // Weights outside 1–100 are refused at their path.
+    let bad = yaml.replace("weight: 50", "weight: 0");
+    let errors = match Scenario::parse(&bad) {
+        Ok(_) => panic!("accepted"),
+        Err(errs) => errs
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    assert!(
+        errors.contains("spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100"),
+        "{errors}"
+    );
+}

@@ -574,24 +574,64 @@ pub(super) fn required_node_affinity_matches(pod: &Pod, node: &Node) -> bool {
         .get("nodeSelectorTerms")
         .and_then(serde_json::Value::as_array)
         .map_or(&[][..], Vec::as_slice);
-    terms.iter().any(|term| {
-        let list = |key: &str| {
-            term.get(key)
-                .and_then(serde_json::Value::as_array)
-                .map_or(&[][..], Vec::as_slice)
-        };
-        let (expressions, fields) = (list("matchExpressions"), list("matchFields"));
-        if expressions.is_empty() && fields.is_empty() {
-            return false;
-        }
-        expressions.iter().all(|r| {
-            requirement_matches(r, |key| node.metadata.labels.get(key).map(String::as_str))
-        }) && fields.iter().all(|r| {
+    terms
+        .iter()
+        .any(|term| node_selector_term_matches(term, node))
+}
+
+/// One `NodeSelectorTerm` against a node: every label requirement and every field requirement
+/// holds. A term with neither matches no node.
+fn node_selector_term_matches(term: &serde_json::Value, node: &Node) -> bool {
+    let list = |key: &str| {
+        term.get(key)
+            .and_then(serde_json::Value::as_array)
+            .map_or(&[][..], Vec::as_slice)
+    };
+    let (expressions, fields) = (list("matchExpressions"), list("matchFields"));
+    if expressions.is_empty() && fields.is_empty() {
+        return false;
+    }
+    expressions
+        .iter()
+        .all(|r| requirement_matches(r, |key| node.metadata.labels.get(key).map(String::as_str)))
+        && fields.iter().all(|r| {
             requirement_matches(r, |key| {
                 (key == "metadata.name").then_some(node.metadata.name.as_str())
             })
         })
-    })
+}
+
+/// NodeAffinity's score (weight 2): for each feasible node the summed `weight` of the pod's
+/// `preferredDuringSchedulingIgnoredDuringExecution` terms whose preference it matches (a term
+/// of weight 0 or with an empty preference counts for nothing), normalized so that the best
+/// node gets 100 (`DefaultNormalizeScore`). With the weights, each node's sum. `None` when the
+/// nodes do not differ in it: then every node scores the same.
+fn node_affinity_scores(pod: &Pod, feasible: &[(&Node, NodeUsage)]) -> Option<Vec<(i64, i64)>> {
+    let terms = pod
+        .spec
+        .extra
+        .get("affinity")
+        .and_then(|a| a.get("nodeAffinity"))
+        .and_then(|a| a.get("preferredDuringSchedulingIgnoredDuringExecution"))
+        .and_then(serde_json::Value::as_array)?;
+    let sums: Vec<i64> = feasible
+        .iter()
+        .map(|(node, _)| {
+            terms
+                .iter()
+                .filter_map(|t| {
+                    let weight = t.get("weight").and_then(serde_json::Value::as_i64)?;
+                    let preference = t.get("preference")?;
+                    (weight != 0 && node_selector_term_matches(preference, node)).then_some(weight)
+                })
+                .sum()
+        })
+        .collect();
+    let max = sums.iter().copied().max().unwrap_or(0);
+    if max <= 0 || sums.iter().all(|&s| s == max) {
+        return None;
+    }
+    Some(sums.iter().map(|&s| (100 * s / max, s)).collect())
 }
 
 /// One `NodeSelectorRequirement` against a node's labels (or fields), `value_of` giving the
@@ -635,9 +675,9 @@ fn requirement_matches<'n>(
 /// apart, each 0–100: NodeResourcesFit (LeastAllocated, weight 1), NodeResourcesBalancedAllocation
 /// (weight 1; skipped for a pod that requests nothing) and PodTopologySpread with the system
 /// default constraints (weight 2; skipped for a pod no ReplicaSet owns), and TaintToleration
-/// (weight 3) when a feasible node has a `PreferNoSchedule` taint. The other scoring plugins
-/// give every simulated node the same score (no preferred affinities), except ImageLocality,
-/// which is not modelled.
+/// (weight 3) when a feasible node has a `PreferNoSchedule` taint, and NodeAffinity's preferred
+/// terms (weight 2). The other scoring plugins give every simulated node the same score, except
+/// InterPodAffinity's preferred terms and ImageLocality, which are not modelled.
 #[derive(Clone, Copy, Debug)]
 struct Scores {
     fit: i64,
@@ -645,6 +685,9 @@ struct Scores {
     spread: Option<i64>,
     /// TaintToleration (weight 3), only when the feasible nodes differ in it.
     taints: Option<i64>,
+    /// NodeAffinity's preferred terms (weight 2): the normalized score and the matched weight,
+    /// only when the feasible nodes differ in it.
+    affinity: Option<(i64, i64)>,
 }
 
 impl Scores {
@@ -654,6 +697,7 @@ impl Scores {
             + self.balanced.unwrap_or(0)
             + 2 * self.spread.unwrap_or(0)
             + 3 * self.taints.unwrap_or(0)
+            + 2 * self.affinity.map_or(0, |(score, _)| score)
     }
 }
 
@@ -829,6 +873,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
     let feasible_nodes: Vec<&Node> = feasible.iter().map(|(n, _)| *n).collect();
     let spread = topology_spread::scores(pod, store, &feasible_nodes);
     let taint_scores = taint_scores(pod, &feasible);
+    let affinity_scores = node_affinity_scores(pod, &feasible);
     let mut top = i64::MIN;
     let mut candidates: Vec<(usize, &Node, Scores)> = Vec::new();
     for (i, &(node, used)) in feasible.iter().enumerate() {
@@ -837,6 +882,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
             balanced: balanced_allocation(requests, node, used),
             spread: spread.as_ref().map(|s| s.normalized[i]),
             taints: taint_scores.as_ref().map(|t| t[i]),
+            affinity: affinity_scores.as_ref().map(|a| a[i]),
         };
         let total = scores.total();
         if total > top {
@@ -939,6 +985,12 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
         .balanced
         .map(|b| format!(" + balance {b}"))
         .unwrap_or_default();
+    let affinity_words = scores
+        .affinity
+        .map(|(a, weight)| {
+            format!(" + 2 × node affinity {a} (the preferred node affinity terms it matches weigh {weight})")
+        })
+        .unwrap_or_default();
     let taint_words = scores
         .taints
         .map(|t| format!(" + 3 × taints {t} (PreferNoSchedule taints it does not tolerate count against a node)"))
@@ -958,7 +1010,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
         )
     } else {
         format!(
-            "{node_name} ({requested}) {choice}: {} = free capacity {}{balance_words}{score_words}{taint_words}. The pod is bound there.",
+            "{node_name} ({requested}) {choice}: {} = free capacity {}{balance_words}{score_words}{affinity_words}{taint_words}. The pod is bound there.",
             scores.total(),
             scores.fit,
         )
