@@ -2084,19 +2084,50 @@ fn validate_affinity(affinity: Option<&Value>, path: &Path, errs: &mut Vec<Field
             .child(kind)
             .child("requiredDuringSchedulingIgnoredDuringExecution");
         for (p, term) in items(terms, &terms_path) {
-            if let Some(selector) = term.get("labelSelector").filter(|s| !s.is_null())
-                && let Ok(selector) = serde_json::from_value::<LabelSelector>(selector.clone())
-            {
-                validate_label_selector(&selector, &p.child("labelSelector"), errs);
+            validate_pod_affinity_term(term, &p, errs);
+        }
+        // `validateWeightedPodAffinityTerms`: a weight in 1–100, then the term.
+        let preferred_path = path
+            .child(kind)
+            .child("preferredDuringSchedulingIgnoredDuringExecution");
+        let preferred = affinity
+            .and_then(|a| a.get(kind))
+            .and_then(|a| a.get("preferredDuringSchedulingIgnoredDuringExecution"));
+        for (p, weighted) in items(preferred, &preferred_path) {
+            validate_preference_weight(weighted, &p, errs);
+            if let Some(term) = weighted.get("podAffinityTerm").and_then(Value::as_object) {
+                validate_pod_affinity_term(term, &p.child("podAffinityTerm"), errs);
             }
-            let key = text_of(term, "topologyKey");
-            let key_path = p.child("topologyKey");
-            if key.is_empty() {
-                errs.push(FieldError::required(&key_path, "can not be empty"));
-            }
-            validate_label_name(key, &key_path, errs);
         }
     }
+}
+
+/// A preferred term's `weight`, which must be in 1–100 for node and pod affinity alike.
+fn validate_preference_weight(term: &Map<String, Value>, p: &Path, errs: &mut Vec<FieldError>) {
+    let weight = term.get("weight").and_then(Value::as_i64).unwrap_or(0);
+    if !(1..=100).contains(&weight) {
+        errs.push(FieldError::invalid(
+            &p.child("weight"),
+            render_int(weight),
+            "must be in the range 1-100",
+        ));
+    }
+}
+
+/// `validatePodAffinityTerm` for what the scheduler reads: the label selector, and a topology
+/// key that is a label name and set.
+fn validate_pod_affinity_term(term: &Map<String, Value>, p: &Path, errs: &mut Vec<FieldError>) {
+    if let Some(selector) = term.get("labelSelector").filter(|s| !s.is_null())
+        && let Ok(selector) = serde_json::from_value::<LabelSelector>(selector.clone())
+    {
+        validate_label_selector(&selector, &p.child("labelSelector"), errs);
+    }
+    let key = text_of(term, "topologyKey");
+    let key_path = p.child("topologyKey");
+    if key.is_empty() {
+        errs.push(FieldError::required(&key_path, "can not be empty"));
+    }
+    validate_label_name(key, &key_path, errs);
 }
 
 /// `validateTopologySpreadConstraints`, each constraint in this order: `maxSkew` positive, a
@@ -2274,14 +2305,7 @@ fn validate_preferred_scheduling_terms(
         .child("nodeAffinity")
         .child("preferredDuringSchedulingIgnoredDuringExecution");
     for (p, term) in items(terms, &terms_path) {
-        let weight = term.get("weight").and_then(Value::as_i64).unwrap_or(0);
-        if !(1..=100).contains(&weight) {
-            errs.push(FieldError::invalid(
-                &p.child("weight"),
-                render_int(weight),
-                "must be in the range 1-100",
-            ));
-        }
+        validate_preference_weight(term, &p, errs);
         let preference = term.get("preference").cloned().unwrap_or(Value::Null);
         validate_node_selector_term(&preference, &p.child("preference"), errs);
     }

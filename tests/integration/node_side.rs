@@ -3835,6 +3835,18 @@ fn spread_over_zones_waits_for_the_cordoned_zone() {
     );
 }
 
+/// The problems a scenario is refused with, one per line (it must be refused).
+fn load_errors(yaml: &str) -> String {
+    match Scenario::parse(yaml) {
+        Ok(_) => panic!("accepted:\n{yaml}"),
+        Err(errs) => errs
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
 /// A Deployment `app` of `replicas` pods of `app:1` requesting 1 CPU each, with `tolerations`
 /// (YAML flow items), on `nodes`, running for `run`.
 fn tainted_yaml(nodes: &str, replicas: u32, tolerations: &str, run: &str) -> String {
@@ -4003,11 +4015,7 @@ fn a_no_execute_taint_evicts_pods_when_their_toleration_runs_out() {
 #[test]
 fn node_taints_in_a_scenario_are_checked() {
     let nodes = "    - {name: a, taints: [{key: \"\", effect: NoSchedule}, {key: x, effect: Sometimes}, \"bad key!:NoSchedule\", {key: y, effect: NoSchedule}, \"y=1:NoSchedule\"]}\n";
-    let errors = match Scenario::parse(&tainted_yaml(nodes, 1, "", "1m")) {
-        Ok(_) => panic!("accepted"),
-        Err(errs) => errs.iter().map(ToString::to_string).collect::<Vec<_>>(),
-    };
-    let joined = errors.join("\n");
+    let joined = load_errors(&tainted_yaml(nodes, 1, "", "1m"));
     for expected in [
         "cluster.nodes[0].taints[0].key: Required value",
         "cluster.nodes[0].taints[1].effect: Unsupported value: \"Sometimes\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
@@ -4035,16 +4043,36 @@ fn preferred_node_affinity_scores_nodes() {
     );
     // Weights outside 1–100 are refused at their path.
     let bad = yaml.replace("weight: 50", "weight: 0");
-    let errors = match Scenario::parse(&bad) {
-        Ok(_) => panic!("accepted"),
-        Err(errs) => errs
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("\n"),
-    };
+    let errors = load_errors(&bad);
     assert!(
         errors.contains("spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100"),
+        "{errors}"
+    );
+}
+
+/// InterPodAffinity's score (weight 2): a preferred pod anti-affinity on the hostname (weight
+/// 100) spreads six replicas two per node, where free capacity alone with the default spread
+/// puts three on the big node; the narration gives the score; a weight outside 1–100 is refused.
+#[test]
+fn preferred_pod_anti_affinity_scores_nodes() {
+    let yaml = "seed: 5\ncluster:\n  nodes:\n    - {name: a, cpu: \"64\"}\n    - {name: b, cpu: \"4\"}\n    - {name: c, cpu: \"4\"}\nimages:\n  app:1: {pull_time: 1s}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:\n    replicas: 6\n    selector: {matchLabels: {app: app}}\n    template:\n      metadata: {labels: {app: app}}\n      spec:\n        affinity:\n          podAntiAffinity:\n            preferredDuringSchedulingIgnoredDuringExecution:\n              - weight: 100\n                podAffinityTerm: {labelSelector: {matchLabels: {app: app}}, topologyKey: kubernetes.io/hostname}\n        containers:\n          - name: app\n            image: app:1\n            resources: {requests: {cpu: \"1\"}}\nrun_until: 1m\n";
+    let (sim, steps) = run_yaml(yaml, 60);
+    assert_eq!(pods_per_node(&sim), "a=2 b=2 c=2");
+    assert!(
+        steps
+            .iter()
+            .any(|s| s.narration.contains("+ 2 × pod affinity 100 (the preferred pod affinity and anti-affinity terms, its own and those of the pods that select it, sum to 0 here)")),
+        "the pod affinity score is explained"
+    );
+    let without = yaml.replace(
+        "        affinity:\n          podAntiAffinity:\n            preferredDuringSchedulingIgnoredDuringExecution:\n              - weight: 100\n                podAffinityTerm: {labelSelector: {matchLabels: {app: app}}, topologyKey: kubernetes.io/hostname}\n",
+        "",
+    );
+    assert_eq!(pods_per_node(&run_yaml(&without, 60).0), "a=3 b=2 c=1");
+    let bad = yaml.replace("weight: 100", "weight: 101");
+    let errors = load_errors(&bad);
+    assert!(
+        errors.contains("spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 101: must be in the range 1-100"),
         "{errors}"
     );
 }

@@ -327,66 +327,86 @@ impl AffinityTerm {
 /// `namespaces` or `namespaceSelector` leaves out the pod's namespace (`default`, the only one)
 /// selecting nothing.
 fn required_terms(pod: &Pod, kind: &str) -> Vec<AffinityTerm> {
-    use crate::sim::api::selector::{LabelSelectorRequirement, SelectorOperator};
     let Some(terms) = required_affinity(&pod.spec, kind).and_then(serde_json::Value::as_array)
     else {
         return Vec::new();
     };
-    let namespace = crate::sim::api::DEFAULT_NAMESPACE;
+    terms.iter().map(|t| affinity_term(pod, t)).collect()
+}
+
+/// The preferred terms of `pod`'s `podAffinity` or `podAntiAffinity` (`kind`), each with its
+/// weight, read as [`required_terms`] reads the required ones.
+fn preferred_terms(pod: &Pod, kind: &str) -> Vec<(i64, AffinityTerm)> {
+    let terms = pod
+        .spec
+        .extra
+        .get("affinity")
+        .and_then(|a| a.get(kind))
+        .and_then(|a| a.get("preferredDuringSchedulingIgnoredDuringExecution"))
+        .and_then(serde_json::Value::as_array);
     terms
-        .iter()
-        .map(|t| {
-            let keys = |field: &str| -> Vec<&str> {
-                t.get(field)
-                    .and_then(serde_json::Value::as_array)
-                    .map(|ks| ks.iter().filter_map(serde_json::Value::as_str).collect())
-                    .unwrap_or_default()
-            };
-            let names = keys("namespaces");
-            let ns_selector = t.get("namespaceSelector").filter(|s| !s.is_null());
-            let in_namespace = match ns_selector {
-                None => names.is_empty() || names.contains(&namespace),
-                Some(sel) => {
-                    names.contains(&namespace)
-                        || serde_json::from_value::<LabelSelector>(sel.clone()).is_ok_and(|sel| {
-                            sel.matches(&BTreeMap::from([(
-                                "kubernetes.io/metadata.name".to_string(),
-                                namespace.to_string(),
-                            )]))
-                        })
-                }
-            };
-            let mut selector: Option<LabelSelector> = t
-                .get("labelSelector")
-                .filter(|s| !s.is_null())
-                .and_then(|s| serde_json::from_value(s.clone()).ok())
-                .filter(|_| in_namespace);
-            if let Some(sel) = selector.as_mut() {
-                for (field, operator) in [
-                    ("matchLabelKeys", SelectorOperator::In),
-                    ("mismatchLabelKeys", SelectorOperator::NotIn),
-                ] {
-                    for key in keys(field) {
-                        if let Some(value) = pod.metadata.labels.get(key) {
-                            sel.match_expressions.push(LabelSelectorRequirement {
-                                key: key.to_string(),
-                                operator: operator.clone(),
-                                values: vec![value.clone()],
-                            });
-                        }
-                    }
-                }
-            }
-            AffinityTerm {
-                selector,
-                topology_key: t
-                    .get("topologyKey")
-                    .and_then(serde_json::Value::as_str)
-                    .unwrap_or_default()
-                    .to_string(),
-            }
+        .into_iter()
+        .flatten()
+        .filter_map(|t| {
+            let weight = t.get("weight").and_then(serde_json::Value::as_i64)?;
+            Some((weight, affinity_term(pod, t.get("podAffinityTerm")?)))
         })
         .collect()
+}
+
+/// One `PodAffinityTerm` of `pod`'s spec, as the API server stores it (see [`required_terms`]).
+fn affinity_term(pod: &Pod, t: &serde_json::Value) -> AffinityTerm {
+    use crate::sim::api::selector::{LabelSelectorRequirement, SelectorOperator};
+    let namespace = crate::sim::api::DEFAULT_NAMESPACE;
+    let keys = |field: &str| -> Vec<&str> {
+        t.get(field)
+            .and_then(serde_json::Value::as_array)
+            .map(|ks| ks.iter().filter_map(serde_json::Value::as_str).collect())
+            .unwrap_or_default()
+    };
+    let names = keys("namespaces");
+    let ns_selector = t.get("namespaceSelector").filter(|s| !s.is_null());
+    let in_namespace = match ns_selector {
+        None => names.is_empty() || names.contains(&namespace),
+        Some(sel) => {
+            names.contains(&namespace)
+                || serde_json::from_value::<LabelSelector>(sel.clone()).is_ok_and(|sel| {
+                    sel.matches(&BTreeMap::from([(
+                        "kubernetes.io/metadata.name".to_string(),
+                        namespace.to_string(),
+                    )]))
+                })
+        }
+    };
+    let mut selector: Option<LabelSelector> = t
+        .get("labelSelector")
+        .filter(|s| !s.is_null())
+        .and_then(|s| serde_json::from_value(s.clone()).ok())
+        .filter(|_| in_namespace);
+    if let Some(sel) = selector.as_mut() {
+        for (field, operator) in [
+            ("matchLabelKeys", SelectorOperator::In),
+            ("mismatchLabelKeys", SelectorOperator::NotIn),
+        ] {
+            for key in keys(field) {
+                if let Some(value) = pod.metadata.labels.get(key) {
+                    sel.match_expressions.push(LabelSelectorRequirement {
+                        key: key.to_string(),
+                        operator: operator.clone(),
+                        values: vec![value.clone()],
+                    });
+                }
+            }
+        }
+    }
+    AffinityTerm {
+        selector,
+        topology_key: t
+            .get("topologyKey")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+    }
 }
 
 /// The `requiredDuringSchedulingIgnoredDuringExecution` part of a pod spec's `nodeAffinity`,
@@ -399,6 +419,23 @@ fn required_affinity<'s>(
         .get("affinity")
         .and_then(|a| a.get(kind))
         .and_then(|a| a.get("requiredDuringSchedulingIgnoredDuringExecution"))
+}
+
+/// Whether any pod's spec satisfies `has`. Every pod comes from a ReplicaSet's template, and only
+/// a pod being deleted can outlive its ReplicaSet, so the templates are read, and the pods
+/// themselves only while such an orphan is terminating: most passes never walk the pods.
+fn any_pod_spec(store: &Store, has: fn(&crate::sim::api::PodSpec) -> bool) -> bool {
+    store
+        .replica_sets
+        .values()
+        .any(|rs| has(&rs.spec.template.spec))
+        || (store
+            .owners_with_terminating_pods()
+            .any(|uid| !store.replica_sets.values().any(|rs| rs.metadata.uid == uid))
+            && store
+                .pods
+                .values()
+                .any(|p| p.metadata.deletion_timestamp.is_some() && has(&p.spec)))
 }
 
 /// Whether a pod template (or pod spec) has required pod anti-affinity terms.
@@ -428,18 +465,8 @@ impl InterPodCounts {
     fn of(pod: &Pod, store: &Store) -> InterPodCounts {
         let affinity_terms = required_terms(pod, "podAffinity");
         let anti_affinity_terms = required_terms(pod, "podAntiAffinity");
-        // Every pod comes from a ReplicaSet's template, and only a pod being deleted can outlive
-        // its ReplicaSet: when neither has anti-affinity, the pass over the pods is spared.
-        let any_anti_affinity = store
-            .replica_sets
-            .values()
-            .any(|rs| has_anti_affinity(&rs.spec.template.spec))
-            || (store
-                .owners_with_terminating_pods()
-                .any(|uid| !store.replica_sets.values().any(|rs| rs.metadata.uid == uid))
-                && store.pods.values().any(|p| {
-                    p.metadata.deletion_timestamp.is_some() && has_anti_affinity(&p.spec)
-                }));
+        // When no pod has anti-affinity, the pass over the pods is spared.
+        let any_anti_affinity = any_pod_spec(store, has_anti_affinity);
         // A bound pod's terms are read once for each ReplicaSet: its pods share them (the
         // merged label keys, the pod-template-hash among them, are the same for all of them).
         let mut terms_by_owner: BTreeMap<String, Vec<AffinityTerm>> = BTreeMap::new();
@@ -601,6 +628,136 @@ fn node_selector_term_matches(term: &serde_json::Value, node: &Node) -> bool {
         })
 }
 
+/// Whether a pod spec has pod affinity terms InterPodAffinity's score reads when the pod is
+/// already on a node: required affinity, preferred affinity or preferred anti-affinity.
+fn has_scored_pod_affinity(spec: &crate::sim::api::PodSpec) -> bool {
+    let affinity = spec.extra.get("affinity");
+    let non_empty = |kind: &str, when: &str| {
+        affinity
+            .and_then(|a| a.get(kind))
+            .and_then(|a| a.get(when))
+            .and_then(serde_json::Value::as_array)
+            .is_some_and(|terms| !terms.is_empty())
+    };
+    non_empty(
+        "podAffinity",
+        "requiredDuringSchedulingIgnoredDuringExecution",
+    ) || non_empty(
+        "podAffinity",
+        "preferredDuringSchedulingIgnoredDuringExecution",
+    ) || non_empty(
+        "podAntiAffinity",
+        "preferredDuringSchedulingIgnoredDuringExecution",
+    )
+}
+
+/// `hardPodAffinityWeight`: what an existing pod's required affinity term that selects the
+/// incoming pod adds to its domain's score.
+const HARD_POD_AFFINITY_WEIGHT: i64 = 1;
+
+/// InterPodAffinity's score (weight 2; `PreScore`, `Score`, `NormalizeScore`): each bound pod
+/// adds to the score of its node's topology domains the weights of the incoming pod's preferred
+/// affinity terms that select it and subtracts those of its preferred anti-affinity terms; and,
+/// the other way round, its own preferred terms that select the incoming pod count the same
+/// way, with 1 for each of its required affinity terms that does. A node scores the sum over
+/// the domains it belongs to, normalized as `100 × (score − min) / (max − min)` over the
+/// feasible nodes. With each node's raw sum. `None` when nothing is counted or every node
+/// scores the same.
+fn pod_affinity_scores(
+    pod: &Pod,
+    store: &Store,
+    feasible: &[(&Node, NodeUsage)],
+) -> Option<Vec<(i64, i64)>> {
+    let affinity = preferred_terms(pod, "podAffinity");
+    let anti_affinity = preferred_terms(pod, "podAntiAffinity");
+    let others_count = any_pod_spec(store, has_scored_pod_affinity);
+    if affinity.is_empty() && anti_affinity.is_empty() && !others_count {
+        return None;
+    }
+    let mut topology_score: BTreeMap<(String, String), i64> = BTreeMap::new();
+    let mut add = |node: &Node, key: &str, weight: i64| {
+        if let Some(value) = node.metadata.labels.get(key) {
+            *topology_score
+                .entry((key.to_string(), value.clone()))
+                .or_default() += weight;
+        }
+    };
+    // The terms of a bound pod are read once for each owner: its pods share them.
+    let mut terms_by_owner: BTreeMap<String, OwnTerms> = BTreeMap::new();
+    for existing in store.pods.values() {
+        let Some(node) = store.nodes.get(existing.node_name.as_str()) else {
+            continue;
+        };
+        if existing.is_terminal() || existing.metadata.name == pod.metadata.name {
+            continue;
+        }
+        for (w, t) in &affinity {
+            if t.selects(existing) {
+                add(node, &t.topology_key, *w);
+            }
+        }
+        for (w, t) in &anti_affinity {
+            if t.selects(existing) {
+                add(node, &t.topology_key, -*w);
+            }
+        }
+        if !others_count || !has_scored_pod_affinity(&existing.spec) {
+            continue;
+        }
+        let owner = existing
+            .metadata
+            .controller_ref()
+            .map(|r| r.name.clone())
+            .unwrap_or_else(|| existing.metadata.name.clone());
+        let own = terms_by_owner.entry(owner).or_insert_with(|| OwnTerms {
+            required: required_terms(existing, "podAffinity"),
+            affinity: preferred_terms(existing, "podAffinity"),
+            anti_affinity: preferred_terms(existing, "podAntiAffinity"),
+        });
+        for t in own.required.iter().filter(|t| t.selects(pod)) {
+            add(node, &t.topology_key, HARD_POD_AFFINITY_WEIGHT);
+        }
+        for (w, t) in own.affinity.iter().filter(|(_, t)| t.selects(pod)) {
+            add(node, &t.topology_key, *w);
+        }
+        for (w, t) in own.anti_affinity.iter().filter(|(_, t)| t.selects(pod)) {
+            add(node, &t.topology_key, -*w);
+        }
+    }
+    if topology_score.is_empty() {
+        return None;
+    }
+    let raw: Vec<i64> = feasible
+        .iter()
+        .map(|(node, _)| {
+            topology_score
+                .iter()
+                .filter(|((key, value), _)| node.metadata.labels.get(key) == Some(value))
+                .map(|(_, score)| score)
+                .sum()
+        })
+        .collect();
+    let (min, max) = (
+        raw.iter().copied().min().unwrap_or(0),
+        raw.iter().copied().max().unwrap_or(0),
+    );
+    if max == min {
+        return None;
+    }
+    Some(
+        raw.iter()
+            .map(|&r| ((100.0 * ((r - min) as f64 / (max - min) as f64)) as i64, r))
+            .collect(),
+    )
+}
+
+/// A bound pod's affinity terms that InterPodAffinity's score reads.
+struct OwnTerms {
+    required: Vec<AffinityTerm>,
+    affinity: Vec<(i64, AffinityTerm)>,
+    anti_affinity: Vec<(i64, AffinityTerm)>,
+}
+
 /// NodeAffinity's score (weight 2): for each feasible node the summed `weight` of the pod's
 /// `preferredDuringSchedulingIgnoredDuringExecution` terms whose preference it matches (a term
 /// of weight 0 or with an empty preference counts for nothing), normalized so that the best
@@ -676,8 +833,8 @@ fn requirement_matches<'n>(
 /// (weight 1; skipped for a pod that requests nothing) and PodTopologySpread with the system
 /// default constraints (weight 2; skipped for a pod no ReplicaSet owns), and TaintToleration
 /// (weight 3) when a feasible node has a `PreferNoSchedule` taint, and NodeAffinity's preferred
-/// terms (weight 2). The other scoring plugins give every simulated node the same score, except
-/// InterPodAffinity's preferred terms and ImageLocality, which are not modelled.
+/// terms (weight 2) and InterPodAffinity (weight 2). The other scoring plugins give every
+/// simulated node the same score, except ImageLocality, which is not modelled.
 #[derive(Clone, Copy, Debug)]
 struct Scores {
     fit: i64,
@@ -688,6 +845,9 @@ struct Scores {
     /// NodeAffinity's preferred terms (weight 2): the normalized score and the matched weight,
     /// only when the feasible nodes differ in it.
     affinity: Option<(i64, i64)>,
+    /// InterPodAffinity (weight 2): the normalized score and the node's raw sum, only when the
+    /// feasible nodes differ in it.
+    pod_affinity: Option<(i64, i64)>,
 }
 
 impl Scores {
@@ -698,6 +858,7 @@ impl Scores {
             + 2 * self.spread.unwrap_or(0)
             + 3 * self.taints.unwrap_or(0)
             + 2 * self.affinity.map_or(0, |(score, _)| score)
+            + 2 * self.pod_affinity.map_or(0, |(score, _)| score)
     }
 }
 
@@ -874,6 +1035,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
     let spread = topology_spread::scores(pod, store, &feasible_nodes);
     let taint_scores = taint_scores(pod, &feasible);
     let affinity_scores = node_affinity_scores(pod, &feasible);
+    let pod_affinity_scores = pod_affinity_scores(pod, store, &feasible);
     let mut top = i64::MIN;
     let mut candidates: Vec<(usize, &Node, Scores)> = Vec::new();
     for (i, &(node, used)) in feasible.iter().enumerate() {
@@ -883,6 +1045,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
             spread: spread.as_ref().map(|s| s.normalized[i]),
             taints: taint_scores.as_ref().map(|t| t[i]),
             affinity: affinity_scores.as_ref().map(|a| a[i]),
+            pod_affinity: pod_affinity_scores.as_ref().map(|a| a[i]),
         };
         let total = scores.total();
         if total > top {
@@ -991,6 +1154,12 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
             format!(" + 2 × node affinity {a} (the preferred node affinity terms it matches weigh {weight})")
         })
         .unwrap_or_default();
+    let pod_affinity_words = scores
+        .pod_affinity
+        .map(|(a, sum)| {
+            format!(" + 2 × pod affinity {a} (the preferred pod affinity and anti-affinity terms, its own and those of the pods that select it, sum to {sum} here)")
+        })
+        .unwrap_or_default();
     let taint_words = scores
         .taints
         .map(|t| format!(" + 3 × taints {t} (PreferNoSchedule taints it does not tolerate count against a node)"))
@@ -1010,7 +1179,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
         )
     } else {
         format!(
-            "{node_name} ({requested}) {choice}: {} = free capacity {}{balance_words}{score_words}{affinity_words}{taint_words}. The pod is bound there.",
+            "{node_name} ({requested}) {choice}: {} = free capacity {}{balance_words}{score_words}{affinity_words}{pod_affinity_words}{taint_words}. The pod is bound there.",
             scores.total(),
             scores.fit,
         )
