@@ -2117,10 +2117,72 @@ fn validate_preference_weight(term: &Map<String, Value>, p: &Path, errs: &mut Ve
 /// `validatePodAffinityTerm` for what the scheduler reads: the label selector, and a topology
 /// key that is a label name and set.
 fn validate_pod_affinity_term(term: &Map<String, Value>, p: &Path, errs: &mut Vec<FieldError>) {
-    if let Some(selector) = term.get("labelSelector").filter(|s| !s.is_null())
-        && let Ok(selector) = serde_json::from_value::<LabelSelector>(selector.clone())
+    // `ValidatePodAffinityTermSelector`: both selectors.
+    let selector_of = |field: &str| {
+        term.get(field)
+            .filter(|s| !s.is_null())
+            .and_then(|s| serde_json::from_value::<LabelSelector>(s.clone()).ok())
+    };
+    let label_selector = selector_of("labelSelector");
+    if let Some(selector) = &label_selector {
+        validate_label_selector(selector, &p.child("labelSelector"), errs);
+    }
+    if let Some(selector) = selector_of("namespaceSelector") {
+        validate_label_selector(&selector, &p.child("namespaceSelector"), errs);
+    }
+    // Each namespace name, reported at `namespace` (upstream's path, singular).
+    for name in term
+        .get("namespaces")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
     {
-        validate_label_selector(&selector, &p.child("labelSelector"), errs);
+        for msg in is_dns1123_label(name) {
+            errs.push(FieldError::invalid(
+                &p.child("namespace"),
+                go_quote(name),
+                msg,
+            ));
+        }
+    }
+    // `validateMatchLabelKeysAndMismatchLabelKeys` on a template, whose selector the API
+    // server has not merged the keys into: both lists only beside a labelSelector and made of
+    // label names, and no key in both.
+    let keys_of = |field: &str| -> Vec<&str> {
+        term.get(field)
+            .and_then(Value::as_array)
+            .map(|ks| ks.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default()
+    };
+    let (match_keys, mismatch_keys) = (keys_of("matchLabelKeys"), keys_of("mismatchLabelKeys"));
+    for (field, keys) in [
+        ("matchLabelKeys", &match_keys),
+        ("mismatchLabelKeys", &mismatch_keys),
+    ] {
+        if keys.is_empty() {
+            continue;
+        }
+        let keys_path = p.child(field);
+        if label_selector.is_none() {
+            errs.push(FieldError::forbidden(
+                &keys_path,
+                "must not be specified when labelSelector is not set",
+            ));
+            continue;
+        }
+        for (i, key) in keys.iter().enumerate() {
+            validate_label_name(key, &keys_path.index(i), errs);
+        }
+    }
+    for (i, key) in match_keys.iter().enumerate() {
+        if mismatch_keys.contains(key) {
+            errs.push(FieldError::invalid(
+                &p.child("matchLabelKeys").index(i),
+                go_quote(key),
+                "exists in both matchLabelKeys and mismatchLabelKeys",
+            ));
+        }
     }
     let key = text_of(term, "topologyKey");
     let key_path = p.child("topologyKey");
@@ -4312,6 +4374,54 @@ spec:
         assert!(
             rendered.starts_with("spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchExpressions[0].values: Required value"),
             "{rendered}"
+        );
+    }
+
+    /// `validatePodAffinityTerm`: the selectors, namespace names (at upstream's singular path),
+    /// the label-key lists, then the topology key; for a preferred term, its weight first.
+    #[test]
+    fn pod_affinity_terms_are_validated_as_upstream() {
+        let mut d = valid();
+        d.spec.template.spec.extra.insert(
+            "affinity".into(),
+            json!({"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+                {"weight": 0, "podAffinityTerm": {
+                    "namespaceSelector": {"matchLabels": {"bad key!": "x"}},
+                    "namespaces": ["Bad_NS"],
+                    "matchLabelKeys": ["pod-template-hash"],
+                    "topologyKey": "kubernetes.io/hostname"}},
+                {"weight": 10, "podAffinityTerm": {
+                    "labelSelector": {"matchLabels": {"app": "web"}},
+                    "matchLabelKeys": ["tier"], "mismatchLabelKeys": ["tier"],
+                    "topologyKey": "kubernetes.io/hostname"}}
+            ]}}),
+        );
+        let rendered = render(&validate_deployment(&d));
+        let p = "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution";
+        let lines: Vec<&str> = rendered.lines().collect();
+        assert_eq!(lines.len(), 5, "{rendered}");
+        assert_eq!(
+            lines[0],
+            format!("{p}[0].weight: Invalid value: 0: must be in the range 1-100")
+        );
+        assert!(lines[1].starts_with(&format!("{p}[0].podAffinityTerm.namespaceSelector.matchLabels: Invalid value: \"bad key!\": ")), "{rendered}");
+        assert!(
+            lines[2].starts_with(&format!(
+                "{p}[0].podAffinityTerm.namespace: Invalid value: \"Bad_NS\": "
+            )),
+            "{rendered}"
+        );
+        assert_eq!(
+            lines[3],
+            format!(
+                "{p}[0].podAffinityTerm.matchLabelKeys: Forbidden: must not be specified when labelSelector is not set"
+            )
+        );
+        assert_eq!(
+            lines[4],
+            format!(
+                "{p}[1].podAffinityTerm.matchLabelKeys[0]: Invalid value: \"tier\": exists in both matchLabelKeys and mismatchLabelKeys"
+            )
         );
     }
 

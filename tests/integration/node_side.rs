@@ -4061,7 +4061,7 @@ fn preferred_pod_anti_affinity_scores_nodes() {
     assert!(
         steps
             .iter()
-            .any(|s| s.narration.contains("+ 2 × pod affinity 100 (the preferred pod affinity and anti-affinity terms, its own and those of the pods that select it, sum to 0 here)")),
+            .any(|s| s.narration.contains("+ 2 × pod affinity 100 (its preferred anti-affinity terms and the preferred terms of pods that select it sum to 0 here, from -200 to 0 over the nodes)")),
         "the pod affinity score is explained"
     );
     let without = yaml.replace(

@@ -667,7 +667,7 @@ fn pod_affinity_scores(
     pod: &Pod,
     store: &Store,
     feasible: &[(&Node, NodeUsage)],
-) -> Option<Vec<(i64, i64)>> {
+) -> Option<PodAffinityScores> {
     let affinity = preferred_terms(pod, "podAffinity");
     let anti_affinity = preferred_terms(pod, "podAntiAffinity");
     let others_count = any_pod_spec(store, has_scored_pod_affinity);
@@ -675,11 +675,14 @@ fn pod_affinity_scores(
         return None;
     }
     let mut topology_score: BTreeMap<(String, String), i64> = BTreeMap::new();
-    let mut add = |node: &Node, key: &str, weight: i64| {
+    // Which kinds of term counted, for the narration, in the order `SOURCES` names them.
+    let mut counted = [false; 4];
+    let mut add = |node: &Node, key: &str, weight: i64, source: usize| {
         if let Some(value) = node.metadata.labels.get(key) {
             *topology_score
                 .entry((key.to_string(), value.clone()))
                 .or_default() += weight;
+            counted[source] = true;
         }
     };
     // The terms of a bound pod are read once for each owner: its pods share them.
@@ -693,12 +696,12 @@ fn pod_affinity_scores(
         }
         for (w, t) in &affinity {
             if t.selects(existing) {
-                add(node, &t.topology_key, *w);
+                add(node, &t.topology_key, *w, 0);
             }
         }
         for (w, t) in &anti_affinity {
             if t.selects(existing) {
-                add(node, &t.topology_key, -*w);
+                add(node, &t.topology_key, -*w, 1);
             }
         }
         if !others_count || !has_scored_pod_affinity(&existing.spec) {
@@ -715,13 +718,13 @@ fn pod_affinity_scores(
             anti_affinity: preferred_terms(existing, "podAntiAffinity"),
         });
         for t in own.required.iter().filter(|t| t.selects(pod)) {
-            add(node, &t.topology_key, HARD_POD_AFFINITY_WEIGHT);
+            add(node, &t.topology_key, HARD_POD_AFFINITY_WEIGHT, 3);
         }
         for (w, t) in own.affinity.iter().filter(|(_, t)| t.selects(pod)) {
-            add(node, &t.topology_key, *w);
+            add(node, &t.topology_key, *w, 2);
         }
         for (w, t) in own.anti_affinity.iter().filter(|(_, t)| t.selects(pod)) {
-            add(node, &t.topology_key, -*w);
+            add(node, &t.topology_key, -*w, 2);
         }
     }
     if topology_score.is_empty() {
@@ -744,11 +747,53 @@ fn pod_affinity_scores(
     if max == min {
         return None;
     }
-    Some(
-        raw.iter()
+    const SOURCES: [&str; 4] = [
+        "its preferred affinity terms",
+        "its preferred anti-affinity terms",
+        "the preferred terms of pods that select it",
+        "the required affinity terms of pods that select it (1 each)",
+    ];
+    Some(PodAffinityScores {
+        per_node: raw
+            .iter()
             .map(|&r| ((100.0 * ((r - min) as f64 / (max - min) as f64)) as i64, r))
             .collect(),
-    )
+        min,
+        max,
+        sources: SOURCES
+            .iter()
+            .zip(counted)
+            .filter(|(_, c)| *c)
+            .map(|(s, _)| *s)
+            .collect(),
+    })
+}
+
+/// What InterPodAffinity's score saw: each feasible node's normalized score and raw sum, the
+/// lowest and highest sums, and the kinds of term that counted.
+struct PodAffinityScores {
+    per_node: Vec<(i64, i64)>,
+    min: i64,
+    max: i64,
+    sources: Vec<&'static str>,
+}
+
+impl PodAffinityScores {
+    /// The score's reason in words for the feasible node at `i`.
+    fn words(&self, i: usize) -> String {
+        let Some(&(score, sum)) = self.per_node.get(i) else {
+            return String::new();
+        };
+        let sources = match self.sources.split_last() {
+            Some((last, [])) => (*last).to_string(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => "its terms".to_string(),
+        };
+        format!(
+            " + 2 × pod affinity {score} ({sources} sum to {sum} here, from {} to {} over the nodes)",
+            self.min, self.max
+        )
+    }
 }
 
 /// A bound pod's affinity terms that InterPodAffinity's score reads.
@@ -1045,7 +1090,7 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
             spread: spread.as_ref().map(|s| s.normalized[i]),
             taints: taint_scores.as_ref().map(|t| t[i]),
             affinity: affinity_scores.as_ref().map(|a| a[i]),
-            pod_affinity: pod_affinity_scores.as_ref().map(|a| a[i]),
+            pod_affinity: pod_affinity_scores.as_ref().map(|a| a.per_node[i]),
         };
         let total = scores.total();
         if total > top {
@@ -1154,11 +1199,9 @@ pub fn schedule_pod(store: &Store, name: &str, now: Time, rng: &mut Rng) -> (Out
             format!(" + 2 × node affinity {a} (the preferred node affinity terms it matches weigh {weight})")
         })
         .unwrap_or_default();
-    let pod_affinity_words = scores
-        .pod_affinity
-        .map(|(a, sum)| {
-            format!(" + 2 × pod affinity {a} (the preferred pod affinity and anti-affinity terms, its own and those of the pods that select it, sum to {sum} here)")
-        })
+    let pod_affinity_words = pod_affinity_scores
+        .as_ref()
+        .map(|a| a.words(chosen))
         .unwrap_or_default();
     let taint_words = scores
         .taints
