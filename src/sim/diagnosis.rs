@@ -16,7 +16,7 @@ use super::controller::scheduler::{format_cpu, format_mem};
 use super::engine::Sim;
 use super::kubectl::{self, EventRecord};
 use super::store::pod_requests;
-use super::trace::Step;
+use super::trace::{Step, plural};
 use crate::sim::order;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -333,7 +333,7 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
             format_mem(n.status.allocatable_memory),
             pct(u.memory, n.status.allocatable_memory),
             u.pods,
-            if u.pods == 1 { "" } else { "s" },
+            plural(u.pods),
             if n.spec.unschedulable {
                 " (SchedulingDisabled)"
             } else {

@@ -2,7 +2,7 @@
 //! and the cluster state. [`Sim::step`] takes the next piece of work that changes something,
 //! runs exactly one actor on it, applies the changes, and returns the [`Step`] it took.
 
-use super::api::{Deployment, Node, NodeSpec, NodeStatus, ObjectMeta, StringMap, Time};
+use super::api::{Deployment, Node, NodeSpec, NodeStatus, ObjectMeta, Pod, StringMap, Time};
 use super::chunked::ChunkedMap;
 use super::commands::{self, Command, CommandError};
 use super::controller::replica_set::{self, PodQuota};
@@ -864,11 +864,22 @@ impl Sim {
     /// but since v1.33 the scheduler pops from that queue whenever its active queue is empty
     /// (`SchedulerPopFromBackoffQ`, on by default), which it is in a quiet cluster.
     fn wake_unschedulable(&mut self, wakes: Plugins) {
+        self.wake_where(|_, rejectors| rejectors.intersects(wakes));
+    }
+
+    /// Retries now the unschedulable pods `worth` picks, by the pod and the plugins that turned
+    /// it down.
+    fn wake_where(&mut self, worth: impl Fn(&Pod, Plugins) -> bool) {
         let now = self.clock;
         let pods: Vec<PodName> = self
             .unschedulable
             .iter()
-            .filter(|(_, rejectors)| rejectors.intersects(wakes))
+            .filter(|(p, rejectors)| {
+                self.store
+                    .pods
+                    .get(&***p)
+                    .is_some_and(|pod| worth(pod, **rejectors))
+            })
             .map(|(p, _)| p.clone())
             .collect();
         for p in pods {
@@ -880,21 +891,10 @@ impl Sim {
     /// `DoNotSchedule` constraints (and name) `worth` says the change may help; the rest wait
     /// (`isSchedulableAfterPodChange`, `isSchedulableAfterNodeChange`).
     fn wake_spread(&mut self, worth: impl Fn(&[topology_spread::Constraint], &str) -> bool) {
-        let now = self.clock;
-        let pods: Vec<PodName> = self
-            .unschedulable
-            .iter()
-            .filter(|(_, rejectors)| rejectors.intersects(Plugins::POD_TOPOLOGY_SPREAD))
-            .filter(|(p, _)| {
-                self.store.pods.get(&***p).is_some_and(|pod| {
-                    worth(&topology_spread::hard_constraints(pod), &pod.metadata.name)
-                })
-            })
-            .map(|(p, _)| p.clone())
-            .collect();
-        for p in pods {
-            self.queue.push(now, Work::SchedulePod(p));
-        }
+        self.wake_where(|pod, rejectors| {
+            rejectors.intersects(Plugins::POD_TOPOLOGY_SPREAD)
+                && worth(&topology_spread::hard_constraints(pod), &pod.metadata.name)
+        });
     }
 
     /// The Deployment named `name`, if it exists.

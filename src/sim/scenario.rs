@@ -668,7 +668,10 @@ fn parse_taints(l: &mut Loader<'_>, path: &str, v: Option<&Value>) -> Vec<Taint>
             if !taint.key.is_empty() {
                 l.err(
                     &format!("{p}.key"),
-                    format!("Invalid value: {:?}: {msg}", taint.key),
+                    format!(
+                        "Invalid value: {}: {msg}",
+                        super::validation::go_quote(&taint.key)
+                    ),
                 );
                 ok = false;
             }
@@ -676,7 +679,10 @@ fn parse_taints(l: &mut Loader<'_>, path: &str, v: Option<&Value>) -> Vec<Taint>
         for msg in super::validation::is_valid_label_value(&taint.value) {
             l.err(
                 &format!("{p}.value"),
-                format!("Invalid value: {:?}: {msg}", taint.value),
+                format!(
+                    "Invalid value: {}: {msg}",
+                    super::validation::go_quote(&taint.value)
+                ),
             );
             ok = false;
         }
@@ -687,8 +693,13 @@ fn parse_taints(l: &mut Loader<'_>, path: &str, v: Option<&Value>) -> Vec<Taint>
                     "Required value".to_string()
                 } else {
                     format!(
-                        "Unsupported value: {:?}: supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
-                        taint.effect
+                        "Unsupported value: {}: supported values: {}",
+                        super::validation::go_quote(&taint.effect),
+                        TAINT_EFFECTS
+                            .iter()
+                            .map(|e| super::validation::go_quote(e))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )
                 },
             );

@@ -743,10 +743,10 @@ impl Store {
                 // only learned about a new image, and one that became less fit (cordoned,
                 // NotReady and tainted, smaller), since a pod that did not fit before fits no
                 // better after that. A new node may satisfy any plugin.
-                let taints_changed = self.nodes.get(&name).is_some_and(|old| {
-                    old.spec.unschedulable != node.spec.unschedulable
-                        || old.status.ready != node.status.ready
-                });
+                let taints_changed = self
+                    .nodes
+                    .get(&name)
+                    .is_some_and(|old| old.taints() != node.taints());
                 let wakes = match self.nodes.get(&name) {
                     None => Plugins::ALL,
                     Some(old) => [

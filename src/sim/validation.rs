@@ -274,7 +274,7 @@ pub fn render_value(value: &Value) -> String {
 }
 
 /// Go's `strconv.Quote`.
-fn go_quote(s: &str) -> String {
+pub(crate) fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -2067,15 +2067,14 @@ fn text_of<'v>(item: &'v Map<String, Value>, key: &str) -> &'v str {
     item.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
-/// `validateAffinity` for the required terms the scheduler reads (`controller::scheduler`), so
-/// that one it could not read is refused, as the API server refuses it: the node affinity
-/// ([`validate_required_node_selector`]), then each pod affinity and anti-affinity term.
+/// `validateAffinity` for the terms the scheduler reads (`controller::scheduler`), so that one
+/// it could not read is refused, as the API server refuses it: the node affinity, required
+/// ([`validate_required_node_selector`]) then preferred, then the pod affinity and
+/// anti-affinity, each required then preferred.
 fn validate_affinity(affinity: Option<&Value>, path: &Path, errs: &mut Vec<FieldError>) {
     validate_required_node_selector(affinity, path, errs);
     validate_preferred_scheduling_terms(affinity, path, errs);
-    // `validatePodAffinityTerm` for the required pod (anti-)affinity terms the scheduler
-    // reads, after the node affinity (`validateAffinity`'s order): the label selector, and a
-    // topology key that is a label name and set.
+    // `validatePodAffinityTerms`, then `validateWeightedPodAffinityTerms`, for each kind.
     for kind in ["podAffinity", "podAntiAffinity"] {
         let terms = affinity
             .and_then(|a| a.get(kind))
@@ -2114,8 +2113,8 @@ fn validate_preference_weight(term: &Map<String, Value>, p: &Path, errs: &mut Ve
     }
 }
 
-/// `validatePodAffinityTerm` for what the scheduler reads: the label selector, and a topology
-/// key that is a label name and set.
+/// `validatePodAffinityTerm`: both label selectors, the namespace names, the `matchLabelKeys`
+/// and `mismatchLabelKeys` lists, and a topology key that is a label name and set.
 fn validate_pod_affinity_term(term: &Map<String, Value>, p: &Path, errs: &mut Vec<FieldError>) {
     // `ValidatePodAffinityTermSelector`: both selectors.
     let selector_of = |field: &str| {

@@ -631,17 +631,17 @@ fn NodeCard(node: NodeView, session: RwSignal<Session>) -> impl IntoView {
         <li class=format!("node {class}") data-testid="node" data-node=node.name.clone()>
             <h3><span class="glyph" aria-hidden="true">{glyph}</span>" "{node.name.clone()}" "<span class="node-status">{word}</span></h3>
             {node.zone.clone().map(|zone| view! {
-                <p class="node-zone" data-testid="node-zone"
+                <p class="node-meta" data-testid="node-zone"
                     title=format!("label topology.kubernetes.io/zone={zone}")>{format!("zone {zone}")}</p>
             })}
             {node.taints.iter().map(|taint| view! {
-                <p class="node-zone" data-testid="node-taint"
+                <p class="node-meta" data-testid="node-taint"
                     title="a taint: pods that do not tolerate it are kept off (NoSchedule), sent elsewhere when they can be (PreferNoSchedule), or kept off and evicted (NoExecute)">
                     {format!("taint {taint}")}</p>
             }).collect_view()}
             <Meter label="CPU" pct=cpu text=format!("{}m of {}m", node.milli_cpu_requested, node.milli_cpu_allocatable) />
             <Meter label="Memory" pct=mem text=format!("{}Mi of {}Mi", node.memory_requested >> 20, node.memory_allocatable >> 20) />
-            <p class="node-pods">{format!("{} pod{}", node.pods, if node.pods == 1 { "" } else { "s" })}</p>
+            <p class="node-pods">{format!("{} pod{}", node.pods, crate::sim::trace::plural(node.pods))}</p>
             <div class="node-faults">
                 {
                     let name = node.name.clone();

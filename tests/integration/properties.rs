@@ -532,8 +532,8 @@ proptest! {
     /// PodTopologySpread's filter, checked from outside: every pod bound under a DoNotSchedule
     /// constraint lands in a domain whose matching pods, with it, exceed the fewest in any
     /// domain (as the step before saw them) by at most maxSkew. Every node carries both keys and
-    /// the policies are the defaults, so every zone (or node) is a domain. A ScheduleAnyway
-    /// constraint binds every pod a node has room for. Nothing panics, and the trace repeats.
+    /// the policies are the defaults, so every zone (or node) is a domain. Nothing panics, and
+    /// the trace repeats.
     #[test]
     fn spread_constraints_hold_at_every_bind(
         seed in 0u64..1_000_000,

@@ -1,4 +1,5 @@
-//! The Node: a machine with allocatable CPU and memory, which can be cordoned or become NotReady.
+//! The Node: a machine with allocatable CPU and memory and the taints it repels pods with, which
+//! can be cordoned or become NotReady.
 
 use super::meta::ObjectMeta;
 use serde::{Deserialize, Serialize};

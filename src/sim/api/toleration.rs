@@ -134,6 +134,16 @@ pub enum Eviction {
     Never,
 }
 
+/// How long the first of `tolerations` that tolerates this `NoExecute` taint lets the pod stay
+/// (`GetMatchingTolerations`): `None` when none tolerates it, `Some(None)` when the one that does
+/// has no `tolerationSeconds` (for ever).
+pub fn toleration_seconds(tolerations: &[Value], taint: &Taint) -> Option<Option<i64>> {
+    tolerations
+        .iter()
+        .find(|t| tolerates_taint(t, &taint.key, &taint.value, "NoExecute"))
+        .map(|t| t.get("tolerationSeconds").and_then(Value::as_i64))
+}
+
 /// The eviction of a pod with `tolerations` from a node with these `NoExecute` taints
 /// (`GetMatchingTolerations`, then `getMinTolerationTime`): at once if one of them is not
 /// tolerated, else after the shortest `tolerationSeconds` of the tolerations used (the first
@@ -141,32 +151,14 @@ pub enum Eviction {
 pub fn no_execute_eviction_all(tolerations: &[Value], taints: &[&Taint]) -> Eviction {
     let mut shortest: Option<i64> = None;
     for taint in taints {
-        let Some(used) = tolerations
-            .iter()
-            .find(|t| tolerates_taint(t, &taint.key, &taint.value, "NoExecute"))
-        else {
+        let Some(used) = toleration_seconds(tolerations, taint) else {
             return Eviction::Now;
         };
-        if let Some(secs) = used.get("tolerationSeconds").and_then(Value::as_i64) {
+        if let Some(secs) = used {
             shortest = Some(shortest.map_or(secs, |s| s.min(secs)));
         }
     }
     match shortest {
-        None => Eviction::Never,
-        Some(secs) if secs <= 0 => Eviction::Now,
-        Some(secs) => Eviction::AfterSeconds(secs),
-    }
-}
-
-/// The eviction of a pod with `tolerations` from a node tainted `key:NoExecute` (its only
-/// NoExecute taint). `GetMatchingTolerations` uses the first toleration that tolerates each
-/// taint, in the pod's order (the written ones, then the admission plugin's), and
-/// `getMinTolerationTime` reads its `tolerationSeconds`.
-pub fn no_execute_eviction(tolerations: &[Value], key: &str) -> Eviction {
-    let Some(used) = tolerations.iter().find(|t| tolerates(t, key, "NoExecute")) else {
-        return Eviction::Now;
-    };
-    match used.get("tolerationSeconds").and_then(Value::as_i64) {
         None => Eviction::Never,
         Some(secs) if secs <= 0 => Eviction::Now,
         Some(secs) => Eviction::AfterSeconds(secs),
@@ -183,11 +175,12 @@ mod tests {
 
     #[test]
     fn the_admission_defaults_and_the_first_matching_toleration_decide_the_eviction() {
+        let unreachable = Taint::new(UNREACHABLE, "", "NoExecute");
         let none: Vec<Value> = Vec::new();
         let defaults = admission_defaults(&none);
         assert_eq!(defaults.len(), 2);
         assert_eq!(
-            no_execute_eviction(&defaults, UNREACHABLE),
+            no_execute_eviction_all(&defaults, &[&unreachable]),
             Eviction::AfterSeconds(300)
         );
         // An own toleration for the key replaces the default for it.
@@ -198,7 +191,7 @@ mod tests {
         all.extend(admission_defaults(&own));
         assert_eq!(all.len(), 2, "only not-ready is added");
         assert_eq!(
-            no_execute_eviction(&all, UNREACHABLE),
+            no_execute_eviction_all(&all, &[&unreachable]),
             Eviction::AfterSeconds(60)
         );
         // The first matching toleration decides, not the shortest.
@@ -206,16 +199,22 @@ mod tests {
             json!({"key": UNREACHABLE, "operator": "Exists", "effect": "NoExecute"}),
             json!({"key": UNREACHABLE, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60}),
         ];
-        assert_eq!(no_execute_eviction(&first, UNREACHABLE), Eviction::Never);
+        assert_eq!(
+            no_execute_eviction_all(&first, &[&unreachable]),
+            Eviction::Never
+        );
         // Tolerating everything, for ever: no default is added and the pod is never evicted.
         let every = vec![json!({"operator": "Exists"})];
         assert!(admission_defaults(&every).is_empty());
-        assert_eq!(no_execute_eviction(&every, UNREACHABLE), Eviction::Never);
+        assert_eq!(
+            no_execute_eviction_all(&every, &[&unreachable]),
+            Eviction::Never
+        );
         // Nothing matches: at once; a NoSchedule toleration does not match NoExecute.
         let no_schedule =
             vec![json!({"key": UNREACHABLE, "operator": "Exists", "effect": "NoSchedule"})];
         assert_eq!(
-            no_execute_eviction(&no_schedule, UNREACHABLE),
+            no_execute_eviction_all(&no_schedule, &[&unreachable]),
             Eviction::Now
         );
         assert!(tolerated(&no_schedule, UNREACHABLE, "NoSchedule"));
@@ -224,6 +223,9 @@ mod tests {
         let equal = vec![json!({"key": UNSCHEDULABLE, "value": "x", "effect": "NoSchedule"})];
         assert!(!tolerated(&equal, UNSCHEDULABLE, "NoSchedule"));
         let zero = vec![json!({"key": UNREACHABLE, "operator": "Exists", "tolerationSeconds": 0})];
-        assert_eq!(no_execute_eviction(&zero, UNREACHABLE), Eviction::Now);
+        assert_eq!(
+            no_execute_eviction_all(&zero, &[&unreachable]),
+            Eviction::Now
+        );
     }
 }

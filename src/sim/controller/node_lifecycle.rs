@@ -1,6 +1,8 @@
 //! The node lifecycle controller (`pkg/controller/nodelifecycle`): notices a node whose kubelet
 //! stopped posting status, marks it NotReady and its pods not ready, and after the pods'
-//! default `tolerationSeconds` evicts them so their ReplicaSets replace them elsewhere.
+//! default `tolerationSeconds` evicts them so their ReplicaSets replace them elsewhere; with it,
+//! the taint eviction controller (`pkg/controller/tainteviction`), which also evicts a pod from
+//! a node with a scenario's `NoExecute` taint once its toleration runs out.
 
 use super::{Change, Outcome, Work};
 use crate::sim::api::toleration::{self, Eviction};
@@ -138,21 +140,25 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
         "The kubelet on {node} has not posted status for the node-monitor grace period ({}s), so the node controller marks {node} NotReady (Ready=Unknown, tainted unreachable) and its {marked} pod{} not Ready{already}: {effect}. {}",
         NODE_MONITOR_GRACE_MS / 1000,
         if marked == 1 { "" } else { "s" },
-        describe_tolerations(&groups)
+        describe_tolerations(&groups, taints.len() > 1)
     ));
     out
 }
 
-/// How the pods on a newly unreachable node tolerate its NoExecute taint, by their eviction
-/// time in seconds (`None`: never), as the narration says it.
-fn describe_tolerations(groups: &BTreeMap<Option<i64>, usize>) -> String {
+/// How the pods on a newly unreachable node tolerate its NoExecute taint (with `more`, its
+/// NoExecute taints: a scenario's as well), by their eviction time in seconds (`None`: never),
+/// as the narration says it.
+fn describe_tolerations(groups: &BTreeMap<Option<i64>, usize>, more: bool) -> String {
     let default = toleration::DEFAULT_TOLERATION_SECONDS;
+    let (taint, it) = if more {
+        ("its NoExecute taints", "them")
+    } else {
+        ("the unreachable taint", "it")
+    };
     match groups.len() {
         0 => return String::new(),
         1 if groups.contains_key(&Some(default)) => {
-            return format!(
-                "Pods tolerate the unreachable taint for {default}s before they are evicted."
-            );
+            return format!("Pods tolerate {taint} for {default}s before they are evicted.");
         }
         _ => {}
     }
@@ -166,16 +172,16 @@ fn describe_tolerations(groups: &BTreeMap<Option<i64>, usize>) -> String {
             };
             match secs {
                 None => format!(
-                    "{pods} tolerate{} it without a time limit and stay{}",
+                    "{pods} tolerate{} {it} without a time limit and stay{}",
                     verb_s(n),
                     verb_s(n)
                 ),
                 Some(0) => format!(
-                    "{pods} do{} not tolerate it and {} evicted at once",
+                    "{pods} do{} not tolerate {it} and {} evicted at once",
                     if n == 1 { "es" } else { "" },
                     if n == 1 { "is" } else { "are" }
                 ),
-                Some(s) => format!("{pods} tolerate{} it for {s}s", verb_s(n)),
+                Some(s) => format!("{pods} tolerate{} {it} for {s}s", verb_s(n)),
             }
         })
         .collect();
@@ -195,35 +201,31 @@ fn no_execute(taints: &[Taint]) -> Vec<&Taint> {
 /// Whether the node carries a `NoExecute` taint (unreachable, or one the scenario gave it): a
 /// pod bound there is timed by the taint eviction controller.
 pub fn has_no_execute_taint(node: &Node) -> bool {
-    !node.status.ready || node.spec.taints.iter().any(|t| t.effect == "NoExecute")
+    node.taints().iter().any(|t| t.effect == "NoExecute")
 }
 
 /// The `NoExecute` taints that decide when the pod goes: those it does not tolerate if any,
 /// else those whose matching toleration has the shortest `tolerationSeconds`.
 fn deciding_taints<'t>(pod: &Pod, taints: &[&'t Taint]) -> Vec<&'t Taint> {
     let tolerations = toleration::of_pod(&pod.spec);
-    let seconds = |taint: &Taint| {
-        tolerations
-            .iter()
-            .find(|t| toleration::tolerates_taint(t, &taint.key, &taint.value, "NoExecute"))
-            .map(|t| {
-                t.get("tolerationSeconds")
-                    .and_then(serde_json::Value::as_i64)
-            })
-    };
-    let untolerated: Vec<&Taint> = taints
+    let seconds: Vec<Option<Option<i64>>> = taints
         .iter()
-        .copied()
-        .filter(|t| seconds(t).is_none())
+        .map(|t| toleration::toleration_seconds(&tolerations, t))
         .collect();
-    if !untolerated.is_empty() {
-        return untolerated;
+    if seconds.iter().any(Option::is_none) {
+        return taints
+            .iter()
+            .zip(&seconds)
+            .filter(|(_, s)| s.is_none())
+            .map(|(t, _)| *t)
+            .collect();
     }
-    let shortest = taints.iter().filter_map(|t| seconds(t).flatten()).min();
+    let shortest = seconds.iter().filter_map(|s| s.flatten()).min();
     taints
         .iter()
-        .copied()
-        .filter(|t| shortest.is_some() && seconds(t).flatten() == shortest)
+        .zip(&seconds)
+        .filter(|(_, s)| shortest.is_some() && s.flatten() == shortest)
+        .map(|(t, _)| *t)
         .collect()
 }
 

@@ -1,8 +1,10 @@
 //! The scheduler (`pkg/scheduler`, default profile reduced to what a Deployment walk-through
-//! needs): filters nodes by cordon and readiness taint (unless the pod tolerates them), node
-//! selector and required node affinity, host ports, pod count and resource requests, required
-//! pod affinity and anti-affinity; scores the rest by free capacity; binds, or
-//! reports `FailedScheduling` with upstream's exact message.
+//! needs): filters nodes by cordon, taints (the control plane's and a scenario's, unless the pod
+//! tolerates them), node selector and required node affinity, host ports, pod count and resource
+//! requests, topology spread constraints, required pod affinity and anti-affinity; scores the
+//! rest with NodeResourcesFit, BalancedAllocation, PodTopologySpread, NodeAffinity,
+//! InterPodAffinity and TaintToleration; binds, or reports `FailedScheduling` with upstream's
+//! exact message.
 
 use super::topology_spread::{self, SpreadFilter};
 use super::{Change, Outcome, Work};
@@ -177,23 +179,14 @@ fn filter_node_with(
     // TaintToleration: the node's NoSchedule and NoExecute taints, the node lifecycle
     // controller's (`unreachable` on a node whose kubelet stopped; the tolerations the admission
     // plugin added, NoExecute for 300 s, never cover its NoSchedule twin) and the scenario's.
-    let taints = node.taints();
-    if !taints.is_empty()
-        && toleration::untolerated_taint(&toleration::of_pod(&pod.spec), &taints).is_some()
-    {
+    if !tolerates_node_taints(pod, node) {
         return Err(FilterFailure {
             reasons: vec!["node(s) had untolerated taint(s)".to_string()],
             unresolvable: true,
             plugin: Plugins::TAINT_TOLERATION,
         });
     }
-    if !pod
-        .spec
-        .node_selector
-        .iter()
-        .all(|(k, v)| node.metadata.labels.get(k) == Some(v))
-        || !required_node_affinity_matches(pod, node)
-    {
+    if !node_affinity_allows(pod, node) {
         return Err(FilterFailure {
             reasons: vec!["node(s) didn't match Pod's node affinity/selector".to_string()],
             unresolvable: true,
@@ -209,7 +202,7 @@ fn filter_node_with(
             plugin: Plugins::NODE_PORTS,
         });
     }
-    // InterPodAffinity, after NodeResourcesFit in the default profile's filter order.
+    // NodeResourcesFit.
     let mut reasons = Vec::new();
     if used.pods + 1 > node.status.allocatable_pods {
         reasons.push("Too many pods".to_string());
@@ -337,16 +330,8 @@ fn required_terms(pod: &Pod, kind: &str) -> Vec<AffinityTerm> {
 /// The preferred terms of `pod`'s `podAffinity` or `podAntiAffinity` (`kind`), each with its
 /// weight, read as [`required_terms`] reads the required ones.
 fn preferred_terms(pod: &Pod, kind: &str) -> Vec<(i64, AffinityTerm)> {
-    let terms = pod
-        .spec
-        .extra
-        .get("affinity")
-        .and_then(|a| a.get(kind))
-        .and_then(|a| a.get("preferredDuringSchedulingIgnoredDuringExecution"))
-        .and_then(serde_json::Value::as_array);
-    terms
-        .into_iter()
-        .flatten()
+    preferred_affinity(&pod.spec, kind)
+        .iter()
         .filter_map(|t| {
             let weight = t.get("weight").and_then(serde_json::Value::as_i64)?;
             Some((weight, affinity_term(pod, t.get("podAffinityTerm")?)))
@@ -436,6 +421,20 @@ fn any_pod_spec(store: &Store, has: fn(&crate::sim::api::PodSpec) -> bool) -> bo
                 .pods
                 .values()
                 .any(|p| p.metadata.deletion_timestamp.is_some() && has(&p.spec)))
+}
+
+/// The `preferredDuringSchedulingIgnoredDuringExecution` terms of a pod spec's `nodeAffinity`,
+/// `podAffinity` or `podAntiAffinity` (`kind`), kept verbatim in the spec and so read as JSON.
+fn preferred_affinity<'s>(
+    spec: &'s crate::sim::api::PodSpec,
+    kind: &str,
+) -> &'s [serde_json::Value] {
+    spec.extra
+        .get("affinity")
+        .and_then(|a| a.get(kind))
+        .and_then(|a| a.get("preferredDuringSchedulingIgnoredDuringExecution"))
+        .and_then(serde_json::Value::as_array)
+        .map_or(&[], Vec::as_slice)
 }
 
 /// Whether a pod template (or pod spec) has required pod anti-affinity terms.
@@ -593,6 +592,24 @@ impl InterPodCounts {
 /// terms are ORed and each term's requirements ANDed (`nodeSelectorTermsMatch`). A term with
 /// neither expressions nor fields matches no node. Kept verbatim in the pod spec, so read as
 /// JSON; a pod without it fits every node.
+/// The NodeAffinity filter: the pod's `nodeSelector` and required node affinity allow the node.
+pub(super) fn node_affinity_allows(pod: &Pod, node: &Node) -> bool {
+    pod.spec
+        .node_selector
+        .iter()
+        .all(|(k, v)| node.metadata.labels.get(k) == Some(v))
+        && required_node_affinity_matches(pod, node)
+}
+
+/// The TaintToleration filter (`FindMatchingUntoleratedTaint` over the `NoSchedule` and
+/// `NoExecute` taints): the pod tolerates every such taint the node carries.
+pub(super) fn tolerates_node_taints(pod: &Pod, node: &Node) -> bool {
+    let taints = node.taints();
+    taints.is_empty()
+        || toleration::untolerated_taint(&toleration::of_pod(&pod.spec), &taints).is_none()
+}
+
+/// The NodeAffinity filter's second half: the pod's required node affinity.
 pub(super) fn required_node_affinity_matches(pod: &Pod, node: &Node) -> bool {
     let Some(required) = required_affinity(&pod.spec, "nodeAffinity") else {
         return true;
@@ -631,24 +648,11 @@ fn node_selector_term_matches(term: &serde_json::Value, node: &Node) -> bool {
 /// Whether a pod spec has pod affinity terms InterPodAffinity's score reads when the pod is
 /// already on a node: required affinity, preferred affinity or preferred anti-affinity.
 fn has_scored_pod_affinity(spec: &crate::sim::api::PodSpec) -> bool {
-    let affinity = spec.extra.get("affinity");
-    let non_empty = |kind: &str, when: &str| {
-        affinity
-            .and_then(|a| a.get(kind))
-            .and_then(|a| a.get(when))
-            .and_then(serde_json::Value::as_array)
-            .is_some_and(|terms| !terms.is_empty())
-    };
-    non_empty(
-        "podAffinity",
-        "requiredDuringSchedulingIgnoredDuringExecution",
-    ) || non_empty(
-        "podAffinity",
-        "preferredDuringSchedulingIgnoredDuringExecution",
-    ) || non_empty(
-        "podAntiAffinity",
-        "preferredDuringSchedulingIgnoredDuringExecution",
-    )
+    required_affinity(spec, "podAffinity")
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|terms| !terms.is_empty())
+        || !preferred_affinity(spec, "podAffinity").is_empty()
+        || !preferred_affinity(spec, "podAntiAffinity").is_empty()
 }
 
 /// `hardPodAffinityWeight`: what an existing pod's required affinity term that selects the
@@ -803,19 +807,17 @@ struct OwnTerms {
     anti_affinity: Vec<(i64, AffinityTerm)>,
 }
 
-/// NodeAffinity's score (weight 2): for each feasible node the summed `weight` of the pod's
+/// NodeAffinity's score (weight 2; `Score` over `PreferredSchedulingTerms`, then
+/// `DefaultNormalizeScore`): for each feasible node the summed `weight` of the pod's
 /// `preferredDuringSchedulingIgnoredDuringExecution` terms whose preference it matches (a term
 /// of weight 0 or with an empty preference counts for nothing), normalized so that the best
 /// node gets 100 (`DefaultNormalizeScore`). With the weights, each node's sum. `None` when the
 /// nodes do not differ in it: then every node scores the same.
 fn node_affinity_scores(pod: &Pod, feasible: &[(&Node, NodeUsage)]) -> Option<Vec<(i64, i64)>> {
-    let terms = pod
-        .spec
-        .extra
-        .get("affinity")
-        .and_then(|a| a.get("nodeAffinity"))
-        .and_then(|a| a.get("preferredDuringSchedulingIgnoredDuringExecution"))
-        .and_then(serde_json::Value::as_array)?;
+    let terms = preferred_affinity(&pod.spec, "nodeAffinity");
+    if terms.is_empty() {
+        return None;
+    }
     let sums: Vec<i64> = feasible
         .iter()
         .map(|(node, _)| {
@@ -875,8 +877,9 @@ fn requirement_matches<'n>(
 
 /// A feasible node's scores from the default profile's plugins that tell the simulated nodes
 /// apart, each 0–100: NodeResourcesFit (LeastAllocated, weight 1), NodeResourcesBalancedAllocation
-/// (weight 1; skipped for a pod that requests nothing) and PodTopologySpread with the system
-/// default constraints (weight 2; skipped for a pod no ReplicaSet owns), and TaintToleration
+/// (weight 1; skipped for a pod that requests nothing), PodTopologySpread (weight 2; the pod's
+/// `ScheduleAnyway` constraints, or the system defaults for a pod that sets none and that a
+/// ReplicaSet owns), and TaintToleration
 /// (weight 3) when a feasible node has a `PreferNoSchedule` taint, and NodeAffinity's preferred
 /// terms (weight 2) and InterPodAffinity (weight 2). The other scoring plugins give every
 /// simulated node the same score, except ImageLocality, which is not modelled.

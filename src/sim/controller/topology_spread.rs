@@ -11,10 +11,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use crate::sim::api::selector::{LabelSelector, LabelSelectorRequirement, SelectorOperator};
-use crate::sim::api::{Node, Pod, toleration};
+use crate::sim::api::{Node, Pod};
 use crate::sim::store::Store;
 
-use super::scheduler::{FilterFailure, Plugins, required_node_affinity_matches};
+use super::scheduler::{FilterFailure, Plugins, node_affinity_allows, tolerates_node_taints};
 
 /// The node label every node carries with its own name: a domain per node.
 pub const HOSTNAME_LABEL: &str = "kubernetes.io/hostname";
@@ -31,7 +31,9 @@ pub const REASON_NODE_LABEL_NOT_MATCH: &str =
 /// One `topologySpreadConstraints` entry as the scheduler reads it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Constraint {
+    /// How many more matching pods a domain may hold than the emptiest one.
     pub max_skew: i64,
+    /// The node label whose values make the domains.
     pub topology_key: String,
     /// `whenUnsatisfiable: DoNotSchedule` (a filter); otherwise `ScheduleAnyway` (a score).
     pub hard: bool,
@@ -74,23 +76,6 @@ impl Constraint {
     }
 }
 
-/// Whether the pod's `nodeSelector` and required node affinity allow the node.
-fn node_affinity_allows(pod: &Pod, node: &Node) -> bool {
-    pod.spec
-        .node_selector
-        .iter()
-        .all(|(k, v)| node.metadata.labels.get(k) == Some(v))
-        && required_node_affinity_matches(pod, node)
-}
-
-/// Whether the pod tolerates the node's `NoSchedule` and `NoExecute` taints
-/// (`TolerationsTolerateTaintsWithFilter` with `DoNotScheduleTaintsFilterFunc`).
-fn tolerates_node_taints(pod: &Pod, node: &Node) -> bool {
-    let taints = node.taints();
-    taints.is_empty()
-        || toleration::untolerated_taint(&toleration::of_pod(&pod.spec), &taints).is_none()
-}
-
 /// Whether the pod sets constraints of its own (then the system defaults never apply).
 pub fn has_own_constraints(pod: &Pod) -> bool {
     pod.spec
@@ -114,6 +99,8 @@ pub fn constraints(pod: &Pod) -> Vec<Constraint> {
     list.iter().filter_map(|c| constraint(pod, c)).collect()
 }
 
+/// One constraint as `filterTopologySpreadConstraints` builds it, with `matchLabelKeys` merged
+/// into the selector (`mergeLabelSetWithSelector`).
 fn constraint(pod: &Pod, c: &Value) -> Option<Constraint> {
     let text = |key: &str| c.get(key).and_then(Value::as_str);
     let max_skew = c.get("maxSkew").and_then(Value::as_i64)?;
@@ -225,13 +212,18 @@ fn has_all_keys(node: &Node, constraints: &[Constraint]) -> bool {
         .all(|c| node.metadata.labels.contains_key(&c.topology_key))
 }
 
-/// The pods each constraint counts, per node name: one pass over the pods bound to a node.
+/// The pods each constraint counts, per node name (`countPodsMatchSelector` over each node's
+/// pods; finished pods are never in the scheduler's cache): one pass over the bound pods.
 fn counted_per_node<'s>(
     store: &'s Store,
     constraints: &[Constraint],
 ) -> Vec<BTreeMap<&'s str, i64>> {
     let mut per_node = vec![BTreeMap::new(); constraints.len()];
-    for p in store.pods.values().filter(|p| !p.node_name.is_empty()) {
+    for p in store
+        .pods
+        .values()
+        .filter(|p| !p.node_name.is_empty() && !p.is_terminal())
+    {
         for (i, c) in constraints.iter().enumerate() {
             if c.counts(p) {
                 *per_node[i].entry(p.node_name.as_str()).or_default() += 1;
@@ -254,6 +246,7 @@ pub struct SpreadFilter {
 }
 
 impl SpreadFilter {
+    /// `calPreFilterState` for the pod's hard constraints.
     pub fn of(pod: &Pod, store: &Store) -> SpreadFilter {
         let constraints = hard_constraints(pod);
         if constraints.is_empty() {
@@ -334,7 +327,7 @@ impl SpreadFilter {
             let domains = &self.domains[i];
             if domains.is_empty() {
                 parts.push(format!(
-                    "The spread over {} (maxSkew {}, DoNotSchedule) has no domain: no node carries every topology key the pod's constraints name, so no node can take the pod.",
+                    "The spread over {} (maxSkew {}, DoNotSchedule) has no domain: no node both carries every topology key the pod's constraints name and passes the constraint's node inclusion policies (the pod's node affinity, and the node's taints under nodeTaintsPolicy: Honor).",
                     c.topology_key, c.max_skew
                 ));
                 continue;
@@ -363,7 +356,7 @@ impl SpreadFilter {
                 c.topology_key,
                 c.max_skew,
                 counts.join(", "),
-                min + c.max_skew,
+                min.saturating_add(c.max_skew),
             ));
         }
         parts.join(" ")
@@ -376,11 +369,12 @@ pub struct SpreadScores {
     /// The ReplicaSet the system default constraints count the pods of; `None` for the pod's
     /// own constraints.
     pub owner: Option<String>,
-    /// The default constraints: the ReplicaSet's pods on each node. The pod's own: what each
-    /// constraint counted for the node, in words (`1 in its topology.kubernetes.io/zone
-    /// domain`).
+    /// The default constraints: the ReplicaSet's pods on each node.
     pub pods: Vec<i64>,
+    /// The pod's own constraints: what each constraint counted for the node, in words (`1 in
+    /// its topology.kubernetes.io/zone domain`).
     pub counted: Vec<Vec<String>>,
+    /// Each node's score after `NormalizeScore`.
     pub normalized: Vec<i64>,
     /// Nodes without every topology key the constraints name: they score 0.
     pub ignored: Vec<bool>,
