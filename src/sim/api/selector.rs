@@ -75,6 +75,27 @@ impl LabelSelector {
         self.match_labels.is_empty() && self.match_expressions.is_empty()
     }
 
+    /// Adds `key <operator> [value]` for each of `keys` that `labels` carries, with the value
+    /// there: how `matchLabelKeys` (`In`) and `mismatchLabelKeys` (`NotIn`) join a pod affinity
+    /// term's or a topology spread constraint's selector, with the pod's own labels. A key the
+    /// pod does not carry is left out.
+    pub fn merge_label_keys<'k>(
+        &mut self,
+        keys: impl IntoIterator<Item = &'k str>,
+        operator: SelectorOperator,
+        labels: &BTreeMap<String, String>,
+    ) {
+        for key in keys {
+            if let Some(value) = labels.get(key) {
+                self.match_expressions.push(LabelSelectorRequirement {
+                    key: key.to_string(),
+                    operator: operator.clone(),
+                    values: vec![value.clone()],
+                });
+            }
+        }
+    }
+
     /// Whether `labels` satisfy every requirement of the selector (`labels.Selector.Matches`).
     /// An invalid operator matches nothing, as a selector that fails to parse does upstream.
     pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {

@@ -341,7 +341,7 @@ fn preferred_terms(pod: &Pod, kind: &str) -> Vec<(i64, AffinityTerm)> {
 
 /// One `PodAffinityTerm` of `pod`'s spec, as the API server stores it (see [`required_terms`]).
 fn affinity_term(pod: &Pod, t: &serde_json::Value) -> AffinityTerm {
-    use crate::sim::api::selector::{LabelSelectorRequirement, SelectorOperator};
+    use crate::sim::api::selector::SelectorOperator;
     let namespace = crate::sim::api::DEFAULT_NAMESPACE;
     let keys = |field: &str| -> Vec<&str> {
         t.get(field)
@@ -373,15 +373,7 @@ fn affinity_term(pod: &Pod, t: &serde_json::Value) -> AffinityTerm {
             ("matchLabelKeys", SelectorOperator::In),
             ("mismatchLabelKeys", SelectorOperator::NotIn),
         ] {
-            for key in keys(field) {
-                if let Some(value) = pod.metadata.labels.get(key) {
-                    sel.match_expressions.push(LabelSelectorRequirement {
-                        key: key.to_string(),
-                        operator: operator.clone(),
-                        values: vec![value.clone()],
-                    });
-                }
-            }
+            sel.merge_label_keys(keys(field), operator, &pod.metadata.labels);
         }
     }
     AffinityTerm {

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use crate::sim::api::selector::{LabelSelector, LabelSelectorRequirement, SelectorOperator};
+use crate::sim::api::selector::{LabelSelector, SelectorOperator};
 use crate::sim::api::{Node, Pod};
 use crate::sim::store::Store;
 
@@ -119,15 +119,11 @@ fn constraint(pod: &Pod, c: &Value) -> Option<Constraint> {
     // of the pod's own ReplicaSet.
     if let Some(sel) = selector.as_mut() {
         let keys = c.get("matchLabelKeys").and_then(Value::as_array);
-        for key in keys.into_iter().flatten().filter_map(Value::as_str) {
-            if let Some(value) = pod.metadata.labels.get(key) {
-                sel.match_expressions.push(LabelSelectorRequirement {
-                    key: key.to_string(),
-                    operator: SelectorOperator::In,
-                    values: vec![value.clone()],
-                });
-            }
-        }
+        sel.merge_label_keys(
+            keys.into_iter().flatten().filter_map(Value::as_str),
+            SelectorOperator::In,
+            &pod.metadata.labels,
+        );
     }
     Some(Constraint {
         max_skew,
