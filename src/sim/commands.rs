@@ -44,6 +44,13 @@ pub enum Command {
     Cordon(String),
     /// `kubectl uncordon <node>`.
     Uncordon(String),
+    /// `kubectl taint nodes <node> key[=value]:Effect`, or with `remove` the same with a
+    /// trailing `-`, which removes the taint with that key and effect.
+    Taint {
+        node: String,
+        taint: crate::sim::api::Taint,
+        remove: bool,
+    },
     /// A fault: the node's kubelet stops (power loss, network partition). Not a kubectl command.
     FailNode(String),
     /// `kubectl delete pod <name>`; a prefix deletes the first pod (by name) that starts with it.
@@ -134,6 +141,15 @@ impl Command {
             }
             Command::Cordon(n) => format!("kubectl cordon {n}"),
             Command::Uncordon(n) => format!("kubectl uncordon {n}"),
+            Command::Taint {
+                node,
+                taint,
+                remove,
+            } => format!(
+                "kubectl taint nodes {node} {}{}",
+                taint.text(),
+                if *remove { "-" } else { "" }
+            ),
             Command::DeletePod(p) => format!("kubectl delete pod {p}"),
             Command::FailNode(_)
             | Command::BreakReadiness(_)
@@ -174,7 +190,10 @@ impl Command {
             | Command::Pause { deployment }
             | Command::Resume { deployment }
             | Command::RolloutRestart { deployment } => format!("deployment/{deployment}"),
-            Command::Cordon(n) | Command::Uncordon(n) | Command::FailNode(n) => format!("node/{n}"),
+            Command::Cordon(n)
+            | Command::Uncordon(n)
+            | Command::FailNode(n)
+            | Command::Taint { node: n, .. } => format!("node/{n}"),
             Command::DeletePod(p) | Command::BreakReadiness(p) | Command::CrashPod(p) => {
                 format!("pod/{}", resolve_pod(store, p).unwrap_or_else(|| p.clone()))
             }
@@ -655,6 +674,58 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             } else {
                 format!("node/{n} uncordoned: the scheduler may place pods there again, and pending pods are retried.")
             });
+        }
+        Command::Taint {
+            node: n,
+            taint,
+            remove,
+        } => {
+            let Some(node) = store.nodes.get(n) else {
+                return Err(refuse(format!(
+                    "Error from server (NotFound): nodes {n:?} not found"
+                )));
+            };
+            let same = |t: &crate::sim::api::Taint| t.key == taint.key && t.effect == taint.effect;
+            let mut node = node.clone();
+            if *remove {
+                let before = node.spec.taints.len();
+                node.spec.taints.retain(|t| !same(t));
+                if node.spec.taints.len() == before {
+                    return Err(refuse(format!(
+                        "error: taint {:?} not found",
+                        format!("{}:{}", taint.key, taint.effect)
+                    )));
+                }
+            } else {
+                if node.spec.taints.iter().any(same) {
+                    return Err(refuse(format!(
+                        "error: node {n} already has {} taint(s) with same effect(s) and --overwrite is false",
+                        taint.key
+                    )));
+                }
+                node.spec.taints.push(taint.clone());
+            }
+            out.change(Change::UpdateNode(Box::new(node)));
+            let what = match (taint.effect.as_str(), *remove) {
+                (_, true) => "pods that did not tolerate it may be placed there again, and pending pods the taint kept off are retried".to_string(),
+                ("NoSchedule", false) => "new pods that do not tolerate it are kept off the node; the pods already there stay".to_string(),
+                ("PreferNoSchedule", false) => "the scheduler now prefers other nodes for pods that do not tolerate it; nothing is evicted".to_string(),
+                _ => {
+                    // The taint eviction controller looks at every pod on the node now.
+                    out.requeue.push((
+                        0,
+                        super::controller::Work::TaintEviction {
+                            node: n.as_str().into(),
+                            tainted_at: now,
+                        },
+                    ));
+                    "new pods that do not tolerate it are kept off, and the taint eviction controller evicts the pods there that do not tolerate it (at once, or when their tolerationSeconds run out)".to_string()
+                }
+            };
+            out.say(format!(
+                "node/{n} {}: {what}.",
+                if *remove { "untainted" } else { "tainted" }
+            ));
         }
         Command::FailNode(n) => {
             if !store.nodes.contains_key(n) {

@@ -945,6 +945,8 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
         "rollout_restart",
         "cordon",
         "uncordon",
+        "taint",
+        "untaint",
         "delete_pod",
         "fail_node",
         "break_readiness",
@@ -1120,6 +1122,31 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                     "resume" => Command::Resume { deployment: d },
                     _ => Command::RolloutRestart { deployment: d },
                 })
+            }
+            "taint" | "untaint" => {
+                // `NODE key[=value]:Effect`, as kubectl's arguments (without the trailing `-`).
+                let text = arg.as_str().unwrap_or_default();
+                match text.split_once(' ') {
+                    Some((node, spec)) if !node.is_empty() => {
+                        let taints = parse_taints(
+                            l,
+                            &vpath,
+                            Some(&Value::Array(vec![Value::String(spec.trim().to_string())])),
+                        );
+                        taints.into_iter().next().map(|taint| Command::Taint {
+                            node: node.to_string(),
+                            taint,
+                            remove: verb == "untaint",
+                        })
+                    }
+                    _ => {
+                        l.err(
+                            &vpath,
+                            "must be a node and a taint, like \"node-1 dedicated=gpu:NoSchedule\"",
+                        );
+                        None
+                    }
+                }
             }
             "cordon" | "uncordon" | "delete_pod" | "fail_node" | "break_readiness"
             | "crash_pod" | "fail_registry" => match arg.as_str() {

@@ -754,8 +754,12 @@ impl Store {
                             old.spec.unschedulable && !node.spec.unschedulable,
                             Plugins::NODE_UNSCHEDULABLE,
                         ),
+                        // A NoSchedule or NoExecute taint went (the node is Ready again, or
+                        // a taint was removed).
                         (
-                            !old.status.ready && node.status.ready,
+                            old.taints().iter().any(|t| {
+                                t.effect != "PreferNoSchedule" && !node.taints().contains(t)
+                            }),
                             Plugins::TAINT_TOLERATION,
                         ),
                         // NodeAffinity reads labels, and InterPodAffinity their topology keys.

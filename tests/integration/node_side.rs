@@ -4076,3 +4076,45 @@ fn preferred_pod_anti_affinity_scores_nodes() {
         "{errors}"
     );
 }
+
+/// `kubectl taint` as a scenario action: a NoExecute taint evicts the pods on the node that do
+/// not tolerate it at once and their replacements go elsewhere; tainting again with the same key
+/// and effect is refused as kubectl refuses it; removing the taint lets pods back.
+#[test]
+fn a_taint_action_evicts_and_an_untaint_lets_pods_back() {
+    let nodes = "    - {name: a, cpu: \"4\"}\n    - {name: b, cpu: \"4\"}\n";
+    let yaml = tainted_yaml(nodes, 4, "", "3m").replace(
+        "run_until: 3m",
+        "actions:\n  - {at: 20s, taint: \"a maintenance=now:NoExecute\"}\n  - {at: 30s, taint: \"a maintenance=again:NoExecute\"}\n  - {at: 60s, untaint: \"a maintenance:NoExecute\"}\n  - {at: 70s, scale: 8}\nrun_until: 3m",
+    );
+    let (sim, steps) = run_yaml(&yaml, 40);
+    assert_eq!(pods_per_node(&sim), "a=0 b=4");
+    let evicted: Vec<u64> = steps_with(&steps, EventReason::TaintManagerEviction)
+        .map(|s| s.time.as_millis() / 1000)
+        .collect();
+    assert_eq!(evicted, [20], "one step evicts both pods at the taint");
+    let at = |secs: u64| {
+        steps
+            .iter()
+            .filter(|s| s.time.as_millis() == secs * 1000 && s.actor == "kubectl")
+            .map(|s| s.narration.clone())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(
+        at(20).starts_with("node/a tainted: new pods that do not tolerate it are kept off"),
+        "{}",
+        at(20)
+    );
+    assert!(
+        at(30).contains("error: node a already has maintenance taint(s) with same effect(s) and --overwrite is false"),
+        "{}",
+        at(30)
+    );
+    let (sim, _) = run_yaml(&yaml, 120);
+    let per_node = pods_per_node(&sim);
+    assert!(
+        per_node.starts_with("a=") && !per_node.starts_with("a=0"),
+        "{per_node}"
+    );
+}
