@@ -641,11 +641,7 @@ fn parse_taints(l: &mut Loader<'_>, path: &str, v: Option<&Value>) -> Vec<Taint>
     for (j, item) in list.iter().enumerate() {
         let p = format!("{path}[{j}]");
         let taint = match item {
-            Value::String(text) => {
-                let (kv, effect) = text.rsplit_once(':').unwrap_or((text.as_str(), ""));
-                let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
-                Taint::new(key, value, effect)
-            }
+            Value::String(text) => Taint::parse(text),
             Value::Object(m) => {
                 known_keys(l, &p, m, &["key", "value", "effect"]);
                 let text = |k: &str| m.get(k).map(render).unwrap_or_default();

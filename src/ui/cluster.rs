@@ -602,6 +602,9 @@ fn PodChip(
     }
 }
 
+/// The taint a node card's fault button sets and removes.
+const MAINTENANCE_TAINT: &str = "maintenance=true:NoExecute";
+
 /// The nodes: readiness, cordon, and the CPU, memory and pod slots their pods request.
 #[component]
 pub fn NodeGrid(cluster: Memo<ClusterView>, session: RwSignal<Session>) -> impl IntoView {
@@ -653,6 +656,30 @@ fn NodeCard(node: NodeView, session: RwSignal<Session>) -> impl IntoView {
                     view! {
                         <button class="control small" data-testid="node-cordon"
                             title=format!("kubectl {} {name}", label.to_lowercase())
+                            on:click=move |_| act(session, action.clone())>{label}</button>
+                    }
+                }
+                {
+                    // A NoExecute taint, as a workshop's maintenance window would set it: the
+                    // pods that do not tolerate it are evicted at once.
+                    let spec = format!("{} {MAINTENANCE_TAINT}", node.name);
+                    let tainted = node.taints.iter().any(|t| t == MAINTENANCE_TAINT);
+                    let (label, title, action) = if tainted {
+                        (
+                            "Remove taint",
+                            format!("kubectl taint nodes {}-", spec),
+                            UserAction::Untaint(spec.clone()),
+                        )
+                    } else {
+                        (
+                            "Taint NoExecute",
+                            format!("Break it: kubectl taint nodes {spec}; pods that do not tolerate it are evicted"),
+                            UserAction::Taint(spec.clone()),
+                        )
+                    };
+                    view! {
+                        <button class="control small fault-button" data-testid="node-taint-toggle"
+                            title=title
                             on:click=move |_| act(session, action.clone())>{label}</button>
                     }
                 }

@@ -30,6 +30,10 @@ pub enum UserAction {
     Uncordon(String),
     /// The node's kubelet stops (a fault, not a kubectl command).
     FailNode(String),
+    /// `kubectl taint nodes <node> key=value:Effect`, the argument `<node> key=value:Effect`.
+    Taint(String),
+    /// The same with a trailing `-`: the taint with that key and effect goes.
+    Untaint(String),
     /// The pod's readiness endpoint stops answering (a fault).
     BreakReadiness(String),
     /// The pod's container crashes (a fault).
@@ -61,6 +65,8 @@ impl UserAction {
             UserAction::Cordon(_) => "cordon",
             UserAction::Uncordon(_) => "uncordon",
             UserAction::FailNode(_) => "fail-node",
+            UserAction::Taint(_) => "taint",
+            UserAction::Untaint(_) => "untaint",
             UserAction::BreakReadiness(_) => "break-readiness",
             UserAction::CrashPod(_) => "crash-pod",
             UserAction::FailRegistry(_) => "fail-registry",
@@ -83,6 +89,8 @@ impl UserAction {
             | UserAction::Cordon(a)
             | UserAction::Uncordon(a)
             | UserAction::FailNode(a)
+            | UserAction::Taint(a)
+            | UserAction::Untaint(a)
             | UserAction::BreakReadiness(a)
             | UserAction::CrashPod(a)
             | UserAction::FailRegistry(a)
@@ -102,6 +110,8 @@ impl UserAction {
             "cordon" => UserAction::Cordon(arg),
             "uncordon" => UserAction::Uncordon(arg),
             "fail-node" => UserAction::FailNode(arg),
+            "taint" => UserAction::Taint(arg),
+            "untaint" => UserAction::Untaint(arg),
             "break-readiness" => UserAction::BreakReadiness(arg),
             "crash-pod" => UserAction::CrashPod(arg),
             "fail-registry" => UserAction::FailRegistry(arg),
@@ -132,6 +142,20 @@ impl UserAction {
             UserAction::Cordon(node) => Command::Cordon(node.clone()),
             UserAction::Uncordon(node) => Command::Uncordon(node.clone()),
             UserAction::FailNode(node) => Command::FailNode(node.clone()),
+            UserAction::Taint(arg) | UserAction::Untaint(arg) => {
+                let (node, text) = arg
+                    .split_once(' ')
+                    .ok_or_else(|| format!("error: {arg:?} names no node and taint"))?;
+                let taint = crate::sim::api::Taint::parse(text);
+                if taint.key.is_empty() || taint.effect.is_empty() {
+                    return Err(format!("error: invalid taint spec: {text}"));
+                }
+                Command::Taint {
+                    node: node.to_string(),
+                    taint,
+                    remove: matches!(self, UserAction::Untaint(_)),
+                }
+            }
             UserAction::BreakReadiness(pod) => Command::BreakReadiness(pod.clone()),
             UserAction::CrashPod(pod) => Command::CrashPod(pod.clone()),
             UserAction::FailRegistry(image) => Command::FailRegistry(image.clone()),
@@ -771,6 +795,45 @@ impl Session {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// The node card's NoExecute taint from the app: the pods on the node are evicted at once and
+    /// replaced elsewhere; the action survives a link; removing the taint is its own action, and a
+    /// second identical taint is refused as kubectl refuses it.
+    #[test]
+    fn tainting_a_node_from_the_app_evicts_its_pods() {
+        let mut s = Session::load_file("rolling-update.yaml").expect("loads");
+        while s
+            .current_step()
+            .is_none_or(|st| st.time < Time::from_secs(30))
+        {
+            assert!(s.forward());
+        }
+        let on_node = |s: &Session| {
+            s.timeline
+                .sim()
+                .store()
+                .pods
+                .values()
+                .filter(|p| p.node_name == "node-1" && p.metadata.deletion_timestamp.is_none())
+                .count()
+        };
+        assert!(on_node(&s) > 0);
+        let action = UserAction::Taint("node-1 maintenance=true:NoExecute".into());
+        let again = UserAction::from_parts(action.verb(), action.arg().to_string());
+        assert_eq!(again.as_ref(), Some(&action));
+        s.act(action.clone()).expect("tainted");
+        assert_notice(&s, "node/node-1 tainted");
+        for _ in 0..20 {
+            s.forward();
+        }
+        assert_eq!(on_node(&s), 0, "every pod there was evicted");
+        assert!(s.act(action).is_err(), "the same taint twice is refused");
+        s.act(UserAction::Untaint(
+            "node-1 maintenance=true:NoExecute".into(),
+        ))
+        .expect("untainted");
+        assert_notice(&s, "node/node-1 untainted");
+    }
 
     /// Creating the missing ConfigMap from the app runs `kubectl create configmap` with the
     /// keys the pods read from it, and the stuck pod starts at its pod worker's next look; the

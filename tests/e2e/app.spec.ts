@@ -522,6 +522,27 @@ test('a tainted node shows its taint, and pods that do not tolerate it stay off 
   expect(app.consoleErrors).toEqual([]);
 });
 
+test('a node card taints its node NoExecute, which evicts its pods, and removes the taint', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('rolling-update.yaml');
+  await app.scrubTo(40);
+  const node = page.locator('[data-testid="node"][data-node="node-1"]');
+  const toggle = node.getByTestId('node-taint-toggle');
+  await expect(toggle).toHaveText('Taint NoExecute');
+  await toggle.click();
+  await expect(app.narration).toContainText('node/node-1 tainted');
+  await expect(node.getByTestId('node-taint')).toHaveText('taint maintenance=true:NoExecute');
+  while (!((await app.eventLog.textContent()) ?? '').includes('TaintManagerEviction')) await app.forward();
+  await expect(app.eventLog).toContainText('Marking for deletion Pod default/');
+  await app.screenshot('node-tainted-no-execute');
+  await expect(toggle).toHaveText('Remove taint');
+  await toggle.click();
+  await expect(app.narration).toContainText('node/node-1 untainted');
+  await expect(node.getByTestId('node-taint')).toHaveCount(0);
+  expect(app.consoleErrors).toEqual([]);
+});
+
 test('the page has no serious accessibility violations', async ({ page }) => {
   const app = new AppPage(page);
   await app.goto();

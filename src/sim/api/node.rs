@@ -50,6 +50,14 @@ impl Taint {
         }
     }
 
+    /// A taint as `kubectl taint` writes it: `key=value:Effect` or `key:Effect` (an effect-less
+    /// `key` leaves the effect empty, for the caller to refuse).
+    pub fn parse(text: &str) -> Taint {
+        let (kv, effect) = text.rsplit_once(':').unwrap_or((text, ""));
+        let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
+        Taint::new(key, value, effect)
+    }
+
     /// As `kubectl describe node` prints it: `key=value:Effect`, or `key:Effect` without a value.
     pub fn text(&self) -> String {
         if self.value.is_empty() {
