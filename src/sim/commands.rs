@@ -3,7 +3,9 @@
 //! with kubectl's client-side logic and messages, turned into API writes.
 
 use super::api::meta::StringMap;
-use super::api::{Deployment, DeploymentStrategyType, Time};
+use super::api::{
+    Deployment, DeploymentStrategyType, Event, EventReason, Node, ObjectRef, Taint, Time,
+};
 use super::controller::deployment::util::{
     DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, LAST_APPLIED_CONFIG_ANNOTATION, REVISION_ANNOTATION,
     equal_ignore_hash, revision, skip_copy_annotation,
@@ -48,7 +50,7 @@ pub enum Command {
     /// trailing `-`, which removes the taint with that key and effect.
     Taint {
         node: String,
-        taint: crate::sim::api::Taint,
+        taint: Taint,
         remove: bool,
     },
     /// A fault: the node's kubelet stops (power loss, network partition). Not a kubectl command.
@@ -68,6 +70,41 @@ pub enum Command {
         name: String,
         data: std::collections::BTreeMap<String, String>,
     },
+}
+
+/// The taint eviction controller's answer to a node left without `NoExecute` taints
+/// (`handleNodeUpdate`: "All taints were removed from the node. Cancelling all evictions"): each
+/// pod on it whose eviction was scheduled keeps running, with a `TaintManagerEviction` event
+/// `Cancelling deletion of Pod default/<pod>`.
+fn cancel_evictions(store: &Store, before: &Node, after: &Node, out: &mut Outcome) {
+    use crate::sim::api::toleration::{self, Eviction};
+    let no_execute = |n: &Node| -> Vec<Taint> {
+        n.taints()
+            .into_iter()
+            .filter(|t| t.effect == "NoExecute")
+            .collect()
+    };
+    if !no_execute(after).is_empty() {
+        return;
+    }
+    let had = no_execute(before);
+    let had: Vec<&Taint> = had.iter().collect();
+    for p in store
+        .pods
+        .values()
+        .filter(|p| p.node_name == before.metadata.name && p.metadata.deletion_timestamp.is_none())
+    {
+        if let Eviction::AfterSeconds(_) =
+            toleration::no_execute_eviction_all(&toleration::of_pod(&p.spec), &had)
+        {
+            out.events.push(Event::normal(
+                "taint-eviction-controller",
+                ObjectRef::new("Pod", &p.metadata.name),
+                EventReason::TaintManagerEviction,
+                format!("Cancelling deletion of Pod default/{}", p.metadata.name),
+            ));
+        }
+    }
 }
 
 /// Why a command was refused: kubectl's or the API server's message.
@@ -685,7 +722,8 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                     "Error from server (NotFound): nodes {n:?} not found"
                 )));
             };
-            let same = |t: &crate::sim::api::Taint| t.key == taint.key && t.effect == taint.effect;
+            let same = |t: &Taint| t.key == taint.key && t.effect == taint.effect;
+            let before = node.clone();
             let mut node = node.clone();
             if *remove {
                 let before = node.spec.taints.len();
@@ -703,11 +741,20 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                         taint.key
                     )));
                 }
-                node.spec.taints.push(taint.clone());
+                // `reorganizeTaints` puts the new taints first, then the node's others.
+                let mut added = taint.clone();
+                if added.effect == "NoExecute" {
+                    added.time_added = Some(now.truncate_to_secs());
+                }
+                node.spec.taints.insert(0, added);
+            }
+            if *remove && taint.effect == "NoExecute" {
+                cancel_evictions(store, &before, &node, &mut out);
             }
             out.change(Change::UpdateNode(Box::new(node)));
             let what = match (taint.effect.as_str(), *remove) {
-                (_, true) => "pods that did not tolerate it may be placed there again, and pending pods the taint kept off are retried".to_string(),
+                ("PreferNoSchedule", true) => "the scheduler no longer scores the node down for pods that do not tolerate it".to_string(),
+                (_, true) => "pods that did not tolerate it may be placed there again, and pending pods it alone kept off are retried".to_string(),
                 ("NoSchedule", false) => "new pods that do not tolerate it are kept off the node; the pods already there stay".to_string(),
                 ("PreferNoSchedule", false) => "the scheduler now prefers other nodes for pods that do not tolerate it; nothing is evicted".to_string(),
                 _ => {

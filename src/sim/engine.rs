@@ -841,9 +841,28 @@ impl Sim {
             Touched::Node {
                 name,
                 wakes,
-                taints_changed,
+                taints_before,
             } => {
                 self.wake_unschedulable(wakes);
+                let taints_changed = taints_before.is_some();
+                // TaintToleration's node hint (`isSchedulableAfterNodeChange`): a pod it turned
+                // down is retried when it did not tolerate the node's old taints and tolerates
+                // the new ones.
+                if let (Some(before), Some(node)) = (&taints_before, self.store.nodes.get(&name)) {
+                    let after = node.taints();
+                    let tolerates = |pod: &Pod, taints: &[super::api::Taint]| {
+                        super::api::toleration::untolerated_taint(
+                            &super::api::toleration::of_pod(&pod.spec),
+                            taints,
+                        )
+                        .is_none()
+                    };
+                    self.wake_where(|pod, rejectors| {
+                        rejectors.intersects(Plugins::TAINT_TOLERATION)
+                            && !tolerates(pod, before)
+                            && tolerates(pod, &after)
+                    });
+                }
                 // PodTopologySpread's node hint (`isSchedulableAfterNodeChange`): a change of
                 // taints on a node carrying every topology key the pod names retries it,
                 // whatever its nodeTaintsPolicy.

@@ -162,9 +162,10 @@ pub enum Touched {
     Node {
         name: String,
         wakes: Plugins,
-        /// Whether the node's taints changed (cordoned or uncordoned, NotReady or Ready again):
-        /// PodTopologySpread's hint retries the pods it turned down.
-        taints_changed: bool,
+        /// The node's taints before the change, when they changed (cordoned or uncordoned,
+        /// NotReady or Ready again, tainted or untainted): TaintToleration's and
+        /// PodTopologySpread's hints read them.
+        taints_before: Option<Vec<super::api::Taint>>,
     },
 }
 
@@ -743,24 +744,20 @@ impl Store {
                 // only learned about a new image, and one that became less fit (cordoned,
                 // NotReady and tainted, smaller), since a pod that did not fit before fits no
                 // better after that. A new node may satisfy any plugin.
-                let taints_changed = self
+                // The taints before the change, when they changed: TaintToleration's hint
+                // retries a pod that did not tolerate those and tolerates the new ones.
+                let taints_before = self
                     .nodes
                     .get(&name)
-                    .is_some_and(|old| old.taints() != node.taints());
+                    .map(Node::taints)
+                    .filter(|before| *before != node.taints());
+                let taints_changed = taints_before.is_some();
                 let wakes = match self.nodes.get(&name) {
                     None => Plugins::ALL,
                     Some(old) => [
                         (
                             old.spec.unschedulable && !node.spec.unschedulable,
                             Plugins::NODE_UNSCHEDULABLE,
-                        ),
-                        // A NoSchedule or NoExecute taint went (the node is Ready again, or
-                        // a taint was removed).
-                        (
-                            old.taints().iter().any(|t| {
-                                t.effect != "PreferNoSchedule" && !node.taints().contains(t)
-                            }),
-                            Plugins::TAINT_TOLERATION,
                         ),
                         // NodeAffinity reads labels, and InterPodAffinity their topology keys.
                         (
@@ -784,7 +781,7 @@ impl Store {
                 (wakes != Plugins::NONE || taints_changed).then_some(Touched::Node {
                     name,
                     wakes,
-                    taints_changed,
+                    taints_before,
                 })
             }
         }

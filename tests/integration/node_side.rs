@@ -4118,3 +4118,40 @@ fn a_taint_action_evicts_and_an_untaint_lets_pods_back() {
         "{per_node}"
     );
 }
+
+/// Removing a NoExecute taint cancels the evictions it scheduled ("Cancelling deletion of Pod",
+/// as the taint eviction controller records it), and a later taint times the pods afresh:
+/// pods that tolerate `maint` for 60 s, tainted at 20 s, untainted at 40 s and tainted again at
+/// 70 s, go at 130 s, not at 80 s.
+#[test]
+fn an_untaint_cancels_the_evictions_and_a_new_taint_starts_over() {
+    let nodes = "    - {name: a, cpu: \"4\"}\n";
+    let yaml = tainted_yaml(
+        nodes,
+        2,
+        "{key: maint, operator: Exists, effect: NoExecute, tolerationSeconds: 60}",
+        "3m",
+    )
+    .replace(
+        "run_until: 3m",
+        "actions:\n  - {at: 20s, taint: \"a maint=one:NoExecute\"}\n  - {at: 40s, untaint: \"a maint:NoExecute\"}\n  - {at: 70s, taint: \"a maint=two:NoExecute\"}\nrun_until: 3m",
+    );
+    let (_, steps) = run_yaml(&yaml, 180);
+    let messages: Vec<(u64, &str)> = steps
+        .iter()
+        .flat_map(|s| s.events.iter().map(move |e| (s.time.as_millis() / 1000, e)))
+        .filter(|(_, e)| e.reason == EventReason::TaintManagerEviction)
+        .map(|(t, e)| (t, e.message.as_str()))
+        .collect();
+    let cancelled = messages
+        .iter()
+        .filter(|(t, m)| *t == 40 && m.starts_with("Cancelling deletion of Pod default/app-"))
+        .count();
+    assert_eq!(cancelled, 2, "{messages:?}");
+    let marked: Vec<u64> = messages
+        .iter()
+        .filter(|(_, m)| m.starts_with("Marking for deletion"))
+        .map(|(t, _)| *t)
+        .collect();
+    assert_eq!(marked.first(), Some(&130), "{messages:?}");
+}

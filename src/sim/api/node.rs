@@ -38,6 +38,10 @@ pub struct Taint {
     pub value: String,
     /// `NoSchedule`, `PreferNoSchedule` or `NoExecute`.
     pub effect: String,
+    /// `timeAdded`, which `kubectl taint` sets on a `NoExecute` taint: the taint eviction
+    /// controller's work begun before it belongs to an earlier taint that was removed since.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_added: Option<super::Time>,
 }
 
 impl Taint {
@@ -47,6 +51,7 @@ impl Taint {
             key: key.to_string(),
             value: value.to_string(),
             effect: effect.to_string(),
+            time_added: None,
         }
     }
 

@@ -288,7 +288,14 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
         .filter(|t| silent || t.key != toleration::UNREACHABLE)
         .collect();
     let taints = no_execute(&all_taints);
-    if taints.is_empty() {
+    // Work begun before one of the taints was added belongs to a taint that was removed since
+    // (`kubectl taint` stamps `timeAdded`): that removal cancelled it, and the new taint has
+    // work of its own.
+    if taints.is_empty()
+        || taints
+            .iter()
+            .any(|t| t.time_added.is_some_and(|added| added > tainted_at))
+    {
         return out;
     }
     // One pass over the store: the pods on the node, those being deleted counted apart, and
