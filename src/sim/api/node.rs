@@ -38,8 +38,9 @@ pub struct Taint {
     pub value: String,
     /// `NoSchedule`, `PreferNoSchedule` or `NoExecute`.
     pub effect: String,
-    /// `timeAdded`, which `kubectl taint` sets on a `NoExecute` taint: the taint eviction
-    /// controller's work begun before it belongs to an earlier taint that was removed since.
+    /// `timeAdded`, stamped here on a `NoExecute` taint a scenario's `taint` action adds: taint
+    /// eviction work begun before it belongs to an earlier taint that was removed since (upstream
+    /// cancels that work in its eviction queue; this stamp is how the model recognises it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_added: Option<super::Time>,
 }

@@ -288,9 +288,8 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
         .filter(|t| silent || t.key != toleration::UNREACHABLE)
         .collect();
     let taints = no_execute(&all_taints);
-    // Work begun before one of the taints was added belongs to a taint that was removed since
-    // (`kubectl taint` stamps `timeAdded`): that removal cancelled it, and the new taint has
-    // work of its own.
+    // Work begun before one of the taints was added (its `timeAdded`) belongs to a taint that was
+    // removed since: that removal cancelled it, and the new taint has work of its own.
     if taints.is_empty()
         || taints
             .iter()
