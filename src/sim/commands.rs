@@ -3,9 +3,7 @@
 //! with kubectl's client-side logic and messages, turned into API writes.
 
 use super::api::meta::StringMap;
-use super::api::{
-    Deployment, DeploymentStrategyType, Event, EventReason, Node, ObjectRef, Taint, Time,
-};
+use super::api::{Deployment, DeploymentStrategyType, Taint, Time};
 use super::controller::deployment::util::{
     DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY, LAST_APPLIED_CONFIG_ANNOTATION, REVISION_ANNOTATION,
     equal_ignore_hash, revision, skip_copy_annotation,
@@ -70,41 +68,6 @@ pub enum Command {
         name: String,
         data: std::collections::BTreeMap<String, String>,
     },
-}
-
-/// The taint eviction controller's answer to a node left without `NoExecute` taints
-/// (`handleNodeUpdate`: "All taints were removed from the node. Cancelling all evictions"): each
-/// pod on it whose eviction was scheduled keeps running, with a `TaintManagerEviction` event
-/// `Cancelling deletion of Pod default/<pod>`.
-fn cancel_evictions(store: &Store, before: &Node, after: &Node, out: &mut Outcome) {
-    use crate::sim::api::toleration::{self, Eviction};
-    let no_execute = |n: &Node| -> Vec<Taint> {
-        n.taints()
-            .into_iter()
-            .filter(|t| t.effect == "NoExecute")
-            .collect()
-    };
-    if !no_execute(after).is_empty() {
-        return;
-    }
-    let had = no_execute(before);
-    let had: Vec<&Taint> = had.iter().collect();
-    for p in store
-        .pods
-        .values()
-        .filter(|p| p.node_name == before.metadata.name && p.metadata.deletion_timestamp.is_none())
-    {
-        if let Eviction::AfterSeconds(_) =
-            toleration::no_execute_eviction_all(&toleration::of_pod(&p.spec), &had)
-        {
-            out.events.push(Event::normal(
-                "taint-eviction-controller",
-                ObjectRef::new("Pod", &p.metadata.name),
-                EventReason::TaintManagerEviction,
-                format!("Cancelling deletion of Pod default/{}", p.metadata.name),
-            ));
-        }
-    }
 }
 
 /// Why a command was refused: kubectl's or the API server's message.
@@ -749,7 +712,9 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 node.spec.taints.insert(0, added);
             }
             if *remove && taint.effect == "NoExecute" {
-                cancel_evictions(store, &before, &node, &mut out);
+                super::controller::node_lifecycle::cancel_evictions(
+                    store, &before, &node, &mut out,
+                );
             }
             out.change(Change::UpdateNode(Box::new(node)));
             let what = match (taint.effect.as_str(), *remove) {

@@ -2,7 +2,6 @@
 //! a real Deployment manifest, user actions at simulated times, and how long to run — and their
 //! loading into a ready-to-run [`Sim`]. `docs/scenarios.md` documents every key.
 
-use super::api::node::TAINT_EFFECTS;
 use super::api::{ConditionReason, DeploymentConditionType, quantity};
 use super::api::{Deployment, Node, Taint, Time};
 use super::commands::Command;
@@ -655,51 +654,10 @@ fn parse_taints(l: &mut Loader<'_>, path: &str, v: Option<&Value>) -> Vec<Taint>
                 continue;
             }
         };
-        let mut ok = true;
-        if taint.key.is_empty() {
-            l.err(&format!("{p}.key"), "Required value");
-            ok = false;
-        }
-        for msg in super::validation::is_qualified_name(&taint.key) {
-            if !taint.key.is_empty() {
-                l.err(
-                    &format!("{p}.key"),
-                    format!(
-                        "Invalid value: {}: {msg}",
-                        super::validation::go_quote(&taint.key)
-                    ),
-                );
-                ok = false;
-            }
-        }
-        for msg in super::validation::is_valid_label_value(&taint.value) {
-            l.err(
-                &format!("{p}.value"),
-                format!(
-                    "Invalid value: {}: {msg}",
-                    super::validation::go_quote(&taint.value)
-                ),
-            );
-            ok = false;
-        }
-        if !TAINT_EFFECTS.contains(&taint.effect.as_str()) {
-            l.err(
-                &format!("{p}.effect"),
-                if taint.effect.is_empty() {
-                    "Required value".to_string()
-                } else {
-                    format!(
-                        "Unsupported value: {}: supported values: {}",
-                        super::validation::go_quote(&taint.effect),
-                        TAINT_EFFECTS
-                            .iter()
-                            .map(|e| super::validation::go_quote(e))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                },
-            );
-            ok = false;
+        let problems = super::validation::taint_problems(&taint);
+        let mut ok = problems.is_empty();
+        for (field, msg) in problems {
+            l.err(&format!("{p}.{field}"), msg);
         }
         if taints
             .iter()

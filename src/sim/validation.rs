@@ -1767,6 +1767,44 @@ fn validate_pod_spec(spec: &PodSpec, path: &Path, errs: &mut Vec<FieldError>) {
     );
 }
 
+/// What is wrong with one taint, field by field (`validateNodeTaints`): a key that is a
+/// qualified name, a value that is a label value, and an effect taints can have. The scenario
+/// loader reports each at its path; the app's taint action refuses with the first.
+pub fn taint_problems(taint: &crate::sim::api::Taint) -> Vec<(&'static str, String)> {
+    use crate::sim::api::node::TAINT_EFFECTS;
+    let mut problems = Vec::new();
+    if taint.key.is_empty() {
+        problems.push(("key", "Required value".to_string()));
+    } else {
+        for msg in is_qualified_name(&taint.key) {
+            problems.push((
+                "key",
+                format!("Invalid value: {}: {msg}", go_quote(&taint.key)),
+            ));
+        }
+    }
+    for msg in is_valid_label_value(&taint.value) {
+        problems.push((
+            "value",
+            format!("Invalid value: {}: {msg}", go_quote(&taint.value)),
+        ));
+    }
+    if taint.effect.is_empty() {
+        problems.push(("effect", "Required value".to_string()));
+    } else if !TAINT_EFFECTS.contains(&taint.effect.as_str()) {
+        let supported: Vec<String> = TAINT_EFFECTS.iter().map(|e| go_quote(e)).collect();
+        problems.push((
+            "effect",
+            format!(
+                "Unsupported value: {}: supported values: {}",
+                go_quote(&taint.effect),
+                supported.join(", ")
+            ),
+        ));
+    }
+    problems
+}
+
 /// `ValidateTolerations`, each toleration in this order: a key that is a label name; an empty
 /// key only with `Exists`; `tolerationSeconds` only with `NoExecute`; with `Equal` (or no
 /// operator) a value that is a label value, with `Exists` no value, and no other operator

@@ -147,8 +147,9 @@ impl UserAction {
                     .split_once(' ')
                     .ok_or_else(|| format!("error: {arg:?} names no node and taint"))?;
                 let taint = crate::sim::api::Taint::parse(text);
-                if taint.key.is_empty() || taint.effect.is_empty() {
-                    return Err(format!("error: invalid taint spec: {text}"));
+                // The checks a scenario's taint gets, for a taint a link brought.
+                if let Some((field, msg)) = crate::sim::validation::taint_problems(&taint).first() {
+                    return Err(format!("error: invalid taint spec: {text}: {field}: {msg}"));
                 }
                 Command::Taint {
                     node: node.to_string(),
@@ -828,6 +829,15 @@ pub(crate) mod tests {
         }
         assert_eq!(on_node(&s), 0, "every pod there was evicted");
         assert!(s.act(action).is_err(), "the same taint twice is refused");
+        // A taint a link brings gets the scenario's checks.
+        assert!(
+            s.act(UserAction::Taint("node-1 bad key!:NoExecute".into()))
+                .is_err()
+        );
+        assert!(
+            s.act(UserAction::Taint("node-1 maintenance=x:Sometimes".into()))
+                .is_err()
+        );
         s.act(UserAction::Untaint(
             "node-1 maintenance=true:NoExecute".into(),
         ))

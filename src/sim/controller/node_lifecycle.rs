@@ -260,6 +260,33 @@ fn eviction_due(pod: &Pod, tainted_at: Time, taints: &[&Taint]) -> Option<Time> 
     }
 }
 
+/// The taint eviction controller's answer to a node left without `NoExecute` taints
+/// (`handleNodeUpdate`: "All taints were removed from the node. Cancelling all evictions"): each
+/// pod on it whose eviction was scheduled keeps running, with a `TaintManagerEviction` event
+/// `Cancelling deletion of Pod default/<pod>`. The work already queued finds no taint, or one
+/// added later, and does nothing (see [`taint_eviction`]).
+pub fn cancel_evictions(store: &Store, before: &Node, after: &Node, out: &mut Outcome) {
+    if !no_execute(&after.taints()).is_empty() {
+        return;
+    }
+    let before_taints = before.taints();
+    let had = no_execute(&before_taints);
+    for p in store
+        .pods
+        .values()
+        .filter(|p| p.node_name == before.metadata.name && p.metadata.deletion_timestamp.is_none())
+    {
+        if let Eviction::AfterSeconds(_) = pod_eviction(p, &had) {
+            out.events.push(Event::normal(
+                "taint-eviction-controller",
+                ObjectRef::new("Pod", &p.metadata.name),
+                EventReason::TaintManagerEviction,
+                format!("Cancelling deletion of Pod default/{}", p.metadata.name),
+            ));
+        }
+    }
+}
+
 /// The eviction check for a pod the scheduler has just bound to a node with a `NoExecute` taint
 /// (one that tolerates it, and the node's NoSchedule taints): the taint eviction controller
 /// sees it there now and times it from now (`handlePodUpdate`).
