@@ -602,7 +602,7 @@ pub(super) fn tolerates_node_taints(pod: &Pod, node: &Node) -> bool {
 }
 
 /// The NodeAffinity filter's second half: the pod's required node affinity.
-pub(super) fn required_node_affinity_matches(pod: &Pod, node: &Node) -> bool {
+fn required_node_affinity_matches(pod: &Pod, node: &Node) -> bool {
     let Some(required) = required_affinity(&pod.spec, "nodeAffinity") else {
         return true;
     };

@@ -77,7 +77,7 @@ impl Constraint {
 }
 
 /// Whether the pod sets constraints of its own (then the system defaults never apply).
-pub fn has_own_constraints(pod: &Pod) -> bool {
+fn has_own_constraints(pod: &Pod) -> bool {
     pod.spec
         .extra
         .get("topologySpreadConstraints")
