@@ -44,6 +44,11 @@ pub enum Command {
     Cordon(String),
     /// `kubectl uncordon <node>`.
     Uncordon(String),
+    /// `kubectl drain <node> [flags]`: cordon, then evict every pod on the node.
+    Drain {
+        node: String,
+        flags: super::drain::DrainFlags,
+    },
     /// `kubectl taint nodes <node> key[=value]:Effect`, or with `remove` the same with a
     /// trailing `-`, which removes the taint with that key and effect.
     Taint {
@@ -141,6 +146,7 @@ impl Command {
             }
             Command::Cordon(n) => format!("kubectl cordon {n}"),
             Command::Uncordon(n) => format!("kubectl uncordon {n}"),
+            Command::Drain { node, flags } => format!("kubectl drain {node}{}", flags.text()),
             Command::Taint {
                 node,
                 taint,
@@ -193,6 +199,7 @@ impl Command {
             Command::Cordon(n)
             | Command::Uncordon(n)
             | Command::FailNode(n)
+            | Command::Drain { node: n, .. }
             | Command::Taint { node: n, .. } => format!("node/{n}"),
             Command::DeletePod(p) | Command::BreakReadiness(p) | Command::CrashPod(p) => {
                 format!("pod/{}", resolve_pod(store, p).unwrap_or_else(|| p.clone()))
@@ -643,38 +650,15 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             write_deployment(store, Some(old), new, &mut out, "restarted")?;
         }
         Command::Cordon(n) | Command::Uncordon(n) => {
-            let cordon = matches!(cmd, Command::Cordon(_));
-            let Some(node) = store.nodes.get(n) else {
-                return Err(refuse(format!(
-                    "Error from server (NotFound): nodes {n:?} not found"
-                )));
-            };
-            if node.spec.unschedulable == cordon {
-                out.say(format!(
-                    "node/{n} already {}",
-                    if cordon { "cordoned" } else { "uncordoned" }
-                ));
-                return Ok(out);
-            }
-            let kubelet_up = !super::kubelet::node_down(store, n);
-            let mut node = node.clone();
-            node.spec.unschedulable = cordon;
-            out.change(Change::UpdateNode(Box::new(node)));
-            // The node's kubelet notes the change at its next status sync, on the 10 s ticks of
-            // simulated time.
-            if kubelet_up {
-                use super::controller::node_lifecycle::NODE_STATUS_UPDATE_MS;
-                out.requeue.push((
-                    NODE_STATUS_UPDATE_MS - now.as_millis() % NODE_STATUS_UPDATE_MS,
-                    super::controller::Work::KubeletNodeStatus(n.as_str().into()),
-                ));
-            }
-            out.say(if cordon {
-                format!("node/{n} cordoned: spec.unschedulable is true, so the scheduler places no new pods there (unless a pod tolerates node.kubernetes.io/unschedulable:NoSchedule). Pods already on it keep running.")
-            } else {
-                format!("node/{n} uncordoned: the scheduler may place pods there again, and pending pods are retried.")
+            let on = matches!(cmd, Command::Cordon(_));
+            let (line, changed) = cordon(store, n, on, now, &mut out)?;
+            out.say(match (on, changed) {
+                (true, true) => format!("{line}: spec.unschedulable is true, so the scheduler places no new pods there (unless a pod tolerates node.kubernetes.io/unschedulable:NoSchedule). Pods already on it keep running."),
+                (false, true) => format!("{line}: the scheduler may place pods there again, and pending pods are retried."),
+                _ => line,
             });
         }
+        Command::Drain { node, flags } => super::drain::drain(store, node, flags, now, &mut out)?,
         Command::Taint {
             node: n,
             taint,
@@ -944,6 +928,42 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
         }
     }
     Ok(out)
+}
+
+/// `RunCordonOrUncordon` for one node: sets `spec.unschedulable` to `on` unless it is so
+/// already, and returns what kubectl prints (`node/node-1 cordoned`, `node/node-1 already
+/// cordoned`), and whether it changed the node. `kubectl cordon`, `uncordon` and `drain` all
+/// start here.
+pub(crate) fn cordon(
+    store: &Store,
+    n: &str,
+    on: bool,
+    now: Time,
+    out: &mut Outcome,
+) -> Result<(String, bool), CommandError> {
+    let word = if on { "cordoned" } else { "uncordoned" };
+    let Some(node) = store.nodes.get(n) else {
+        return Err(refuse(format!(
+            "Error from server (NotFound): nodes {n:?} not found"
+        )));
+    };
+    if node.spec.unschedulable == on {
+        return Ok((format!("node/{n} already {word}"), false));
+    }
+    let kubelet_up = !super::kubelet::node_down(store, n);
+    let mut node = node.clone();
+    node.spec.unschedulable = on;
+    out.change(Change::UpdateNode(Box::new(node)));
+    // The node's kubelet notes the change at its next status sync, on the 10 s ticks of
+    // simulated time.
+    if kubelet_up {
+        use super::controller::node_lifecycle::NODE_STATUS_UPDATE_MS;
+        out.requeue.push((
+            NODE_STATUS_UPDATE_MS - now.as_millis() % NODE_STATUS_UPDATE_MS,
+            super::controller::Work::KubeletNodeStatus(n.into()),
+        ));
+    }
+    Ok((format!("node/{n} {word}"), true))
 }
 
 /// kubectl's `DeploymentRollbacker`: picks the target revision's ReplicaSet and patches its

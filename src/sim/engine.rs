@@ -687,10 +687,18 @@ impl Sim {
         for e in &mut events {
             self.recorder.record(e, now);
         }
-        let narration = outcome
+        let mut narration = outcome
             .narration
             .into_text()
             .unwrap_or_else(|| default_narration(&actor, &events));
+        // A drain in progress prints a line for each of its pods this step removed.
+        if !self.store.drains.is_empty()
+            && let Some((said, waiting)) = super::drain::progress(&self.store, now)
+        {
+            self.store.drains = waiting;
+            narration.push(' ');
+            narration.push_str(&said);
+        }
         Some(Step {
             index: self.steps,
             time: now,

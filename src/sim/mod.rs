@@ -10,6 +10,7 @@ pub mod chunked;
 pub mod commands;
 pub mod controller;
 pub mod diagnosis;
+pub mod drain;
 pub mod engine;
 pub mod fingerprint;
 pub mod kubectl;

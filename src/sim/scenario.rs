@@ -96,6 +96,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "spread-over-zones.yaml",
         include_str!("../../scenarios/spread-over-zones.yaml"),
     ),
+    (
+        "drain-for-maintenance.yaml",
+        include_str!("../../scenarios/drain-for-maintenance.yaml"),
+    ),
 ];
 
 /// One problem in a scenario file, with where it is.
@@ -899,6 +903,7 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
         "rollout_restart",
         "cordon",
         "uncordon",
+        "drain",
         "taint",
         "untaint",
         "delete_pod",
@@ -1102,6 +1107,13 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                     }
                 }
             }
+            "drain" => match super::drain::parse(arg.as_str().unwrap_or_default()) {
+                Ok((node, flags)) => Some(Command::Drain { node, flags }),
+                Err(why) => {
+                    l.err(&vpath, &why);
+                    None
+                }
+            },
             "cordon" | "uncordon" | "delete_pod" | "fail_node" | "break_readiness"
             | "crash_pod" | "fail_registry" => match arg.as_str() {
                 Some(s) if !s.is_empty() => Some(match verb {

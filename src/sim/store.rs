@@ -233,6 +233,9 @@ pub struct Store {
     pub config_maps: OrdMap<String, BTreeSet<String>>,
     /// The namespace's Secrets, the same way.
     pub secrets: OrdMap<String, BTreeSet<String>>,
+    /// The `kubectl drain` commands still waiting for the pods they evicted to go (client
+    /// state, kept here so that a step back restores it with the pods).
+    pub drains: Vec<crate::sim::drain::DrainWait>,
 }
 
 /// A pod's CPU and memory requests as the scheduler counts them ([`aggregate_containers`]).
@@ -727,6 +730,10 @@ impl Store {
                 } else {
                     self.config_maps.insert(name, keys);
                 }
+                None
+            }
+            Change::WatchDrain(wait) => {
+                self.drains.push(*wait);
                 None
             }
             Change::SetRegistryDown { image, down } => {

@@ -291,12 +291,67 @@ pub(crate) fn go_quote(s: &str) -> String {
             c if u32::from(c) < 0x20 || u32::from(c) == 0x7f => {
                 out.push_str(&format!("\\x{:02x}", u32::from(c)));
             }
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
+            c if c.is_ascii() || go_is_print(c) => out.push(c),
+            c if u32::from(c) < 0x10000 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push_str(&format!("\\U{:08x}", u32::from(c))),
         }
     }
     out.push('"');
     out
+}
+
+/// A value of a named string type upstream (`core.PullPolicy`, `core.Protocol`, an operator or
+/// an effect), which the v1.34+ error body renders with `json.Marshal` rather than `%q`:
+/// `"A\u003cw"`, `"Always\u0007"`.
+pub(crate) fn go_json_str(s: &str) -> String {
+    go_html_escape(Value::String(s.to_string()).to_string())
+}
+
+/// Whether Go's `strconv.IsPrint` holds for a character that is not ASCII: letters, marks,
+/// numbers, punctuation and symbols are printable; spaces other than U+0020, format characters,
+/// private use and noncharacters are not, and `%q` escapes them (`\u00a0`, `\u200b`), so a
+/// non-breaking or zero-width space pasted into a name shows in the error instead of hiding.
+fn go_is_print(c: char) -> bool {
+    let u = u32::from(c);
+    let not_print: &[(u32, u32)] = &[
+        // Other spaces (Zs), line and paragraph separators (Zl, Zp).
+        (0x00A0, 0x00A0),
+        (0x1680, 0x1680),
+        (0x2000, 0x200A),
+        (0x2028, 0x2029),
+        (0x202F, 0x202F),
+        (0x205F, 0x205F),
+        (0x3000, 0x3000),
+        // Format characters (Cf).
+        (0x00AD, 0x00AD),
+        (0x0600, 0x0605),
+        (0x061C, 0x061C),
+        (0x06DD, 0x06DD),
+        (0x070F, 0x070F),
+        (0x0890, 0x0891),
+        (0x08E2, 0x08E2),
+        (0x180E, 0x180E),
+        (0x200B, 0x200F),
+        (0x202A, 0x202E),
+        (0x2060, 0x2064),
+        (0x2066, 0x206F),
+        (0xFEFF, 0xFEFF),
+        (0xFFF9, 0xFFFB),
+        (0x110BD, 0x110BD),
+        (0x110CD, 0x110CD),
+        (0x13430, 0x1343F),
+        (0x1BCA0, 0x1BCA3),
+        (0x1D173, 0x1D17A),
+        (0xE0001, 0xE0001),
+        (0xE0020, 0xE007F),
+        // Private use (Co) and the noncharacters.
+        (0xE000, 0xF8FF),
+        (0xF0000, 0x10FFFF),
+        (0xFDD0, 0xFDEF),
+    ];
+    !c.is_control()
+        && (u & 0xFFFE) != 0xFFFE
+        && !not_print.iter().any(|&(lo, hi)| (lo..=hi).contains(&u))
 }
 
 /// Go's `json.Marshal` of a JSON value: like serde_json, plus Go's HTML-safe escapes.
@@ -1625,7 +1680,7 @@ fn validate_label_selector(selector: &LabelSelector, path: &Path, errs: &mut Vec
             }
             SelectorOperator::Other(op) => errs.push(FieldError::invalid(
                 &p.child("operator"),
-                go_quote(op),
+                go_json_str(op),
                 "not a valid selector operator",
             )),
         }
@@ -1668,7 +1723,7 @@ fn validate_pod_template_spec_for_replica_set(
     if restart_policy != "Always" {
         errs.push(FieldError::not_supported(
             &spec_path.child("restartPolicy"),
-            go_quote(restart_policy),
+            go_json_str(restart_policy),
             &["Always"],
         ));
     }
@@ -1721,7 +1776,7 @@ fn validate_pod_spec(spec: &PodSpec, path: &Path, errs: &mut Vec<FieldError>) {
         "" => errs.push(FieldError::required(&restart_path, "")),
         other => errs.push(FieldError::not_supported(
             &restart_path,
-            go_quote(other),
+            go_json_str(other),
             &["Always", "OnFailure", "Never"],
         )),
     }
@@ -1731,7 +1786,7 @@ fn validate_pod_spec(spec: &PodSpec, path: &Path, errs: &mut Vec<FieldError>) {
         "" => errs.push(FieldError::required(&dns_path, "")),
         other => errs.push(FieldError::not_supported(
             &dns_path,
-            go_quote(other),
+            go_json_str(other),
             &["ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"],
         )),
     }
@@ -1797,7 +1852,7 @@ pub fn taint_problems(taint: &crate::sim::api::Taint) -> Vec<(&'static str, Stri
             "effect",
             format!(
                 "Unsupported value: {}: supported values: {}",
-                go_quote(&taint.effect),
+                go_json_str(&taint.effect),
                 supported.join(", ")
             ),
         ));
@@ -1825,14 +1880,14 @@ fn validate_tolerations(tolerations: Option<&Value>, path: &Path, errs: &mut Vec
         if key.is_empty() && operator != "Exists" {
             errs.push(FieldError::invalid(
                 &p.child("operator"),
-                go_quote(operator),
+                go_json_str(operator),
                 "operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
             ));
         }
         if seconds.is_some() && effect != "NoExecute" {
             errs.push(FieldError::invalid(
                 &p.child("effect"),
-                go_quote(effect),
+                go_json_str(effect),
                 "effect must be 'NoExecute' when `tolerationSeconds` is set",
             ));
         }
@@ -1869,14 +1924,14 @@ fn validate_tolerations(tolerations: Option<&Value>, path: &Path, errs: &mut Vec
             }
             other => errs.push(FieldError::not_supported(
                 &p.child("operator"),
-                go_quote(other),
+                go_json_str(other),
                 &["Equal", "Exists"],
             )),
         }
         if !effect.is_empty() && !crate::sim::api::node::TAINT_EFFECTS.contains(&effect) {
             errs.push(FieldError::not_supported(
                 &p.child("effect"),
-                go_quote(effect),
+                go_json_str(effect),
                 &crate::sim::api::node::TAINT_EFFECTS,
             ));
         }
@@ -1988,7 +2043,7 @@ fn validate_container_common(
     {
         errs.push(FieldError::not_supported(
             &p.child("terminationMessagePolicy"),
-            go_quote(policy),
+            go_json_str(policy),
             &["File", "FallbackToLogsOnError"],
         ));
     }
@@ -2008,7 +2063,7 @@ fn validate_container_common(
         }
         Some(PullPolicy::Other(s)) => errs.push(FieldError::not_supported(
             &policy_path,
-            go_quote(s),
+            go_json_str(s),
             &["Always", "IfNotPresent", "Never"],
         )),
         Some(_) => {}
@@ -2080,7 +2135,7 @@ fn validate_container_ports(c: &Container, path: &Path, errs: &mut Vec<FieldErro
         {
             errs.push(FieldError::not_supported(
                 &p.child("protocol"),
-                go_quote(protocol),
+                go_json_str(protocol),
                 &["SCTP", "TCP", "UDP"],
             ));
         }
@@ -2261,7 +2316,7 @@ fn validate_topology_spread_constraints(
         if !["DoNotSchedule", "ScheduleAnyway"].contains(&when) {
             errs.push(FieldError::not_supported(
                 &p.child("whenUnsatisfiable"),
-                go_quote(when),
+                go_json_str(when),
                 &["DoNotSchedule", "ScheduleAnyway"],
             ));
         }
@@ -2298,7 +2353,7 @@ fn validate_topology_spread_constraints(
             {
                 errs.push(FieldError::not_supported(
                     &p.child(policy),
-                    go_quote(value),
+                    go_json_str(value),
                     &["Honor", "Ignore"],
                 ));
             }
@@ -2441,7 +2496,7 @@ fn validate_node_selector_term(term: &Value, term_path: &Path, errs: &mut Vec<Fi
             "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt" => {}
             other => errs.push(FieldError::invalid(
                 &p.child("operator"),
-                go_quote(other),
+                go_json_str(other),
                 "not a valid selector operator",
             )),
         }
@@ -2467,7 +2522,7 @@ fn validate_node_selector_term(term: &Value, term_path: &Path, errs: &mut Vec<Fi
             }
             other => errs.push(FieldError::invalid(
                 &p.child("operator"),
-                go_quote(other),
+                go_json_str(other),
                 "not a valid selector operator",
             )),
         }
@@ -2684,7 +2739,7 @@ fn validate_http_get(http: &HttpGetAction, path: &Path, errs: &mut Vec<FieldErro
     if !matches!(scheme, "HTTP" | "HTTPS") {
         errs.push(FieldError::not_supported(
             &path.child("scheme"),
-            go_quote(scheme),
+            go_json_str(scheme),
             &["HTTP", "HTTPS"],
         ));
     }
@@ -3058,12 +3113,26 @@ fn percent_value(v: &IntOrString) -> Option<i64> {
     }
 }
 
-/// `getIntOrPercentValue`: the percent number, else `IntValue()` (a non-numeric string is 0).
+/// `getIntOrPercentValue`: the percent number, else `IntValue()`, which is `strconv.Atoi` with
+/// its error dropped: a non-numeric string is 0, and a number too large for an int is clamped
+/// to the largest (or smallest) one, as `Atoi` returns it with its range error.
 fn int_or_percent_value(v: &IntOrString) -> i64 {
     percent_value(v).unwrap_or_else(|| match v {
         IntOrString::Int(i) => i64::from(*i),
-        IntOrString::String(s) => s.parse().unwrap_or(0),
+        IntOrString::String(s) => go_atoi(s),
     })
+}
+
+/// `strconv.Atoi` with its error dropped, as `IntValue()` uses it.
+fn go_atoi(s: &str) -> i64 {
+    match s.parse::<i64>() {
+        Ok(v) => v,
+        Err(e) => match e.kind() {
+            std::num::IntErrorKind::PosOverflow => i64::MAX,
+            std::num::IntErrorKind::NegOverflow => i64::MIN,
+            _ => 0,
+        },
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -4342,6 +4411,61 @@ spec:
             render_value(&json!({"b": "<&>", "a": [true]})),
             "{\"a\":[true],\"b\":\"\\u003c\\u0026\\u003e\"}"
         );
+    }
+
+    /// `%q` escapes what `strconv.IsPrint` rejects: a non-breaking or zero-width space pasted
+    /// into a name shows in the error, where printed raw it would be invisible; printable
+    /// letters beyond ASCII stay as they are.
+    #[test]
+    fn go_quote_escapes_invisible_characters() {
+        assert_eq!(go_quote("web\u{a0}x\u{200b}"), "\"web\\u00a0x\\u200b\"");
+        assert_eq!(go_quote("caf\u{e9}\u{85}"), "\"caf\u{e9}\\u0085\"");
+        assert_eq!(go_quote("\u{feff}\u{f0000}"), "\"\\ufeff\\U000f0000\"");
+        assert_eq!(go_quote("\u{1f600}"), "\"\u{1f600}\"");
+    }
+
+    /// A named string type (here `core.PullPolicy` and `core.RestartPolicy`) is rendered by
+    /// `json.Marshal`, with Go's HTML-safe and `\u00XX` escapes, where a plain string gets `%q`.
+    #[test]
+    fn named_string_types_render_as_json() {
+        let mut d = valid();
+        d.spec.template.spec.containers[0].image_pull_policy =
+            Some(crate::sim::api::PullPolicy::Other("A<w&ys\u{7}".into()));
+        d.spec.template.spec.restart_policy = Some("N<ver".into());
+        let out = render(&validate_deployment(&d));
+        assert!(
+            out.contains("imagePullPolicy: Unsupported value: \"A\\u003cw\\u0026ys\\u0007\": supported values: \"Always\", \"IfNotPresent\", \"Never\""),
+            "{out}"
+        );
+        assert!(
+            out.contains("spec.template.spec.restartPolicy: Unsupported value: \"N\\u003cver\": supported values: \"Always\"\n"),
+            "{out}"
+        );
+    }
+
+    /// `IntValue()` is `strconv.Atoi` with its error dropped: a number too large for an int is
+    /// clamped, not 0, so it does not also count as a zero `maxUnavailable` beside a zero
+    /// `maxSurge`.
+    #[test]
+    fn an_overflowing_int_or_string_is_clamped_not_zero() {
+        let big = IntOrString::String("99999999999999999999".into());
+        assert_eq!(int_or_percent_value(&big), i64::MAX);
+        assert_eq!(
+            int_or_percent_value(&IntOrString::String("-99999999999999999999".into())),
+            i64::MIN
+        );
+        assert_eq!(int_or_percent_value(&IntOrString::String("abc".into())), 0);
+        let mut d = valid();
+        let rolling = d
+            .spec
+            .strategy
+            .rolling_update
+            .get_or_insert_with(Default::default);
+        rolling.max_surge = Some(IntOrString::Int(0));
+        rolling.max_unavailable = Some(big);
+        let out = render(&validate_deployment(&d));
+        assert!(!out.contains("may not be 0"), "{out}");
+        assert!(out.contains("a valid percent string"), "{out}");
     }
 
     #[test]

@@ -653,10 +653,17 @@ fn NodeCard(node: NodeView, session: RwSignal<Session>) -> impl IntoView {
                     } else {
                         ("Cordon", UserAction::Cordon(name.clone()))
                     };
+                    let drain = format!("{name} --ignore-daemonsets");
                     view! {
                         <button class="control small" data-testid="node-cordon"
                             title=format!("kubectl {} {name}", label.to_lowercase())
                             on:click=move |_| act(session, action.clone())>{label}</button>
+                        // Offered while the node has pods to evict: a drained node has none.
+                        {(node.pods > 0).then(|| view! {
+                            <button class="control small" data-testid="node-drain"
+                                title=format!("kubectl drain {drain}: cordon the node, then evict its pods")
+                                on:click=move |_| act(session, UserAction::Drain(drain.clone()))>"Drain"</button>
+                        })}
                     }
                 }
                 {

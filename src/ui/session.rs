@@ -28,6 +28,8 @@ pub enum UserAction {
     Cordon(String),
     /// `kubectl uncordon <node>`.
     Uncordon(String),
+    /// `kubectl drain <node> [flags]`, the argument `<node> [flags]`.
+    Drain(String),
     /// The node's kubelet stops (a fault, not a kubectl command).
     FailNode(String),
     /// `kubectl taint nodes <node> key=value:Effect`, the argument `<node> key=value:Effect`.
@@ -64,6 +66,7 @@ impl UserAction {
             UserAction::DeletePod(_) => "delete-pod",
             UserAction::Cordon(_) => "cordon",
             UserAction::Uncordon(_) => "uncordon",
+            UserAction::Drain(_) => "drain",
             UserAction::FailNode(_) => "fail-node",
             UserAction::Taint(_) => "taint",
             UserAction::Untaint(_) => "untaint",
@@ -88,6 +91,7 @@ impl UserAction {
             | UserAction::DeletePod(a)
             | UserAction::Cordon(a)
             | UserAction::Uncordon(a)
+            | UserAction::Drain(a)
             | UserAction::FailNode(a)
             | UserAction::Taint(a)
             | UserAction::Untaint(a)
@@ -109,6 +113,7 @@ impl UserAction {
             "delete-pod" => UserAction::DeletePod(arg),
             "cordon" => UserAction::Cordon(arg),
             "uncordon" => UserAction::Uncordon(arg),
+            "drain" => UserAction::Drain(arg),
             "fail-node" => UserAction::FailNode(arg),
             "taint" => UserAction::Taint(arg),
             "untaint" => UserAction::Untaint(arg),
@@ -141,6 +146,11 @@ impl UserAction {
             UserAction::DeletePod(name) => Command::DeletePod(name.clone()),
             UserAction::Cordon(node) => Command::Cordon(node.clone()),
             UserAction::Uncordon(node) => Command::Uncordon(node.clone()),
+            UserAction::Drain(arg) => {
+                let (node, flags) =
+                    crate::sim::drain::parse(arg).map_err(|why| format!("error: drain {why}"))?;
+                Command::Drain { node, flags }
+            }
             UserAction::FailNode(node) => Command::FailNode(node.clone()),
             UserAction::Taint(arg) | UserAction::Untaint(arg) => {
                 let (node, text) = arg
@@ -802,22 +812,8 @@ pub(crate) mod tests {
     /// second identical taint is refused as kubectl refuses it.
     #[test]
     fn tainting_a_node_from_the_app_evicts_its_pods() {
-        let mut s = Session::load_file("rolling-update.yaml").expect("loads");
-        while s
-            .current_step()
-            .is_none_or(|st| st.time < Time::from_secs(30))
-        {
-            assert!(s.forward());
-        }
-        let on_node = |s: &Session| {
-            s.timeline
-                .sim()
-                .store()
-                .pods
-                .values()
-                .filter(|p| p.node_name == "node-1" && p.metadata.deletion_timestamp.is_none())
-                .count()
-        };
+        let mut s = rolling_at(30);
+        let on_node = |s: &Session| pods_on(s, "node-1", false);
         assert!(on_node(&s) > 0);
         let action = UserAction::Taint("node-1 maintenance=true:NoExecute".into());
         let again = UserAction::from_parts(action.verb(), action.arg().to_string());
@@ -843,6 +839,38 @@ pub(crate) mod tests {
         ))
         .expect("untainted");
         assert_notice(&s, "node/node-1 untainted");
+    }
+
+    /// The node card's Drain: the node is cordoned and its pods are evicted and replaced
+    /// elsewhere; kubectl's wait ends with `node/node-1 drained`; the action survives a link; a
+    /// misspelt flag a link brings is refused with the reason.
+    #[test]
+    fn draining_a_node_from_the_app_evicts_its_pods() {
+        let mut s = rolling_at(30);
+        let on_node = |s: &Session| pods_on(s, "node-1", true);
+        assert!(on_node(&s) > 0);
+        let action = UserAction::Drain("node-1 --ignore-daemonsets".into());
+        let again = UserAction::from_parts(action.verb(), action.arg().to_string());
+        assert_eq!(again.as_ref(), Some(&action));
+        s.act(action).expect("drained");
+        assert_notice(&s, "node/node-1 cordoned; evicting pod default/");
+        assert!(s.timeline.sim().store().nodes["node-1"].spec.unschedulable);
+        let mut drained = false;
+        for _ in 0..400 {
+            if !s.forward() {
+                break;
+            }
+            drained |= s.current_step().is_some_and(|st| {
+                st.narration
+                    .contains("node/node-1 drained: the drain is done")
+            });
+        }
+        assert!(drained, "kubectl's wait ends");
+        assert_eq!(on_node(&s), 0, "every pod there was evicted and is gone");
+        assert!(
+            s.act(UserAction::Drain("node-1 --ignore-daemonset".into()))
+                .is_err()
+        );
     }
 
     /// Creating the missing ConfigMap from the app runs `kubectl create configmap` with the
@@ -1152,6 +1180,31 @@ pub(crate) mod tests {
 
     fn rolling() -> Session {
         Session::load_file("rolling-update.yaml").expect("loads")
+    }
+
+    /// The rolling-update scenario stepped to its first step at or after `secs`.
+    fn rolling_at(secs: u64) -> Session {
+        let mut s = rolling();
+        while s
+            .current_step()
+            .is_none_or(|st| st.time < Time::from_secs(secs))
+        {
+            assert!(s.forward());
+        }
+        s
+    }
+
+    /// The pods bound to `node`, those being deleted counted only with `terminating`.
+    fn pods_on(s: &Session, node: &str, terminating: bool) -> usize {
+        s.timeline
+            .sim()
+            .store()
+            .pods
+            .values()
+            .filter(|p| {
+                p.node_name == node && (terminating || p.metadata.deletion_timestamp.is_none())
+            })
+            .count()
     }
 
     /// Stepping back behind an action makes it a later one: acting there would discard it.

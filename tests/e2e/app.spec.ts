@@ -543,6 +543,23 @@ test('a node card taints its node NoExecute, which evicts its pods, and removes 
   expect(app.consoleErrors).toEqual([]);
 });
 
+test('the drain scenario: a node card drains its node, and kubectl waits until it is drained', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('drain-for-maintenance.yaml');
+  await app.scrubTo(30);
+  const node = page.locator('[data-testid="node"][data-node="node-1"]');
+  await expect(node).toContainText('2 pods');
+  await node.getByTestId('node-drain').click();
+  await expect(app.narration).toContainText('node/node-1 cordoned; evicting pod default/web-');
+  await expect(node).toContainText('Ready,SchedulingDisabled');
+  while (!((await app.narration.textContent()) ?? '').includes('node/node-1 drained: the drain is done')) await app.forward();
+  await expect(node).toContainText('0 pods');
+  await expect(node.getByTestId('node-drain')).toHaveCount(0);
+  await app.screenshot('node-drained');
+  expect(app.consoleErrors).toEqual([]);
+});
+
 test('the page has no serious accessibility violations', async ({ page }) => {
   const app = new AppPage(page);
   await app.goto();

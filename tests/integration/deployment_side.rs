@@ -3,7 +3,7 @@
 //! messages, and the `-o wide` SELECTOR column. Each test names the spec section or upstream
 //! function it follows.
 
-use rolloutscope::sim::api::{EventReason, Time};
+use rolloutscope::sim::api::{EventReason, ReplicaSet, Time};
 use rolloutscope::sim::diagnosis::{Cause, diagnose};
 use rolloutscope::sim::engine::Sim;
 use rolloutscope::sim::kubectl::{self, Moment, Resource};
@@ -137,6 +137,17 @@ fn assert_narrated(steps: &[Step], texts: &[&str]) {
     }
 }
 
+/// Where each of two ReplicaSets is first named in `messages`.
+fn places(messages: &[String], a: &ReplicaSet, b: &ReplicaSet) -> (usize, usize) {
+    let position = |rs: &ReplicaSet| {
+        messages
+            .iter()
+            .position(|m| m.contains(&rs.metadata.name))
+            .unwrap_or_else(|| panic!("{} is not named in {messages:?}", rs.metadata.name))
+    };
+    (position(a), position(b))
+}
+
 /// §4.1: `FindNewReplicaSet` sorts the pass's ReplicaSet list by creation time in place, so a
 /// Recreate scale-down meets the old ReplicaSets oldest first — here the revision-1 one, whose
 /// name happens to sort after the stuck revision-2 one.
@@ -157,14 +168,61 @@ fn old_replica_sets_are_scaled_down_oldest_first() {
         .into_iter()
         .filter(|m| m.starts_with("Scaled down") && m.ends_with(" to 0"))
         .collect();
-    let position = |name: &str| downs.iter().position(|m| m.contains(name));
-    let (Some(oldest), Some(newer)) = (
-        position(&first.metadata.name),
-        position(&second.metadata.name),
-    ) else {
-        panic!("both old ReplicaSets go to 0: {downs:?}");
-    };
+    let (oldest, newer) = places(&downs, first, second);
     assert!(oldest < newer, "oldest first: {downs:?}");
+}
+
+/// §6.2: `scale` calls `FindActiveOrLatest` first, which sorts the caller's old ReplicaSets
+/// newest first in place, so when the new ReplicaSet is saturated the old ones go to 0 newest
+/// first: here, paused with revisions 1 and 2 still active and revision 3 saturated.
+#[test]
+fn a_saturated_scale_takes_the_old_replica_sets_to_zero_newest_first() {
+    let yaml = "seed: 3\nimages:\n  web:1.0: {pull_time: 1s}\n  web:2.0: {pull_time: 1s, ready: after 8s}\n  web:3.0: {pull_time: 1s, ready: after 8s}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\n  spec:\n    replicas: 4\n    strategy: {rollingUpdate: {maxSurge: 2, maxUnavailable: 0}}\n    selector: {matchLabels: {app: web}}\n    template:\n      metadata: {labels: {app: web}}\n      spec:\n        containers:\n          - name: web\n            image: web:1.0\n            readinessProbe: {httpGet: {path: /, port: 8080}, periodSeconds: 1}\nactions:\n  - {at: 20s, set_image: web:2.0}\n  - {at: 33s, set_image: web:3.0}\n  - {at: 34s, pause: {}}\n  - {at: 35s, scale: 2}\nrun_until: 80s\n";
+    let (sim, steps) = run(yaml, 43);
+    let mut by_age: Vec<_> = sim.store().replica_sets.values().collect();
+    by_age.sort_by_key(|rs| rs.metadata.creation_timestamp);
+    let [first, second, _] = by_age.as_slice() else {
+        panic!("three ReplicaSets expected");
+    };
+    let downs: Vec<String> = steps
+        .iter()
+        .filter(|s| s.time == Time::from_secs(42))
+        .flat_map(|s| &s.events)
+        .filter(|e| e.reason == EventReason::ScalingReplicaSet)
+        .map(|e| e.message.clone())
+        .collect();
+    let (oldest, newer) = places(&downs, first, second);
+    assert!(newer < oldest, "newest first: {downs:?}");
+}
+
+/// §4.1: `EqualIgnoreHash` compares the whole template, so a change to the template's
+/// `metadata.name` (which the API server keeps as written) starts a rollout.
+#[test]
+fn a_template_name_change_starts_a_rollout() {
+    let manifest = |meta: &str| {
+        format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web}}\nspec:\n  replicas: 2\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{{meta}labels: {{app: web}}}}\n    spec:\n      containers:\n        - name: web\n          image: web:1.0\n"
+        )
+    };
+    let indent = |text: String| {
+        text.lines()
+            .map(|l| format!("      {l}\n"))
+            .collect::<String>()
+    };
+    let yaml = format!(
+        "seed: 3\ndeployment:\n{}actions:\n  - at: 20s\n    apply:\n{}run_until: 60s\n",
+        manifest("")
+            .lines()
+            .map(|l| format!("  {l}\n"))
+            .collect::<String>(),
+        indent(manifest("name: foo, "))
+    );
+    let (sim, steps) = run(&yaml, 60);
+    assert_eq!(sim.store().replica_sets.len(), 2, "a second ReplicaSet");
+    assert_narrated(
+        &steps,
+        &["the pod template changed, so a new rollout starts"],
+    );
 }
 
 /// `getRollbackTo`: an empty `deprecated.deployment.rollback.to` is no rollback request, so the

@@ -3873,6 +3873,12 @@ fn pods_per_node(sim: &Sim) -> String {
         .join(" ")
 }
 
+/// A scenario with `actions` (YAML flow items, one per action) put before its `run_until`.
+fn with_actions(yaml: &str, actions: &[&str]) -> String {
+    let list: String = actions.iter().map(|a| format!("  - {a}\n")).collect();
+    yaml.replacen("run_until: ", &format!("actions:\n{list}run_until: "), 1)
+}
+
 /// TaintToleration with a scenario's taints: a kubeadm control plane's
 /// `node-role.kubernetes.io/control-plane:NoSchedule` keeps every pod off it, and a pod that
 /// finds the worker full is told "1 node(s) had untolerated taint(s)"; a toleration lets pods
@@ -3997,11 +4003,8 @@ fn a_no_execute_taint_evicts_pods_when_their_toleration_runs_out() {
         1,
         "{key: maintenance, operator: Exists, effect: NoExecute}",
         "8m",
-    )
-    .replace(
-        "run_until: 8m",
-        "actions:\n  - {at: 10s, fail_node: edge}\nrun_until: 8m",
     );
+    let failing = with_actions(&failing, &["{at: 10s, fail_node: edge}"]);
     let (_, steps) = run_yaml(&failing, 480);
     let narration = first_narration_with(&steps, EventReason::TaintManagerEviction);
     assert!(
@@ -4083,9 +4086,14 @@ fn preferred_pod_anti_affinity_scores_nodes() {
 #[test]
 fn a_taint_action_evicts_and_an_untaint_lets_pods_back() {
     let nodes = "    - {name: a, cpu: \"4\"}\n    - {name: b, cpu: \"4\"}\n";
-    let yaml = tainted_yaml(nodes, 4, "", "3m").replace(
-        "run_until: 3m",
-        "actions:\n  - {at: 20s, taint: \"a maintenance=now:NoExecute\"}\n  - {at: 30s, taint: \"a maintenance=again:NoExecute\"}\n  - {at: 60s, untaint: \"a maintenance:NoExecute\"}\n  - {at: 70s, scale: 8}\nrun_until: 3m",
+    let yaml = with_actions(
+        &tainted_yaml(nodes, 4, "", "3m"),
+        &[
+            "{at: 20s, taint: \"a maintenance=now:NoExecute\"}",
+            "{at: 30s, taint: \"a maintenance=again:NoExecute\"}",
+            "{at: 60s, untaint: \"a maintenance:NoExecute\"}",
+            "{at: 70s, scale: 8}",
+        ],
     );
     let (sim, steps) = run_yaml(&yaml, 40);
     assert_eq!(pods_per_node(&sim), "a=0 b=4");
@@ -4093,14 +4101,7 @@ fn a_taint_action_evicts_and_an_untaint_lets_pods_back() {
         .map(|s| s.time.as_millis() / 1000)
         .collect();
     assert_eq!(evicted, [20], "one step evicts both pods at the taint");
-    let at = |secs: u64| {
-        steps
-            .iter()
-            .filter(|s| s.time.as_millis() == secs * 1000 && s.actor == "kubectl")
-            .map(|s| s.narration.clone())
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
+    let at = |secs: u64| kubectl_said_at(&steps, secs);
     assert!(
         at(20).starts_with("node/a tainted: new pods that do not tolerate it are kept off"),
         "{}",
@@ -4131,10 +4132,14 @@ fn an_untaint_cancels_the_evictions_and_a_new_taint_starts_over() {
         2,
         "{key: maint, operator: Exists, effect: NoExecute, tolerationSeconds: 60}",
         "3m",
-    )
-    .replace(
-        "run_until: 3m",
-        "actions:\n  - {at: 20s, taint: \"a maint=one:NoExecute\"}\n  - {at: 40s, untaint: \"a maint:NoExecute\"}\n  - {at: 70s, taint: \"a maint=two:NoExecute\"}\nrun_until: 3m",
+    );
+    let yaml = with_actions(
+        &yaml,
+        &[
+            "{at: 20s, taint: \"a maint=one:NoExecute\"}",
+            "{at: 40s, untaint: \"a maint:NoExecute\"}",
+            "{at: 70s, taint: \"a maint=two:NoExecute\"}",
+        ],
     );
     let (_, steps) = run_yaml(&yaml, 180);
     let messages: Vec<(u64, &str)> = steps
@@ -4154,4 +4159,140 @@ fn an_untaint_cancels_the_evictions_and_a_new_taint_starts_over() {
         .map(|(t, _)| *t)
         .collect();
     assert_eq!(marked.first(), Some(&130), "{messages:?}");
+}
+
+/// The narrations of kubectl's steps at `secs`, one per line.
+fn kubectl_said_at(steps: &[Step], secs: u64) -> String {
+    steps
+        .iter()
+        .filter(|s| s.time.as_millis() == secs * 1000 && s.actor == "kubectl")
+        .map(|s| s.narration.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `kubectl drain` as a scenario action: the node is cordoned, each pod on it is evicted
+/// (marked DisruptionTarget by the Eviction API and deleted with its grace period) and replaced
+/// on the other node, and kubectl prints `pod/… evicted` as each pod goes and `node/a drained`
+/// after the last. A second drain of the drained node has nothing to evict.
+#[test]
+fn a_drain_cordons_evicts_and_waits_for_the_pods_to_go() {
+    let nodes = "    - {name: a, cpu: \"4\"}\n    - {name: b, cpu: \"4\"}\n";
+    let yaml = with_actions(
+        &tainted_yaml(nodes, 4, "", "2m"),
+        &[
+            "{at: 20s, drain: \"a --ignore-daemonsets\"}",
+            "{at: 60s, drain: a}",
+        ],
+    );
+    let (sim, steps) = run_yaml(&yaml, 20);
+    let on_a: Vec<_> = sim
+        .store()
+        .pods
+        .values()
+        .filter(|p| p.node_name == "a")
+        .collect();
+    assert_eq!(on_a.len(), 2, "{}", pods_per_node(&sim));
+    for p in &on_a {
+        assert!(
+            p.metadata.deletion_timestamp.is_some(),
+            "{}",
+            p.metadata.name
+        );
+        let marked = p
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == rolloutscope::sim::api::PodConditionType::DisruptionTarget);
+        assert_eq!(
+            marked.and_then(|c| c.reason.as_deref()),
+            Some("EvictionByEvictionAPI"),
+            "{:?}",
+            p.status.conditions
+        );
+        assert_eq!(
+            marked.and_then(|c| c.message.as_deref()),
+            Some("Eviction API: evicting")
+        );
+    }
+    assert!(sim.store().nodes["a"].spec.unschedulable);
+    let said = kubectl_said_at(&steps, 20);
+    let names: Vec<String> = on_a
+        .iter()
+        .map(|p| format!("evicting pod default/{}", p.metadata.name))
+        .collect();
+    assert!(
+        said.starts_with(&format!("node/a cordoned; {}. ", names.join(", "))),
+        "{said}"
+    );
+    let (sim, steps) = run_yaml(&yaml, 120);
+    assert_eq!(pods_per_node(&sim), "a=0 b=4");
+    let printed: Vec<&str> = steps
+        .iter()
+        .filter_map(|s| {
+            s.narration
+                .split_once("kubectl drain a, which looks every second, prints ")
+        })
+        .map(|(_, rest)| rest)
+        .collect();
+    assert_eq!(printed.len(), 2, "{printed:?}");
+    assert!(
+        printed[0].ends_with("evicted and waits for 1 more pod."),
+        "{printed:?}"
+    );
+    assert!(
+        printed[1].contains("evicted and node/a drained: the drain is done, "),
+        "{printed:?}"
+    );
+    assert!(sim.store().drains.is_empty());
+    assert_eq!(
+        kubectl_said_at(&steps, 60),
+        "node/a already cordoned; node/a drained: there is no pod on it to evict, so the drain is done at once."
+    );
+}
+
+/// kubectl's drain filters: a pod with an `emptyDir` volume stops the drain before any
+/// eviction unless `--delete-emptydir-data` is given (the node stays cordoned); an unknown node
+/// is refused as the API server refuses it; a misspelt flag is refused when the file loads.
+#[test]
+fn a_drain_refuses_pods_with_local_storage_without_the_flag() {
+    let nodes = "    - {name: a, cpu: \"4\"}\n    - {name: b, cpu: \"4\"}\n";
+    let with_scratch = tainted_yaml(nodes, 2, "", "1m").replace(
+        "        containers:\n",
+        "        volumes: [{name: scratch, emptyDir: {}}]\n        containers:\n",
+    );
+    let drain =
+        |arg: &str| with_actions(&with_scratch, &[&format!("{{at: 20s, drain: \"{arg}\"}}")]);
+    let (sim, steps) = run_yaml(&drain("a"), 30);
+    let said = kubectl_said_at(&steps, 20);
+    assert!(
+        said.starts_with("node/a cordoned; error: unable to drain node \"a\" due to error: cannot delete Pods with local storage (use --delete-emptydir-data to override): default/app-"),
+        "{said}"
+    );
+    assert!(sim.store().nodes["a"].spec.unschedulable);
+    assert!(
+        sim.store()
+            .pods
+            .values()
+            .all(|p| p.metadata.deletion_timestamp.is_none()),
+        "no pod is evicted"
+    );
+    let (sim, _) = run_yaml(&drain("a --delete-emptydir-data"), 60);
+    assert!(
+        pods_per_node(&sim).starts_with("a=0"),
+        "{}",
+        pods_per_node(&sim)
+    );
+    let (_, steps) = run_yaml(&drain("z"), 30);
+    assert_eq!(
+        kubectl_said_at(&steps, 20),
+        "kubectl drain z was refused: Error from server (NotFound): nodes \"z\" not found"
+    );
+    assert!(
+        load_errors(&drain("a --ignore-daemonset")).contains(
+            "unknown flag: --ignore-daemonset (this model takes --ignore-daemonsets, --delete-emptydir-data and --force)"
+        ),
+        "{}",
+        load_errors(&drain("a --ignore-daemonset"))
+    );
 }

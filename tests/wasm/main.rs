@@ -71,6 +71,10 @@ const GOLDEN: &[(&str, &str)] = &[
         "spread-over-zones.yaml",
         include_str!("../golden/spread-over-zones.txt"),
     ),
+    (
+        "drain-for-maintenance.yaml",
+        include_str!("../golden/drain-for-maintenance.txt"),
+    ),
 ];
 
 /// Same seed and same inputs give the same trace on wasm as natively: every bundled scenario's

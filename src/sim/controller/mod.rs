@@ -80,6 +80,9 @@ pub enum Change {
         name: String,
         runtime: crate::sim::kubelet::NodeRuntime,
     },
+    /// A `kubectl drain` starts waiting for the pods it evicted (client state, not an API
+    /// object).
+    WatchDrain(Box<crate::sim::drain::DrainWait>),
 }
 
 /// A unit of pending work in the simulator's queue: which actor looks at which object.

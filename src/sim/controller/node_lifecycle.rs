@@ -297,6 +297,33 @@ pub fn eviction_for_bound_pod(node: &str, now: Time) -> Work {
     }
 }
 
+/// `addConditionAndDeletePod`, as the taint eviction controller and the Eviction API both do
+/// it: the pod is marked as the target of a disruption (`DisruptionTarget`, with the evictor's
+/// reason and message), then deleted with its own grace period.
+pub fn add_condition_and_delete_pod(
+    out: &mut Outcome,
+    p: &Pod,
+    reason: &'static str,
+    message: &'static str,
+    now: Time,
+) {
+    out.set_pod_condition(
+        p.metadata.name.as_str().into(),
+        p,
+        PodCondition {
+            type_: PodConditionType::DisruptionTarget,
+            status: ConditionStatus::True,
+            last_transition_time: now.truncate_to_secs(),
+            reason: Some(reason.into()),
+            message: Some(message.into()),
+        },
+    );
+    out.change(Change::DeletePod {
+        name: p.metadata.name.clone(),
+        grace_seconds: p.spec.termination_grace_period_seconds.unwrap_or(30),
+    });
+}
+
 /// Taint-based eviction (`processPodOnNode`, then `addConditionAndDeletePod` in
 /// `pkg/controller/tainteviction`): pods still on a node with `NoExecute` taints (unreachable,
 /// or the scenario's), seen there from `tainted_at`, once their toleration has run out are
@@ -356,23 +383,13 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
         ));
     }
     for p in &victims {
-        // `addConditionAndDeletePod`: the pod is marked as the target of a disruption, then
-        // deleted.
-        out.set_pod_condition(
-            p.metadata.name.as_str().into(),
+        add_condition_and_delete_pod(
+            &mut out,
             p,
-            PodCondition {
-                type_: PodConditionType::DisruptionTarget,
-                status: ConditionStatus::True,
-                last_transition_time: now.truncate_to_secs(),
-                reason: Some("DeletionByTaintManager".into()),
-                message: Some("Taint manager: deleting due to NoExecute taint".into()),
-            },
+            "DeletionByTaintManager",
+            "Taint manager: deleting due to NoExecute taint",
+            now,
         );
-        out.change(Change::DeletePod {
-            name: p.metadata.name.clone(),
-            grace_seconds: p.spec.termination_grace_period_seconds.unwrap_or(30),
-        });
         out.events.push(Event::normal(
             "taint-eviction-controller",
             ObjectRef::new("Pod", &p.metadata.name),

@@ -489,7 +489,11 @@ pub fn scale(
     }
 
     if is_saturated(d, new_rs) {
-        for old in filter_active(old_rss) {
+        // Upstream's `FindActiveOrLatest`, called first, sorts the caller's list of old
+        // ReplicaSets newest first in place, so they go to 0 in that order.
+        let mut active = filter_active(old_rss);
+        order::sort_by(&mut active, |a, b| by_creation_timestamp(b, a));
+        for old in active {
             scale_replica_set_and_record_event(ctx, &old, 0, d);
         }
         ctx.out.say("The new ReplicaSet is saturated (all replicas available at the Deployment's size), so every old ReplicaSet goes to 0.");

@@ -498,6 +498,22 @@ pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
     if a.spec != b.spec || a.metadata.annotations != b.metadata.annotations {
         return false;
     }
+    // The rest of the template's metadata counts too: the API server keeps a template's
+    // `name` or `generateName` as written (Helm charts often set one), and upstream compares
+    // the whole PodTemplateSpec, so changing one starts a rollout, as it changes the hash.
+    let (ma, mb) = (&*a.metadata, &*b.metadata);
+    if ma.name != mb.name
+        || ma.generate_name != mb.generate_name
+        || ma.namespace != mb.namespace
+        || ma.uid != mb.uid
+        || ma.generation != mb.generation
+        || ma.creation_timestamp != mb.creation_timestamp
+        || ma.deletion_timestamp != mb.deletion_timestamp
+        || ma.deletion_grace_period_seconds != mb.deletion_grace_period_seconds
+        || ma.owner_references != mb.owner_references
+    {
+        return false;
+    }
     // The labels compared in order with the hash label passed over, as equal maps would be
     // once it is removed from both, without copying either: every Deployment sync asks this of
     // each of its ReplicaSets.
