@@ -24,7 +24,7 @@ usage: rolloutscope run FILE [--json]
                  commands an engineer would run, what each shows, and a verdict
     --json       print the diagnosis as one JSON object
   kubectl FILE   print what kubectl would print, for these KUBECTL-ARGS:
-                   get deploy,rs,pods [-o wide]     (any of deploy, rs, pods, events, nodes)
+                   get deploy,rs,pods [-o wide]     (any of deploy, rs, pods, events, nodes, pdb)
                    get TYPE NAME… | TYPE/NAME… [-o wide]   (just those objects)
                    get events [--field-selector type=Warning] [--sort-by=.lastTimestamp] [-o wide]
                    events                           (kubectl events: by the time last seen)

@@ -7,8 +7,8 @@
 
 use super::api::{Pod, PodPhase, Time};
 use super::commands::CommandError;
-use super::controller::Change;
 use super::controller::Outcome;
+use super::controller::{Change, Work};
 use super::store::Store;
 use serde_json::Value;
 
@@ -77,14 +77,210 @@ pub fn parse(text: &str) -> Result<(String, DrainFlags), String> {
     Ok((node, flags))
 }
 
-/// One `kubectl drain` waiting for the pods it evicted to be gone (`waitForDelete`, which looks
-/// every second). The pods are kept with their UIDs, as kubectl compares them: a pod of the same
-/// name and another UID is a new pod, and the evicted one is gone.
+/// One `kubectl drain` at work: the pods whose eviction a budget refused, which it tries again
+/// every 5 s (`EvictErrorRetryDelay`), and the pods it evicted, which it waits to see gone
+/// (`waitForDelete`, which looks every second). The evicted pods are kept with their UIDs, as
+/// kubectl compares them: a pod of the same name and another UID is a new pod.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct DrainWait {
     pub node: String,
     pub since: Time,
     pub pods: Vec<(String, String)>,
+    pub pending: Vec<String>,
+    /// The errors of evictions kubectl gave up on; the drain then ends with them, not with
+    /// `node/… drained`.
+    pub failed: Vec<String>,
+}
+
+impl DrainWait {
+    /// Whether kubectl has nothing left to try or wait for.
+    pub fn is_done(&self) -> bool {
+        self.pods.is_empty() && self.pending.is_empty()
+    }
+
+    /// What kubectl prints when the drain is over: `node/NAME drained`, or its errors.
+    fn ending(&self) -> String {
+        if self.failed.is_empty() {
+            format!("node/{} drained", self.node)
+        } else {
+            format!(
+                "error: unable to drain node {:?} due to error: {}, continuing command... There are pending nodes to be drained: {}. error: {}",
+                self.node,
+                self.failed.join(", "),
+                self.node,
+                self.failed.join(", ")
+            )
+        }
+    }
+}
+
+/// How long kubectl waits before it tries a refused eviction again.
+pub const RETRY_MS: u64 = 5_000;
+
+/// `evictPods` for `pods`, in name order: each eviction prints `evicting pod default/NAME`, and
+/// the Eviction API grants it (the pod is marked and deleted, and joins the pods kubectl waits
+/// for), refuses it for now (429: kubectl prints the error and tries again in 5 s), or refuses
+/// it for good. Returns the lines kubectl prints and why each refusal came.
+fn evict_pods(
+    store: &Store,
+    pods: &[&Pod],
+    wait: &mut DrainWait,
+    now: Time,
+    out: &mut Outcome,
+) -> (Vec<String>, Vec<String>) {
+    use super::controller::disruption::{self, Eviction};
+    let mut lines = Vec::with_capacity(pods.len());
+    let mut causes = Vec::new();
+    let mut spent = std::collections::BTreeMap::new();
+    for p in pods {
+        let name = &p.metadata.name;
+        lines.push(format!("evicting pod default/{name}"));
+        match disruption::evict(store, p, &spent, now) {
+            Eviction::Granted { spent: budget } => {
+                if let Some((b, status)) = budget {
+                    spent.insert(b, status);
+                }
+                super::controller::node_lifecycle::add_condition_and_delete_pod(
+                    out,
+                    p,
+                    "EvictionByEvictionAPI",
+                    "Eviction API: evicting",
+                    now,
+                );
+                wait.pods.push((name.clone(), p.metadata.uid.clone()));
+            }
+            Eviction::TooManyRequests { budget, cause } => {
+                // The refusal's numbers are the budget's status as the controller last wrote
+                // it, which an eviction earlier in this command spent from without recounting.
+                let cause = if spent.contains_key(&budget) {
+                    format!(
+                        "{cause}; an eviction before it spent the disruption {budget} allowed, and the healthy count is the controller's last, which still counts the pod it let go"
+                    )
+                } else {
+                    cause
+                };
+                lines.push(format!(
+                    "error when evicting pods/{name:?} -n \"default\" (will retry after {}s): {}",
+                    RETRY_MS / 1000,
+                    disruption::TOO_MANY_REQUESTS
+                ));
+                causes.push(cause);
+                wait.pending.push(name.clone());
+            }
+            Eviction::MoreThanOneBudget => {
+                let err = format!(
+                    "error when evicting pods/{name:?} -n \"default\": {}",
+                    disruption::MORE_THAN_ONE
+                );
+                lines.push(err.clone());
+                wait.failed.push(err);
+            }
+        }
+    }
+    for (name, status) in spent {
+        out.change(Change::UpdatePdbStatus { name, status });
+    }
+    if !wait.pending.is_empty() {
+        out.requeue
+            .push((RETRY_MS, Work::DrainRetry(wait.node.as_str().into())));
+    }
+    (lines, causes)
+}
+
+/// kubectl's lines as one sentence, ending in one full stop.
+fn sentence(lines: &[String]) -> String {
+    let text = lines.join(", ");
+    if text.ends_with('.') {
+        text
+    } else {
+        text + "."
+    }
+}
+
+/// The sentences after kubectl's lines: what the evictions did, and what kubectl does next.
+fn explain(store: &Store, wait: &DrainWait, evicted: &[&str], causes: &[String]) -> String {
+    let mut said = Vec::new();
+    if !evicted.is_empty() {
+        let graces: std::collections::BTreeSet<i64> = evicted
+            .iter()
+            .filter_map(|n| store.pods.get(*n))
+            .map(|p| p.spec.termination_grace_period_seconds.unwrap_or(30))
+            .collect();
+        let grace = match (graces.first(), graces.last()) {
+            (Some(a), Some(b)) if a == b => format!("its {a}s grace period"),
+            (Some(a), Some(b)) => format!("its own grace period ({a}s to {b}s)"),
+            _ => "its grace period".to_string(),
+        };
+        let budget = if store.pdbs.is_empty() {
+            "No PodDisruptionBudget stands in the way, so the Eviction API grants "
+        } else {
+            "The Eviction API grants "
+        };
+        said.push(format!(
+            "{budget}{}: {} marked DisruptionTarget (EvictionByEvictionAPI) and deleted with {grace}; {} no longer counts it and creates a replacement at once, which the scheduler places on another node.",
+            if evicted.len() == 1 { "the eviction".to_string() } else { format!("{} evictions", evicted.len()) },
+            if evicted.len() == 1 { "the pod is" } else { "each pod is" },
+            if evicted.len() == 1 { "its ReplicaSet" } else { "each pod's ReplicaSet" },
+        ));
+    }
+    if !causes.is_empty() {
+        let mut unique: Vec<&String> = causes.iter().collect();
+        unique.dedup();
+        let unique: Vec<&str> = unique.iter().map(|c| c.as_str()).collect();
+        said.push(format!(
+            "It refuses {} with 429 TooManyRequests ({}): the pod{} stay{} running, and kubectl tries again in {}s.",
+            if causes.len() == 1 { "one".to_string() } else { causes.len().to_string() },
+            unique.join("; "),
+            super::trace::plural(causes.len() as i64),
+            if causes.len() == 1 { "s" } else { "" },
+            RETRY_MS / 1000
+        ));
+    }
+    if wait.is_done() {
+        said.push(format!("kubectl prints {}.", wait.ending()));
+    } else if !wait.pods.is_empty() {
+        said.push(format!(
+            "kubectl now waits: it prints pod/NAME evicted as each pod is gone, and node/{} drained after the last.",
+            wait.node
+        ));
+    }
+    said.join(" ")
+}
+
+/// The drain waiting on `node`, tries again the evictions a budget refused (`evictPods`' retry
+/// after `EvictErrorRetryDelay`).
+pub fn retry(store: &Store, node: &str, now: Time) -> Outcome {
+    let mut out = Outcome::default();
+    let Some(wait) = store.drains.iter().find(|d| d.node == node) else {
+        return out;
+    };
+    if wait.pending.is_empty() {
+        return out;
+    }
+    let mut next = DrainWait {
+        pending: Vec::new(),
+        ..wait.clone()
+    };
+    // A pod that went meanwhile (NotFound) needs no eviction: kubectl counts it as done.
+    let pods: Vec<&Pod> = wait
+        .pending
+        .iter()
+        .filter_map(|n| store.pods.get(n.as_str()))
+        .map(|p| &**p)
+        .collect();
+    let before = next.pods.len();
+    let (lines, causes) = evict_pods(store, &pods, &mut next, now, &mut out);
+    let evicted: Vec<&str> = next.pods[before..]
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let why = explain(store, &next, &evicted, &causes);
+    out.say(format!(
+        "kubectl drain {node} tries again: {} {why}",
+        sentence(&lines)
+    ));
+    out.change(Change::WatchDrain(Box::new(next)));
+    out
 }
 
 /// The pod filters of kubectl's drain helper (`makeFilters`) that can turn a pod down here: a
@@ -136,48 +332,25 @@ pub fn drain(
         ));
         return Ok(());
     }
-    let mut lines = Vec::with_capacity(pods.len());
-    for p in &pods {
-        // `EvictionREST.Create`: with no PodDisruptionBudget selecting the pod, the eviction is
-        // granted as it is for a pod already being deleted or finished: `addConditionAndDeletePod`
-        // marks it, then deletes it with the pod's own grace period (kubectl's `--grace-period`
-        // is -1, the pod's default, unless given).
-        super::controller::node_lifecycle::add_condition_and_delete_pod(
-            out,
-            p,
-            "EvictionByEvictionAPI",
-            "Eviction API: evicting",
-            now,
-        );
-        lines.push(format!("evicting pod default/{}", p.metadata.name));
-    }
-    out.change(Change::WatchDrain(Box::new(DrainWait {
+    let mut wait = DrainWait {
         node: node.to_string(),
         since: now,
-        pods: pods
-            .iter()
-            .map(|p| (p.metadata.name.clone(), p.metadata.uid.clone()))
-            .collect(),
-    })));
-    let graces: std::collections::BTreeSet<i64> = pods
-        .iter()
-        .map(|p| p.spec.termination_grace_period_seconds.unwrap_or(30))
-        .collect();
-    let grace = match (graces.first(), graces.last()) {
-        (Some(a), Some(b)) if a == b => format!("its {a}s grace period"),
-        (Some(a), Some(b)) => format!("its own grace period ({a}s to {b}s)"),
-        _ => String::new(),
+        pods: Vec::new(),
+        pending: Vec::new(),
+        failed: Vec::new(),
     };
-    out.say(format!(
-        "{cordon}; {}. No PodDisruptionBudget stands in the way, so the Eviction API grants every eviction: each pod is marked DisruptionTarget (EvictionByEvictionAPI) and deleted with {grace}. Their ReplicaSets no longer count them and create replacements at once, which the scheduler places on other nodes. kubectl now waits: it prints pod/NAME evicted as each pod is gone, and node/{node} drained after the last.",
-        lines.join(", ")
-    ));
+    let (lines, causes) = evict_pods(store, &pods, &mut wait, now, out);
+    let evicted: Vec<&str> = wait.pods.iter().map(|(n, _)| n.as_str()).collect();
+    let why = explain(store, &wait, &evicted, &causes);
+    out.say(format!("{cordon}; {} {why}", sentence(&lines)));
+    out.change(Change::WatchDrain(Box::new(wait)));
     Ok(())
 }
 
 /// What the drains in progress print now that a step has changed the pods: for each drain, the
-/// `pod/NAME evicted` lines of its pods that are gone, and `node/NAME drained` when none is
-/// left. Returns the sentence to add to the step's narration, and the drains still waiting.
+/// `pod/NAME evicted` lines of its pods that are gone, and `node/NAME drained` when nothing is
+/// left to wait for. Returns the sentence to add to the step's narration, and the drains still
+/// at work.
 pub fn progress(store: &Store, now: Time) -> Option<(String, Vec<DrainWait>)> {
     let mut said = Vec::new();
     let mut waiting = Vec::with_capacity(store.drains.len());
@@ -196,26 +369,29 @@ pub fn progress(store: &Store, now: Time) -> Option<(String, Vec<DrainWait>)> {
             .iter()
             .map(|(name, _)| format!("pod/{name} evicted"))
             .collect();
-        if left.is_empty() {
+        let next = DrainWait {
+            pods: left,
+            ..d.clone()
+        };
+        if next.is_done() {
             said.push(format!(
-                "kubectl drain {node}, which looks every second, prints {} and node/{node} drained: the drain is done, {} after it began.",
-                evicted.join(", "),
-                super::kubelet::go_duration(now.millis_since(d.since)),
-                node = d.node,
-            ));
-        } else {
-            said.push(format!(
-                "kubectl drain {}, which looks every second, prints {} and waits for {} more pod{}.",
+                "kubectl drain {}, which looks every second, prints {} and {}: the drain is done, {} after it began.",
                 d.node,
                 evicted.join(", "),
-                left.len(),
-                super::trace::plural(left.len() as i64)
+                next.ending(),
+                super::kubelet::go_duration(now.millis_since(d.since)),
             ));
-            waiting.push(DrainWait {
-                pods: left,
-                ..d.clone()
-            });
+            continue;
         }
+        let more = next.pods.len() + next.pending.len();
+        said.push(format!(
+            "kubectl drain {}, which looks every second, prints {} and waits for {} more pod{}.",
+            d.node,
+            evicted.join(", "),
+            more,
+            super::trace::plural(more as i64)
+        ));
+        waiting.push(next);
     }
     (!said.is_empty()).then(|| (said.join(" "), waiting))
 }

@@ -9,7 +9,9 @@ use super::controller::replica_set::{self, PodQuota};
 use super::controller::scheduler::{self, Plugins};
 use super::controller::topology_spread;
 use super::controller::workqueue::RateLimitedRequeues;
-use super::controller::{Change, Outcome, Work, deployment, node_lifecycle};
+use super::controller::{
+    Change, ObjectName, Outcome, Work, deployment, disruption, node_lifecycle,
+};
 use super::fingerprint;
 use super::kubelet::{self, World, probes::ProbeRun};
 use super::recorder::EventAggregator;
@@ -26,6 +28,8 @@ use std::sync::Arc;
 pub struct SimConfig {
     pub world: World,
     pub quota: PodQuota,
+    /// The PodDisruptionBudgets the namespace starts with.
+    pub disruption_budgets: Vec<crate::sim::api::PodDisruptionBudget>,
 }
 
 /// A user command scheduled at a simulated time.
@@ -255,6 +259,16 @@ impl Sim {
         }
         order::sort_by_key(&mut actions, |a| a.at);
         let mut queue = WorkQueue::default();
+        // The budgets exist from the start, and the disruption controller counts each at once.
+        let mut rng = Rng::new(seed);
+        for b in &config.disruption_budgets {
+            let mut b = b.clone();
+            b.metadata.generation = 1;
+            b.metadata.uid = rng.uid();
+            let name = b.metadata.name.clone();
+            queue.push(Time::ZERO, Work::SyncDisruptionBudget(name.as_str().into()));
+            store.pdbs.insert(name, b);
+        }
         for (i, a) in actions.iter().enumerate() {
             queue.push(a.at, Work::Action(i));
         }
@@ -262,7 +276,7 @@ impl Sim {
             store,
             config: Arc::new(config),
             clock: Time::ZERO,
-            rng: Rng::new(seed),
+            rng,
             queue,
             actions: Arc::new(actions),
             steps: 0,
@@ -625,6 +639,16 @@ impl Sim {
             Work::TerminationComplete(name) => self.kubelet_work(name, |s, w, r| {
                 kubelet::termination_complete(s, w, name, now, r)
             }),
+            Work::SyncDisruptionBudget(name) => (
+                Subject::component("disruption-controller", "poddisruptionbudget", name),
+                disruption::sync_disruption_budget(&self.store, name, now),
+                Stage::Retry,
+            ),
+            Work::DrainRetry(node) => (
+                Subject::Kubectl(["node/", node].concat()),
+                super::drain::retry(&self.store, node, now),
+                Stage::Declare,
+            ),
         };
         // The controllers' workers forget a key whose sync succeeded and requeue a failed one
         // with rate limiting.
@@ -784,6 +808,21 @@ impl Sim {
                 }
                 if removed {
                     self.unschedulable.remove(&*name);
+                }
+                // The disruption controller's pod handlers: the budgets that cover the pod (a
+                // pod that is gone is matched by no one, so every budget looks again).
+                if !self.store.pdbs.is_empty() {
+                    let pod = self.store.pods.get(&*name);
+                    let budgets: Vec<ObjectName> = self
+                        .store
+                        .pdbs
+                        .values()
+                        .filter(|b| pod.is_none_or(|p| b.selects(&p.metadata.labels)))
+                        .map(|b| b.metadata.name.as_str().into())
+                        .collect();
+                    for b in budgets {
+                        self.queue.push(now, Work::SyncDisruptionBudget(b));
+                    }
                 }
                 if let Some((uid, owner_name)) = owner
                     && relevant

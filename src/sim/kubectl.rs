@@ -311,6 +311,7 @@ pub enum Resource {
     Pods,
     Events,
     Nodes,
+    PodDisruptionBudgets,
 }
 
 impl Resource {
@@ -326,6 +327,12 @@ impl Resource {
             "po" | "pod" | "pods" => Some(Resource::Pods),
             "ev" | "event" | "events" => Some(Resource::Events),
             "no" | "node" | "nodes" => Some(Resource::Nodes),
+            "pdb"
+            | "pdbs"
+            | "poddisruptionbudget"
+            | "poddisruptionbudgets"
+            | "poddisruptionbudget.policy"
+            | "poddisruptionbudgets.policy" => Some(Resource::PodDisruptionBudgets),
             _ => None,
         }
     }
@@ -338,6 +345,7 @@ impl Resource {
             Resource::Pods => "pod/",
             Resource::Events => "event/",
             Resource::Nodes => "node/",
+            Resource::PodDisruptionBudgets => "poddisruptionbudget.policy/",
         }
     }
 }
@@ -361,6 +369,7 @@ pub fn get(m: &Moment<'_>, kinds: &[Resource], wide: bool) -> String {
             Resource::Pods => get_pods(m, prefix, wide),
             Resource::Events => get_events_sorted(m, None, wide),
             Resource::Nodes => get_nodes(m, prefix, wide),
+            Resource::PodDisruptionBudgets => aligned(&pdbs_table(m, prefix)),
         };
         tables.push(table);
     }
@@ -399,6 +408,9 @@ pub fn get_named(
             Resource::ReplicaSets => (replica_sets_table(m, prefix, wide), "replicasets.apps"),
             Resource::Pods => (pods_table(m, prefix, wide), "pods"),
             Resource::Nodes => (nodes_table(m, prefix, wide), "nodes"),
+            Resource::PodDisruptionBudgets => {
+                (pdbs_table(m, prefix), "poddisruptionbudgets.policy")
+            }
             Resource::Events => (String::new(), "events"),
         };
         let mut lines = raw.lines();
@@ -539,6 +551,32 @@ fn nodes_table(m: &Moment<'_>, prefix: &str, wide: bool) -> String {
             ));
         }
         t.push('\n');
+    }
+    t
+}
+
+/// `kubectl get pdb` (`printPodDisruptionBudget`): `NAME MIN AVAILABLE MAX UNAVAILABLE ALLOWED
+/// DISRUPTIONS AGE`, `N/A` for the bound a budget does not set; `-o wide` adds nothing. Empty
+/// when there is none.
+fn pdbs_table(m: &Moment<'_>, prefix: &str) -> String {
+    let (sim, now) = (m.sim, m.now);
+    let mut t = String::new();
+    if sim.store().pdbs.is_empty() {
+        return t;
+    }
+    t.push_str("NAME\tMIN AVAILABLE\tMAX UNAVAILABLE\tALLOWED DISRUPTIONS\tAGE\n");
+    let bound = |v: &Option<crate::sim::api::IntOrString>| {
+        v.as_ref().map_or("N/A".to_string(), ToString::to_string)
+    };
+    for b in sim.store().pdbs.values() {
+        t.push_str(&format!(
+            "{prefix}{}\t{}\t{}\t{}\t{}\n",
+            b.metadata.name,
+            bound(&b.spec.min_available),
+            bound(&b.spec.max_unavailable),
+            b.status.disruptions_allowed,
+            since(now, b.metadata.creation_timestamp)
+        ));
     }
     t
 }

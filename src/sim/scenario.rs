@@ -3,7 +3,7 @@
 //! loading into a ready-to-run [`Sim`]. `docs/scenarios.md` documents every key.
 
 use super::api::{ConditionReason, DeploymentConditionType, quantity};
-use super::api::{Deployment, Node, Taint, Time};
+use super::api::{Deployment, Node, PodDisruptionBudget, Taint, Time};
 use super::commands::Command;
 use super::controller::deployment::util::{deployment_complete, has_progress_deadline};
 use super::controller::replica_set::PodQuota;
@@ -138,6 +138,8 @@ pub struct Scenario {
     pub nodes: Vec<Node>,
     pub world: World,
     pub quota: PodQuota,
+    /// The PodDisruptionBudgets the namespace starts with (`cluster.podDisruptionBudgets`).
+    pub disruption_budgets: Vec<PodDisruptionBudget>,
     pub deployment: Deployment,
     pub actions: Vec<TimedCommand>,
     pub run_until: RunUntil,
@@ -350,6 +352,7 @@ impl Scenario {
         let (nodes, quota) = load_cluster(&mut l, root.get("cluster"));
         let mut world = load_images(&mut l, root.get("images"));
         load_config_objects(&mut l, root.get("cluster"), &mut world);
+        let disruption_budgets = load_disruption_budgets(&mut l, root.get("cluster"));
         let before_deployment = l.errors.len();
         let deployment = match root.get("deployment") {
             None => {
@@ -413,6 +416,7 @@ impl Scenario {
             nodes,
             world,
             quota,
+            disruption_budgets,
             deployment,
             actions,
             run_until,
@@ -426,6 +430,7 @@ impl Scenario {
             SimConfig {
                 world: self.world.clone(),
                 quota: self.quota.clone(),
+                disruption_budgets: self.disruption_budgets.clone(),
             },
             self.seed,
             self.actions.clone(),
@@ -493,7 +498,13 @@ fn load_cluster(l: &mut Loader<'_>, v: Option<&Value>) -> (Vec<Node>, PodQuota) 
         l,
         "cluster",
         map,
-        &["nodes", "quota", "configMaps", "secrets"],
+        &[
+            "nodes",
+            "quota",
+            "configMaps",
+            "secrets",
+            "podDisruptionBudgets",
+        ],
     );
     let mut quota = PodQuota::default();
     if let Some(q) = map.get("quota") {
@@ -716,6 +727,122 @@ fn load_config_objects(l: &mut Loader<'_>, cluster: Option<&Value>, world: &mut 
             store.insert(name.clone(), keys);
         }
     }
+}
+
+/// At most this many PodDisruptionBudgets in a scenario.
+const MAX_DISRUPTION_BUDGETS: usize = 20;
+
+/// `cluster.podDisruptionBudgets`: policy/v1 PodDisruptionBudget manifests, each checked as
+/// strictly as a `kubectl apply` of it (unknown fields refused) and validated as the API server
+/// validates one.
+fn load_disruption_budgets(
+    l: &mut Loader<'_>,
+    cluster: Option<&Value>,
+) -> Vec<PodDisruptionBudget> {
+    let mut out: Vec<PodDisruptionBudget> = Vec::new();
+    let Some(v) = cluster.and_then(|c| c.get("podDisruptionBudgets")) else {
+        return out;
+    };
+    let Some(list) = v.as_array() else {
+        l.err(
+            "cluster.podDisruptionBudgets",
+            "must be a list of PodDisruptionBudget manifests",
+        );
+        return out;
+    };
+    if list.len() > MAX_DISRUPTION_BUDGETS {
+        l.err(
+            "cluster.podDisruptionBudgets",
+            format!(
+                "{} budgets is more than RolloutScope simulates (at most {MAX_DISRUPTION_BUDGETS})",
+                list.len()
+            ),
+        );
+        return out;
+    }
+    for (i, item) in list.iter().enumerate() {
+        let path = format!("cluster.podDisruptionBudgets[{i}]");
+        let Some(m) = item.as_object() else {
+            l.err(
+                &path,
+                "must be a PodDisruptionBudget manifest (apiVersion: policy/v1)",
+            );
+            continue;
+        };
+        known_keys(l, &path, m, &["apiVersion", "kind", "metadata", "spec"]);
+        for (key, want) in [("apiVersion", "policy/v1"), ("kind", "PodDisruptionBudget")] {
+            match m.get(key).and_then(Value::as_str) {
+                Some(v) if v == want => {}
+                None => l.err(&format!("{path}.{key}"), format!("Required value: {want}")),
+                Some(v) => l.err(
+                    &format!("{path}.{key}"),
+                    format!("Unsupported value: {v:?}: supported values: {want:?}"),
+                ),
+            }
+        }
+        let section = |key: &str| m.get(key).and_then(Value::as_object);
+        if let Some(meta) = section("metadata") {
+            known_keys(
+                l,
+                &format!("{path}.metadata"),
+                meta,
+                &["name", "labels", "annotations"],
+            );
+        }
+        if let Some(spec) = section("spec") {
+            known_keys(
+                l,
+                &format!("{path}.spec"),
+                spec,
+                &[
+                    "minAvailable",
+                    "maxUnavailable",
+                    "selector",
+                    "unhealthyPodEvictionPolicy",
+                ],
+            );
+            if let Some(sel) = spec.get("selector").and_then(Value::as_object) {
+                known_keys(
+                    l,
+                    &format!("{path}.spec.selector"),
+                    sel,
+                    &["matchLabels", "matchExpressions"],
+                );
+            }
+        }
+        let mut object = m.clone();
+        object.remove("apiVersion");
+        object.remove("kind");
+        let budget: PodDisruptionBudget = match serde_json::from_value(Value::Object(object)) {
+            Ok(b) => b,
+            Err(e) => {
+                l.err(
+                    &path,
+                    format!("does not decode as a PodDisruptionBudget: {e}"),
+                );
+                continue;
+            }
+        };
+        let errs = super::validation::validate_disruption_budget(&budget);
+        for e in &errs {
+            l.err(&format!("{path}.{}", e.field), e.to_string());
+        }
+        if !errs.is_empty() {
+            continue;
+        }
+        if out.iter().any(|b| b.metadata.name == budget.metadata.name) {
+            l.err(
+                &format!("{path}.metadata.name"),
+                format!(
+                    "poddisruptionbudgets.policy {:?} already exists",
+                    budget.metadata.name
+                ),
+            );
+            continue;
+        }
+        out.push(budget);
+    }
+    out
 }
 
 fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {

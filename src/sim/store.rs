@@ -236,6 +236,8 @@ pub struct Store {
     /// The `kubectl drain` commands still waiting for the pods they evicted to go (client
     /// state, kept here so that a step back restores it with the pods).
     pub drains: Vec<crate::sim::drain::DrainWait>,
+    /// The namespace's PodDisruptionBudgets, by name.
+    pub pdbs: OrdMap<String, crate::sim::api::PodDisruptionBudget>,
 }
 
 /// A pod's CPU and memory requests as the scheduler counts them ([`aggregate_containers`]).
@@ -733,7 +735,16 @@ impl Store {
                 None
             }
             Change::WatchDrain(wait) => {
-                self.drains.push(*wait);
+                self.drains.retain(|d| d.node != wait.node);
+                if !wait.is_done() {
+                    self.drains.push(*wait);
+                }
+                None
+            }
+            Change::UpdatePdbStatus { name, status } => {
+                if let Some(b) = self.pdbs.get_mut(&name) {
+                    b.status = status;
+                }
                 None
             }
             Change::SetRegistryDown { image, down } => {

@@ -3091,6 +3091,64 @@ fn validate_deployment_strategy(d: &Deployment, path: &Path, errs: &mut Vec<Fiel
     }
 }
 
+/// `ValidatePodDisruptionBudget` (policy/v1, create): the name, then the spec. Setting both
+/// `minAvailable` and `maxUnavailable` is refused with the whole internal spec as the value,
+/// which has no JSON tags, so its fields print capitalised.
+pub fn validate_disruption_budget(b: &crate::sim::api::PodDisruptionBudget) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    validate_object_meta(&b.metadata, &Path::root("metadata"), &mut errs);
+    let spec = &b.spec;
+    let path = Path::root("spec");
+    if spec.min_available.is_some() && spec.max_unavailable.is_some() {
+        let int_or =
+            |v: &Option<IntOrString>| v.as_ref().map_or("null".into(), render_int_or_string);
+        let selector = spec.selector.as_ref().map_or("null".into(), |s| {
+            go_json(&serde_json::to_value(s).unwrap_or(Value::Null))
+        });
+        let policy = spec
+            .unhealthy_pod_eviction_policy
+            .as_deref()
+            .map_or("null".into(), go_json_str);
+        errs.push(FieldError::invalid(
+            &path,
+            format!(
+                "{{\"MinAvailable\":{},\"Selector\":{selector},\"MaxUnavailable\":{},\"UnhealthyPodEvictionPolicy\":{policy}}}",
+                int_or(&spec.min_available),
+                int_or(&spec.max_unavailable)
+            ),
+            "minAvailable and maxUnavailable cannot be both set",
+        ));
+    }
+    for (field, value) in [
+        ("minAvailable", &spec.min_available),
+        ("maxUnavailable", &spec.max_unavailable),
+    ] {
+        let Some(v) = value else { continue };
+        let p = path.child(field);
+        validate_positive_int_or_percent(v, &p, &mut errs);
+        if percent_value(v).is_some_and(|n| n > 100) {
+            errs.push(FieldError::invalid(
+                &p,
+                render_int_or_string(v),
+                "must not be greater than 100%",
+            ));
+        }
+    }
+    if let Some(selector) = &spec.selector {
+        validate_label_selector(selector, &path.child("selector"), &mut errs);
+    }
+    if let Some(policy) = spec.unhealthy_pod_eviction_policy.as_deref()
+        && !matches!(policy, "AlwaysAllow" | "IfHealthyBudget")
+    {
+        errs.push(FieldError::not_supported(
+            &path.child("unhealthyPodEvictionPolicy"),
+            go_json_str(policy),
+            &["AlwaysAllow", "IfHealthyBudget"],
+        ));
+    }
+    errs
+}
+
 /// `ValidatePositiveIntOrPercent`.
 fn validate_positive_int_or_percent(v: &IntOrString, path: &Path, errs: &mut Vec<FieldError>) {
     match v {

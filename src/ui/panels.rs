@@ -226,7 +226,8 @@ pub fn EventLog(session: RwSignal<Session>) -> impl IntoView {
     }
 }
 
-/// `kubectl get deploy,rs,pods -o wide` and `kubectl rollout status` as they print now, and,
+/// `kubectl get deploy,rs,pods -o wide` and `kubectl rollout status` as they print now, `kubectl
+/// get pdb` when there are PodDisruptionBudgets, and,
 /// folded until asked for, `kubectl describe deployment` (the conditions with their reasons and
 /// the Deployment's events), `kubectl describe rs` of the new ReplicaSet (its pods' phases, its
 /// conditions and events), `kubectl describe nodes` (each node's pods and allocated resources)
@@ -286,6 +287,13 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
             kubectl::describe_replica_set(m, &rs).unwrap_or_else(|e| e + "\n")
         })
     });
+    // The PodDisruptionBudgets, when the scenario has any: open, since a drain turns on them.
+    let has_budgets =
+        Memo::new(move |_| session.with(|s| !s.timeline.sim().store().pdbs.is_empty()));
+    let budgets_open = RwSignal::new(true);
+    let budgets = folded_output(session, budgets_open, |m, _| {
+        kubectl::get(m, &[Resource::PodDisruptionBudgets], false)
+    });
     let nodes_open = RwSignal::new(false);
     let nodes = folded_output(session, nodes_open, |m, _| kubectl::describe_nodes(m));
     // `kubectl describe pod` for the pod picked in the cluster view, open once one is picked.
@@ -313,6 +321,14 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
                 <pre class="terminal" tabindex="0" data-testid="kubectl-get">{move || table.get()}</pre>
             </details>
             <pre class="terminal" tabindex="0" data-testid="rollout-status">{move || status.get()}</pre>
+            {move || has_budgets.get().then(|| view! {
+                <FoldedCommand
+                    command=Signal::derive(|| "$ kubectl get pdb".to_string())
+                    open=budgets_open
+                    output=budgets
+                    testid="kubectl-get-pdb"
+                />
+            })}
             <FoldedCommand
                 command=Signal::derive(move || format!("$ kubectl describe deployment {}", name()))
                 open=describe_open

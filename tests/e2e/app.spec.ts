@@ -543,16 +543,21 @@ test('a node card taints its node NoExecute, which evicts its pods, and removes 
   expect(app.consoleErrors).toEqual([]);
 });
 
-test('the drain scenario: a node card drains its node, and kubectl waits until it is drained', async ({ page }) => {
+test('the drain scenario: a node card drains its node, the budget refuses one eviction, and kubectl waits until it is drained', async ({ page }) => {
   const app = new AppPage(page);
   await app.goto();
   await app.chooseScenario('drain-for-maintenance.yaml');
-  await app.scrubTo(30);
+  // Every pod is Ready by step 50, so the budget (minAvailable 5 of 6) allows one disruption.
+  await app.scrubTo(50);
+  const budget = page.getByTestId('kubectl-get-pdb');
+  await expect(budget).toContainText('ALLOWED DISRUPTIONS');
   const node = page.locator('[data-testid="node"][data-node="node-1"]');
   await expect(node).toContainText('2 pods');
   await node.getByTestId('node-drain').click();
   await expect(app.narration).toContainText('node/node-1 cordoned; evicting pod default/web-');
+  await expect(app.narration).toContainText("Cannot evict pod as it would violate the pod's disruption budget.");
   await expect(node).toContainText('Ready,SchedulingDisabled');
+  await app.screenshot('node-drain-refused-by-budget');
   while (!((await app.narration.textContent()) ?? '').includes('node/node-1 drained: the drain is done')) await app.forward();
   await expect(node).toContainText('0 pods');
   await expect(node.getByTestId('node-drain')).toHaveCount(0);

@@ -4296,3 +4296,227 @@ fn a_drain_refuses_pods_with_local_storage_without_the_flag() {
         load_errors(&drain("a --ignore-daemonset"))
     );
 }
+
+/// A scenario with PodDisruptionBudgets (`spec` given as YAML flow mappings) selecting `app=app`.
+fn with_budgets(yaml: &str, specs: &[&str]) -> String {
+    let list: String = specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| {
+            format!("    - {{apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {{name: budget-{i}}}, spec: {spec}}}\n")
+        })
+        .collect();
+    yaml.replacen(
+        "images:",
+        &format!("  podDisruptionBudgets:\n{list}images:"),
+        1,
+    )
+}
+
+/// A drain under a PodDisruptionBudget (minAvailable 3 of 4): the first eviction spends the one
+/// disruption allowed, the second is refused with 429 and kubectl's retry line, and it goes at
+/// the first retry after the replacement is Ready, 5 s later; `kubectl get pdb` prints the
+/// budget.
+#[test]
+fn a_budget_lets_a_drain_evict_one_pod_at_a_time() {
+    let nodes = "    - {name: a, cpu: \"4\"}\n    - {name: b, cpu: \"4\"}\n";
+    let yaml = with_actions(
+        &with_budgets(
+            &tainted_yaml(nodes, 4, "", "2m"),
+            &["{minAvailable: 3, selector: {matchLabels: {app: app}}}"],
+        ),
+        &["{at: 20s, drain: a}"],
+    );
+    let (sim, steps) = run_yaml(&yaml, 20);
+    // The replacement (image present, no readiness probe) is Ready within the same second, so
+    // the controller allows a disruption again; the evicted pod, still terminating, is one of the
+    // 5 pods an integer minAvailable expects.
+    let budget = &sim.store().pdbs["budget-0"];
+    assert_eq!(
+        (
+            budget.status.expected_pods,
+            budget.status.desired_healthy,
+            budget.status.current_healthy,
+            budget.status.disruptions_allowed
+        ),
+        (5, 3, 4, 1),
+        "{:?}",
+        budget.status
+    );
+    let on_a: Vec<String> = sim
+        .store()
+        .pods
+        .values()
+        .filter(|p| p.node_name == "a")
+        .map(|p| p.metadata.name.clone())
+        .collect();
+    let [first, second] = on_a.as_slice() else {
+        panic!("two pods on a: {}", pods_per_node(&sim));
+    };
+    let said = kubectl_said_at(&steps, 20);
+    assert!(
+        said.starts_with(&format!(
+            "node/a cordoned; evicting pod default/{first}, evicting pod default/{second}, error when evicting pods/\"{second}\" -n \"default\" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget. "
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains("(The disruption budget budget-0 needs 3 healthy pods and has 4 currently; an eviction before it spent"),
+        "{said}"
+    );
+    assert!(
+        sim.store().pods[first.as_str()]
+            .metadata
+            .deletion_timestamp
+            .is_some()
+    );
+    assert!(
+        sim.store().pods[second.as_str()]
+            .metadata
+            .deletion_timestamp
+            .is_none()
+    );
+    let (sim, steps) = run_yaml(&yaml, 120);
+    assert_eq!(pods_per_node(&sim), "a=0 b=4");
+    let retried = kubectl_said_at(&steps, 25);
+    assert!(
+        retried.starts_with(&format!("kubectl drain a tries again: evicting pod default/{second}. The Eviction API grants the eviction")),
+        "{retried}"
+    );
+    assert!(
+        steps
+            .iter()
+            .any(|s| s.narration.contains("node/a drained: the drain is done")),
+        "the drain ends"
+    );
+    let table = kubectl::get(
+        &Moment::new(&sim, &steps),
+        &[Resource::PodDisruptionBudgets],
+        false,
+    );
+    assert_eq!(
+        table.lines().next(),
+        Some("NAME       MIN AVAILABLE   MAX UNAVAILABLE   ALLOWED DISRUPTIONS   AGE")
+    );
+    assert!(
+        table
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("budget-0   3               N/A               1 ")),
+        "{table}"
+    );
+}
+
+/// The disruption controller's counts: a percentage is taken of the replicas the pods'
+/// controllers want (the Deployment's, once, however many ReplicaSets a rollout has), rounded
+/// up; healthy pods are Ready and not being deleted.
+#[test]
+fn a_budget_counts_the_deployments_replicas_once_during_a_rollout() {
+    let nodes = "    - {name: a, cpu: \"8\"}\n";
+    let yaml = with_actions(
+        &with_budgets(
+            &tainted_yaml(nodes, 4, "", "1m"),
+            &["{maxUnavailable: \"30%\", selector: {matchLabels: {app: app}}}"],
+        )
+        .replace(
+            "    replicas: 4\n",
+            "    replicas: 4\n    strategy: {rollingUpdate: {maxSurge: 2, maxUnavailable: 0}}\n",
+        )
+        .replace("images:\n", "images:\n  app:2: {pull_time: 10s}\n"),
+        &["{at: 20s, set_image: app:2}"],
+    );
+    let (sim, _) = run_yaml(&yaml, 25);
+    let pods = sim.store().pods.len();
+    assert!(pods > 4, "the surge is under way: {pods} pods");
+    let status = &sim.store().pdbs["budget-0"].status;
+    // 30% of 4 rounds up to 2 unavailable, so 2 must stay healthy; the 4 old pods are.
+    assert_eq!(
+        (
+            status.expected_pods,
+            status.desired_healthy,
+            status.current_healthy,
+            status.disruptions_allowed
+        ),
+        (4, 2, 4, 2),
+        "{status:?}"
+    );
+}
+
+/// A PodDisruptionBudget in a scenario is validated as the API server validates one, and
+/// decoded as strictly as kubectl applies one.
+#[test]
+fn a_budget_is_validated_like_the_api_server_does() {
+    let nodes = "    - {name: a, cpu: \"4\"}\n";
+    let errors =
+        |spec: &str| load_errors(&with_budgets(&tainted_yaml(nodes, 1, "", "1m"), &[spec]));
+    assert!(
+        errors("{minAvailable: 1, maxUnavailable: 1, selector: {matchLabels: {app: app}}}").contains(
+            "spec: Invalid value: {\"MinAvailable\":1,\"Selector\":{\"matchLabels\":{\"app\":\"app\"}},\"MaxUnavailable\":1,\"UnhealthyPodEvictionPolicy\":null}: minAvailable and maxUnavailable cannot be both set"
+        ),
+        "{}",
+        errors("{minAvailable: 1, maxUnavailable: 1, selector: {matchLabels: {app: app}}}")
+    );
+    assert!(
+        errors("{minAvailable: \"120%\"}")
+            .contains("spec.minAvailable: Invalid value: \"120%\": must not be greater than 100%")
+    );
+    assert!(
+        errors("{maxUnavailable: -1}")
+            .contains("spec.maxUnavailable: Invalid value: -1: must be greater than or equal to 0")
+    );
+    assert!(
+        errors("{minAvailable: 1, unhealthyPodEvictionPolicy: Never}").contains(
+            "spec.unhealthyPodEvictionPolicy: Unsupported value: \"Never\": supported values: \"AlwaysAllow\", \"IfHealthyBudget\""
+        )
+    );
+    assert!(
+        errors("{minAvailabe: 1}")
+            .contains("podDisruptionBudgets[0].spec.minAvailabe: unknown key"),
+        "{}",
+        errors("{minAvailabe: 1}")
+    );
+}
+
+/// `unhealthyPodEvictionPolicy`: with two pods on node a, one of them unready (its readiness
+/// endpoint broken), a budget of `minAvailable: 2` refuses both evictions under the default
+/// `IfHealthyBudget` (the budget is not met, so even the unready pod stays), and lets the
+/// unready one go under `AlwaysAllow`; with `minAvailable: 1` the budget is met, so the unready
+/// pod goes without spending a disruption and the ready one is refused.
+#[test]
+fn an_unready_pod_is_evicted_as_the_unhealthy_pod_eviction_policy_says() {
+    let yaml = |spec: &str| {
+        format!(
+            "cluster:\n  nodes:\n    - {{name: a, cpu: \"4\"}}\n    - {{name: b, cpu: \"4\", taints: [\"hold=on:NoSchedule\"]}}\n  podDisruptionBudgets:\n    - {{apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {{name: app}}, spec: {spec}}}\nimages:\n  app:1: {{pull_time: 1s}}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {{name: app}}\n  spec:\n    replicas: 2\n    selector: {{matchLabels: {{app: app}}}}\n    template:\n      metadata: {{labels: {{app: app}}}}\n      spec:\n        containers:\n          - name: app\n            image: app:1\n            readinessProbe: {{httpGet: {{path: /, port: 8080}}, periodSeconds: 1}}\nactions:\n  - {{at: 10s, break_readiness: app-}}\n  - {{at: 30s, untaint: \"b hold:NoSchedule\"}}\n  - {{at: 40s, drain: a}}\nrun_until: 1m\n"
+        )
+    };
+    // Whether the unready and the ready pod on a were evicted.
+    let outcome = |spec: &str| {
+        let (sim, _) = run_yaml(&yaml(spec), 40);
+        let on_a: Vec<_> = sim
+            .store()
+            .pods
+            .values()
+            .filter(|p| p.node_name == "a")
+            .map(|p| (p.is_ready(), p.metadata.deletion_timestamp.is_some()))
+            .collect();
+        assert_eq!(on_a.len(), 2, "two pods on a: {on_a:?}");
+        let gone = |ready: bool| on_a.iter().any(|&(r, g)| r == ready && g);
+        assert!(on_a.iter().any(|&(r, _)| !r), "one is unready: {on_a:?}");
+        (gone(false), gone(true))
+    };
+    let sel = "selector: {matchLabels: {app: app}}";
+    assert_eq!(
+        outcome(&format!("{{minAvailable: 2, {sel}}}")),
+        (false, false)
+    );
+    assert_eq!(
+        outcome(&format!(
+            "{{minAvailable: 2, unhealthyPodEvictionPolicy: AlwaysAllow, {sel}}}"
+        )),
+        (true, false)
+    );
+    assert_eq!(
+        outcome(&format!("{{minAvailable: 1, {sel}}}")),
+        (true, false)
+    );
+}

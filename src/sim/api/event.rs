@@ -50,6 +50,8 @@ pub enum EventReason {
     NodeSchedulable,
     NodeReady,
     TaintManagerEviction,
+    /// The disruption controller found no pod for a PodDisruptionBudget.
+    NoPods,
 }
 
 impl EventReason {
@@ -82,6 +84,7 @@ impl EventReason {
             Self::NodeSchedulable => "NodeSchedulable",
             Self::NodeReady => "NodeReady",
             Self::TaintManagerEviction => "TaintManagerEviction",
+            Self::NoPods => "NoPods",
         }
     }
 }

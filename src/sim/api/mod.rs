@@ -12,6 +12,7 @@ pub mod event;
 pub mod int_or_percent;
 pub mod meta;
 pub mod node;
+pub mod pdb;
 pub mod pod;
 pub mod quantity;
 pub mod replica_set;
@@ -28,6 +29,7 @@ pub use event::{Event, EventReason, EventType, ObjectRef};
 pub use int_or_percent::IntOrString;
 pub use meta::{ObjectMeta, OwnerReference, StringMap, Time};
 pub use node::{Node, NodeSpec, NodeStatus, Taint};
+pub use pdb::{PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus};
 pub use pod::{
     Container, ContainerState, ContainerStatus, Pod, PodCondition, PodConditionType, PodPhase,
     PodSpec, PodStatus, PodTemplateSpec, Probe, PullPolicy,

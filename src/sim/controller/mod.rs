@@ -3,6 +3,7 @@
 //! to record, work to schedule later, and a sentence saying why — and never mutates the store.
 
 pub mod deployment;
+pub mod disruption;
 pub mod node_lifecycle;
 pub mod replica_set;
 pub mod scheduler;
@@ -80,9 +81,14 @@ pub enum Change {
         name: String,
         runtime: crate::sim::kubelet::NodeRuntime,
     },
-    /// A `kubectl drain` starts waiting for the pods it evicted (client state, not an API
-    /// object).
+    /// A `kubectl drain` starts waiting for the pods it evicted, or moves on (client state, not
+    /// an API object): the drain of the same node is replaced.
     WatchDrain(Box<crate::sim::drain::DrainWait>),
+    /// A write of a PodDisruptionBudget's status (by its controller or the Eviction API).
+    UpdatePdbStatus {
+        name: String,
+        status: crate::sim::api::PodDisruptionBudgetStatus,
+    },
 }
 
 /// A unit of pending work in the simulator's queue: which actor looks at which object.
@@ -145,6 +151,10 @@ pub enum Work {
     /// A node's kubelet computes the node's status (its `nodeStatusUpdateFrequency` tick after a
     /// cordon or uncordon).
     KubeletNodeStatus(ObjectName),
+    /// The disruption controller recounts a PodDisruptionBudget.
+    SyncDisruptionBudget(ObjectName),
+    /// A `kubectl drain` of the node tries again the evictions a budget refused.
+    DrainRetry(ObjectName),
 }
 
 /// An object's name as [`Work`] carries it. It hashes, compares and serializes as the text
