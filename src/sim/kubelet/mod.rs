@@ -1680,7 +1680,7 @@ pub fn container_exit(
         (true, _) => {
             k.out.stage = Some(Stage::Retry);
             format!(
-                "Init container {} of {pod} exited with code {code}. An init container must succeed before the next one or the app containers start; restartPolicy is Always, so the kubelet runs it again, waiting longer after each failure (STATUS Init:Error, then Init:CrashLoopBackOff).",
+                "Init container {} of {pod} exited with code {code}. An init container must succeed before the next one or the app containers start; restartPolicy is Always, so the kubelet runs it again, waiting longer after each failure (STATUS Init:Error; Init:CrashLoopBackOff once a sync finds the back-off running).",
                 spec.name
             )
         }
