@@ -37,6 +37,7 @@ usage: rolloutscope run FILE [--json]
                    describe deploy NAME
                    describe rs NAME
                    describe node [NAME]             (every node without a name)
+                   describe pdb NAME
                                     (a NAME that names nothing describes every object
                                      of the type whose name starts with it)
   --at TIME      run the scenario until this simulated time (30s, 2m, 1m30s) first; without it,
@@ -253,7 +254,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage = || {
         format!(
-            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes] [-o wide], get TYPE NAME… or TYPE/NAME… [-o wide], get events [--field-selector type=Warning] [--sort-by=.lastTimestamp], events, rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME]",
+            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes][,pdb] [-o wide], get TYPE NAME… or TYPE/NAME… [-o wide], get events [--field-selector type=Warning] [--sort-by=.lastTimestamp], events, rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME], describe pdb NAME",
             words.join(" ")
         )
     };
@@ -379,6 +380,16 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
             kubectl::describe_by_prefix(nodes, name, |n| kubectl::describe_node(m, n))
         }
         ["describe", "node" | "nodes" | "no"] => Ok(kubectl::describe_nodes(m)),
+        [
+            "describe",
+            "pdb" | "pdbs" | "poddisruptionbudget" | "poddisruptionbudgets",
+            name,
+        ] => {
+            let budgets = m.sim.store().pdbs.keys().map(String::as_str);
+            kubectl::describe_by_prefix(budgets, name, |n| {
+                kubectl::describe_disruption_budget(m, n)
+            })
+        }
         // `kubectl events` says it found none on stderr and still succeeds.
         ["events"] => Ok(kubectl::events(m).unwrap_or_else(|none| {
             eprintln!("{none}");

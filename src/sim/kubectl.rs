@@ -2901,6 +2901,44 @@ fn replica_sets_by_age(sim: &Sim, d: &Deployment) -> Vec<ReplicaSet> {
     rss
 }
 
+/// `kubectl describe pdb NAME` (kubectl's `describePodDisruptionBudgetV1`): the bound the budget
+/// sets, its selector, its status counts (`Allowed disruptions`, `Current`, `Desired`, `Total`)
+/// and its events.
+///
+/// # Errors
+/// `Error from server (NotFound): poddisruptionbudgets.policy "<name>" not found`.
+pub fn describe_disruption_budget(m: &Moment<'_>, name: &str) -> Result<String, String> {
+    let Some(b) = m.sim.store().pdbs.get(name) else {
+        return Err(not_found("poddisruptionbudgets.policy", name));
+    };
+    let mut o = String::new();
+    o.push_str(&format!("Name:\t{}\n", b.metadata.name));
+    o.push_str("Namespace:\tdefault\n");
+    if let Some(min) = &b.spec.min_available {
+        o.push_str(&format!("Min available:\t{min}\n"));
+    } else if let Some(max) = &b.spec.max_unavailable {
+        o.push_str(&format!("Max unavailable:\t{max}\n"));
+    }
+    o.push_str(&format!(
+        "Selector:\t{}\n",
+        b.spec
+            .selector
+            .as_ref()
+            .map_or("<none>".to_string(), |s| s.to_selector_string())
+    ));
+    let st = &b.status;
+    o.push_str("Status:\n");
+    o.push_str(&format!(
+        "    Allowed disruptions:\t{}\n",
+        st.disruptions_allowed
+    ));
+    o.push_str(&format!("    Current:\t{}\n", st.current_healthy));
+    o.push_str(&format!("    Desired:\t{}\n", st.desired_healthy));
+    o.push_str(&format!("    Total:\t{}\n", st.expected_pods));
+    describe_events_of(&mut o, m.steps, "PodDisruptionBudget", name, m.now);
+    Ok(tabwrite(&o, 0, 2))
+}
+
 /// `kubectl describe replicaset NAME` (`describeReplicaSet`, kubectl v1.35) at the simulator's
 /// current moment: name, selector, labels and annotations (the revision and the desired/max
 /// replicas the Deployment controller wrote), the controlling Deployment, `current / desired`

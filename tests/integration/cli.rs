@@ -282,6 +282,29 @@ fn describe_replica_set_by_name() {
     );
 }
 
+/// `get pdb` and `describe pdb` answer for the drain scenario's budget, and a missing one is
+/// kubectl's NotFound.
+#[test]
+fn get_and_describe_a_disruption_budget() {
+    let file = "scenarios/drain-for-maintenance.yaml";
+    let (out, _, code) = kubectl(file, "30s", &["get", "pdb"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out,
+        "NAME   MIN AVAILABLE   MAX UNAVAILABLE   ALLOWED DISRUPTIONS   AGE\nweb    5               N/A               1                     30s\n"
+    );
+    let (out, _, code) = kubectl(file, "30s", &["describe", "pdb", "web"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("Min available:  5\n"), "{out}");
+    assert!(out.contains("    Allowed disruptions:  1\n"), "{out}");
+    let (_, err, code) = kubectl(file, "30s", &["describe", "pdb", "nope"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        err,
+        "Error from server (NotFound): poddisruptionbudgets.policy \"nope\" not found\n"
+    );
+}
+
 /// A name that names nothing is taken as a prefix (`DescribeMatchingResources`): every object of
 /// the type whose name starts with it is described, in name order, each followed by a blank
 /// line; with no match it is still NotFound.

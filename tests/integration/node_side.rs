@@ -4405,6 +4405,13 @@ fn a_budget_lets_a_drain_evict_one_pod_at_a_time() {
             .is_some_and(|l| l.starts_with("budget-0   3               N/A               1 ")),
         "{table}"
     );
+
+    let described = kubectl::describe_disruption_budget(&Moment::new(&sim, &steps), "budget-0")
+        .expect("described");
+    assert!(
+        described.starts_with("Name:           budget-0\nNamespace:      default\nMin available:  3\nSelector:       app=app\nStatus:\n    Allowed disruptions:  1\n    Current:              4\n    Desired:              3\n    Total:                4\nEvents:"),
+        "{described}"
+    );
 }
 
 /// The disruption controller's counts: a percentage is taken of the replicas the pods'
