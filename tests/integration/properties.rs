@@ -120,18 +120,26 @@ proptest! {
         pull in prop_oneof![Just("ok"), Just("fail"), Just("maybe")],
         ready in prop_oneof![Just("always"), Just("never"), Just("after 5s"), Just("soon")],
         crash in prop_oneof![Just(""), Just("crash_after: 4s, "), Just("crash_after: 0s, ")],
-        actions in proptest::collection::vec((0u32..200, 0usize..10, -2i64..30), 0..6),
+        actions in proptest::collection::vec((0u32..200, 0usize..12, -2i64..30), 0..6),
         cpu in prop_oneof![Just("\"1\""), Just("100m"), Just("0"), Just("abc")],
+        budget in prop_oneof![Just(""), Just("{minAvailable: 2}"), Just("{maxUnavailable: \"50%\"}"), Just("{minAvailable: -1}")],
         seed in 0u64..(i64::MAX as u64),
     ) {
         let verbs = ["scale: {n}", "set_image: web:{n}", "rollout_undo: {}", "pause: {}", "resume: {}",
-            "rollout_restart: {}", "cordon: a", "uncordon: a", "delete_pod: web", "rollout_undo: {to_revision: {n}}"];
+            "rollout_restart: {}", "cordon: a", "uncordon: a", "delete_pod: web", "rollout_undo: {to_revision: {n}}",
+            "drain: a", "drain: \"a --delete-emptydir-data\""];
+        let budget = if budget.is_empty() {
+            String::new()
+        } else {
+            format!("\n  podDisruptionBudgets:\n    - {{apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {{name: web}}, spec: {}}}",
+                budget.replace('}', ", selector: {matchLabels: {app: web}}}"))
+        };
         let mut acts = String::new();
         for (at, v, n) in &actions {
             acts.push_str(&format!("  - {{at: {at}s, {}}}\n", verbs[*v].replace("{n}", &n.to_string())));
         }
         let text = [
-            format!("seed: {seed}\ncluster:\n  nodes:\n    - {{name: a, cpu: {cpu}, memory: 4Gi}}"),
+            format!("seed: {seed}\ncluster:\n  nodes:\n    - {{name: a, cpu: {cpu}, memory: 4Gi}}{budget}"),
             format!("images:\n  {image}: {{pull: {pull}, ready: {ready}, {crash}listen_after: 2s}}"),
             "deployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\n  spec:".to_string(),
             format!("    replicas: {replicas}\n    progressDeadlineSeconds: 30"),
@@ -147,6 +155,61 @@ proptest! {
         if let Ok(sc) = Scenario::parse(&text) {
             let run = scenario::run_with(&sc, |_, _| {});
             prop_assert!(run.sim.now().as_millis() <= 300_000);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// A drain under a PodDisruptionBudget never evicts the pods it covers below the budget:
+    /// from the drain on, the pods that are Ready and not being deleted never number fewer than
+    /// the budget's desired healthy pods (every pod here turns Ready as it starts, so only
+    /// evictions could take them down), and the drain ends with the node empty.
+    #[test]
+    fn a_drain_never_evicts_below_the_budget(
+        replicas in 2usize..9,
+        nodes in 2usize..5,
+        bound in prop_oneof![
+            (1usize..8).prop_map(|n| format!("minAvailable: {n}")),
+            (0usize..=100).prop_map(|p| format!("maxUnavailable: \"{p}%\"")),
+            (1usize..3).prop_map(|n| format!("maxUnavailable: {n}")),
+        ],
+        seed in 0u64..(i64::MAX as u64),
+    ) {
+        let node_list: String = (0..nodes)
+            .map(|i| format!("    - {{name: n{i}, cpu: \"8\", memory: 16Gi}}\n"))
+            .collect();
+        let text = format!(
+            "seed: {seed}\ncluster:\n  nodes:\n{node_list}  podDisruptionBudgets:\n    - {{apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {{name: web}}, spec: {{{bound}, selector: {{matchLabels: {{app: web}}}}}}}}\nimages:\n  web:1.0: {{pull_time: 1s, shutdown: 3s}}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {{name: web}}\n  spec:\n    replicas: {replicas}\n    selector: {{matchLabels: {{app: web}}}}\n    template:\n      metadata: {{labels: {{app: web}}}}\n      spec:\n        containers:\n          - {{name: web, image: web:1.0, resources: {{requests: {{cpu: 100m}}}}}}\nactions:\n  - {{at: 30s, drain: n0}}\nrun_until: 3m\n"
+        );
+        let sc = Scenario::parse(&text).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+        let mut violations = Vec::new();
+        let mut drained = false;
+        let run = scenario::run_with(&sc, |step, sim| {
+            drained |= step.narration.contains("node/n0 drained");
+            if step.time.as_millis() < 30_000 {
+                return;
+            }
+            let healthy = sim
+                .store()
+                .pods
+                .values()
+                .filter(|p| p.metadata.deletion_timestamp.is_none() && p.is_ready())
+                .count() as i32;
+            let desired = sim.store().pdbs["web"].status.desired_healthy;
+            // A budget the pods could never meet (minAvailable above the replicas) allows no
+            // eviction at all, so it can be under water without any eviction's help.
+            if desired <= replicas as i32 && healthy < desired {
+                violations.push(format!("step {} at {}: {healthy} healthy < {desired}", step.index, step.time.as_millis()));
+            }
+        });
+        prop_assert!(violations.is_empty(), "{violations:?}");
+        let budget_allows = |desired: i32| desired < replicas as i32;
+        let desired = run.sim.store().pdbs["web"].status.desired_healthy;
+        if budget_allows(desired) {
+            prop_assert!(drained, "the drain ends (desired {desired} of {replicas})");
+            prop_assert!(run.sim.store().pods.values().all(|p| p.node_name != "n0"));
         }
     }
 }
