@@ -1,6 +1,6 @@
 //! Property tests over random specs and action sequences: the rolling-update bounds hold at every
-//! step, healthy rollouts complete, traces are deterministic, and no input makes the simulator
-//! panic.
+//! step, healthy rollouts complete, traces are deterministic, a drain respects its disruption
+//! budget, and no input makes the simulator panic.
 
 use proptest::prelude::*;
 use rolloutscope::sim::api::{EventReason, IntOrString, PodPhase};
