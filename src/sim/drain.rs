@@ -83,6 +83,9 @@ pub fn parse(text: &str) -> Result<(String, DrainFlags), String> {
 /// kubectl compares them: a pod of the same name and another UID is a new pod.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct DrainWait {
+    /// Which `kubectl drain` this is: each command is a process of its own, with its own
+    /// retries and its own output, even when two drain the same node.
+    pub id: u64,
     pub node: String,
     pub since: Time,
     pub pods: Vec<(String, String)>,
@@ -98,19 +101,37 @@ impl DrainWait {
         self.pods.is_empty() && self.pending.is_empty()
     }
 
-    /// What kubectl prints when the drain is over: `node/NAME drained`, or its errors.
-    fn ending(&self) -> String {
+    /// What kubectl prints when the drain is over: `node/NAME drained`, or, when evictions
+    /// failed, the failure as `RunDrain` and `CheckErr` print it: the pods still on the node,
+    /// the error (one, or several in brackets), the node left to drain, and each error on a
+    /// line of its own without kubectl's `error: ` prefix (an aggregate's lines carry none).
+    fn ending(&self, store: &Store) -> String {
         if self.failed.is_empty() {
-            format!("node/{} drained", self.node)
-        } else {
-            format!(
-                "error: unable to drain node {:?} due to error: {}, continuing command... There are pending nodes to be drained: {}. error: {}",
-                self.node,
-                self.failed.join(", "),
-                self.node,
-                self.failed.join(", ")
-            )
+            return format!("node/{} drained", self.node);
         }
+        let err = aggregate(&self.failed);
+        let left: Vec<String> = store
+            .pods
+            .values()
+            .filter(|p| p.node_name == self.node)
+            .map(|p| format!("pod/{}", p.metadata.name))
+            .collect();
+        format!(
+            "There are pending pods in node {:?} when an error occurred: {err} {}; error: unable to drain node {:?} due to error: {err}, continuing command... There are pending nodes to be drained: {}. {}",
+            self.node,
+            left.join(" "),
+            self.node,
+            self.node,
+            self.failed.join(" ")
+        )
+    }
+}
+
+/// `utilerrors.NewAggregate(errs).Error()`: one error as it is, several in brackets.
+fn aggregate(errs: &[String]) -> String {
+    match errs {
+        [one] => one.clone(),
+        _ => format!("[{}]", errs.join(", ")),
     }
 }
 
@@ -181,8 +202,7 @@ fn evict_pods(
         out.change(Change::UpdatePdbStatus { name, status });
     }
     if !wait.pending.is_empty() {
-        out.requeue
-            .push((RETRY_MS, Work::DrainRetry(wait.node.as_str().into())));
+        out.requeue.push((RETRY_MS, Work::DrainRetry(wait.id)));
     }
     (lines, causes)
 }
@@ -237,7 +257,7 @@ fn explain(store: &Store, wait: &DrainWait, evicted: &[&str], causes: &[String])
         ));
     }
     if wait.is_done() {
-        said.push(format!("kubectl prints {}.", wait.ending()));
+        said.push(format!("kubectl prints {}.", wait.ending(store)));
     } else if !wait.pods.is_empty() {
         said.push(format!(
             "kubectl now waits: it prints pod/NAME evicted as each pod is gone, and node/{} drained after the last.",
@@ -247,13 +267,14 @@ fn explain(store: &Store, wait: &DrainWait, evicted: &[&str], causes: &[String])
     said.join(" ")
 }
 
-/// The drain waiting on `node`, tries again the evictions a budget refused (`evictPods`' retry
-/// after `EvictErrorRetryDelay`).
-pub fn retry(store: &Store, node: &str, now: Time) -> Outcome {
+/// Drain `id` tries again the evictions a budget refused (`evictPods`' retry after
+/// `EvictErrorRetryDelay`).
+pub fn retry(store: &Store, id: u64, now: Time) -> Outcome {
     let mut out = Outcome::default();
-    let Some(wait) = store.drains.iter().find(|d| d.node == node) else {
+    let Some(wait) = store.drains.iter().find(|d| d.id == id) else {
         return out;
     };
+    let node = wait.node.as_str();
     if wait.pending.is_empty() {
         return out;
     }
@@ -322,7 +343,7 @@ pub fn drain(
             local.join(", ")
         );
         out.say(format!(
-            "{cordon}; error: unable to drain node {node:?} due to error: {err}, continuing command... There are pending nodes to be drained: {node}. error: {err}. The node stays cordoned, and no pod was evicted: a pod's emptyDir volume lives on the node and goes with the pod, so kubectl asks for --delete-emptydir-data before it evicts one."
+            "{cordon}; error: unable to drain node {node:?} due to error: {err}, continuing command... There are pending nodes to be drained: {node}. {err}. The node stays cordoned, and no pod was evicted: a pod's emptyDir volume lives on the node and goes with the pod, so kubectl asks for --delete-emptydir-data before it evicts one."
         ));
         return Ok(());
     }
@@ -333,6 +354,7 @@ pub fn drain(
         return Ok(());
     }
     let mut wait = DrainWait {
+        id: store.drains_started,
         node: node.to_string(),
         since: now,
         pods: Vec::new(),
@@ -378,7 +400,7 @@ pub fn progress(store: &Store, now: Time) -> Option<(String, Vec<DrainWait>)> {
                 "kubectl drain {}, which looks every second, prints {} and {}: the drain is done, {} after it began.",
                 d.node,
                 evicted.join(", "),
-                next.ending(),
+                next.ending(store),
                 super::kubelet::go_duration(now.millis_since(d.since)),
             ));
             continue;

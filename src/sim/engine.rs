@@ -639,16 +639,30 @@ impl Sim {
             Work::TerminationComplete(name) => self.kubelet_work(name, |s, w, r| {
                 kubelet::termination_complete(s, w, name, now, r)
             }),
+            Work::OverlappingBudgets { pod, chosen, count } => (
+                Subject::component("disruption-controller", "pod", pod),
+                disruption::overlapping_budgets(pod, chosen, *count),
+                Stage::Retry,
+            ),
             Work::SyncDisruptionBudget(name) => (
                 Subject::component("disruption-controller", "poddisruptionbudget", name),
                 disruption::sync_disruption_budget(&self.store, name, now),
                 Stage::Retry,
             ),
-            Work::DrainRetry(node) => (
-                Subject::Kubectl(["node/", node].concat()),
-                super::drain::retry(&self.store, node, now),
-                Stage::Declare,
-            ),
+            // A retry is kubectl's own output, so it is a step like a command; a drain that is
+            // over has nothing to retry, and that is no step at all.
+            Work::DrainRetry(id) => match self.store.drains.iter().find(|d| d.id == *id) {
+                Some(d) => (
+                    Subject::Kubectl(["node/", &d.node].concat()),
+                    super::drain::retry(&self.store, *id, now),
+                    Stage::Declare,
+                ),
+                None => (
+                    Subject::component("kubectl", "node", ""),
+                    Outcome::default(),
+                    Stage::Declare,
+                ),
+            },
         };
         // The controllers' workers forget a key whose sync succeeded and requeue a failed one
         // with rate limiting.
@@ -761,7 +775,25 @@ impl Sim {
             )),
             _ => None,
         };
+        // The labels of a pod this change may remove, for the disruption controller's delete
+        // handler, which finds the pod's budget by them.
+        let leaving = match &change {
+            Change::RemovePod(name) | Change::DeletePod { name, .. }
+                if !self.store.pdbs.is_empty() =>
+            {
+                self.store
+                    .pods
+                    .get_key_value(name.as_str())
+                    .map(|(k, p)| (Arc::clone(k), p.metadata.labels.clone()))
+            }
+            _ => None,
+        };
         let touched = self.store.apply(change, now);
+        if let Some((name, labels)) = leaving
+            && !self.store.pods.contains_key(&*name)
+        {
+            self.disruption_pod_handler(&name, &labels);
+        }
         if let Some((name, before)) = watched
             && let Some(after) = self.store.deployments.get(&name)
             && before.as_ref() != Some(after)
@@ -777,6 +809,34 @@ impl Sim {
         if let Some(t) = touched {
             self.informers(t);
         }
+    }
+
+    /// The disruption controller's pod handlers (`addPod`, `updatePod`, `deletePod`): the first
+    /// budget that counts the pod (`getPdbForPod`, here by name) is recounted, with a warning on
+    /// the pod when several count it.
+    fn disruption_pod_handler(&mut self, pod: &ObjectName, labels: &BTreeMap<String, String>) {
+        let now = self.clock;
+        let counting: Vec<ObjectName> = self
+            .store
+            .pdbs
+            .values()
+            .filter(|b| b.counts(labels))
+            .map(|b| b.metadata.name.as_str().into())
+            .collect();
+        let Some(chosen) = counting.first().cloned() else {
+            return;
+        };
+        if counting.len() > 1 {
+            self.queue.push(
+                now,
+                Work::OverlappingBudgets {
+                    pod: Arc::clone(pod),
+                    chosen: Arc::clone(&chosen),
+                    count: counting.len(),
+                },
+            );
+        }
+        self.queue.push(now, Work::SyncDisruptionBudget(chosen));
     }
 
     /// The informers' event handlers: who wakes up when an object changes.
@@ -809,20 +869,16 @@ impl Sim {
                 if removed {
                     self.unschedulable.remove(&*name);
                 }
-                // The disruption controller's pod handlers: the budgets that cover the pod (a
-                // pod that is gone is matched by no one, so every budget looks again).
-                if !self.store.pdbs.is_empty() {
-                    let pod = self.store.pods.get(&*name);
-                    let budgets: Vec<ObjectName> = self
+                // The disruption controller's pod handlers (a pod that went away was handled as
+                // it went, with its labels: `apply_change`).
+                if !self.store.pdbs.is_empty()
+                    && let Some(labels) = self
                         .store
-                        .pdbs
-                        .values()
-                        .filter(|b| pod.is_none_or(|p| b.selects(&p.metadata.labels)))
-                        .map(|b| b.metadata.name.as_str().into())
-                        .collect();
-                    for b in budgets {
-                        self.queue.push(now, Work::SyncDisruptionBudget(b));
-                    }
+                        .pods
+                        .get(&*name)
+                        .map(|p| p.metadata.labels.clone())
+                {
+                    self.disruption_pod_handler(&name, &labels);
                 }
                 if let Some((uid, owner_name)) = owner
                     && relevant

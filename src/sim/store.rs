@@ -236,6 +236,8 @@ pub struct Store {
     /// The `kubectl drain` commands still waiting for the pods they evicted to go (client
     /// state, kept here so that a step back restores it with the pods).
     pub drains: Vec<crate::sim::drain::DrainWait>,
+    /// How many `kubectl drain` commands have started: the next one's id.
+    pub drains_started: u64,
     /// The namespace's PodDisruptionBudgets, by name.
     pub pdbs: OrdMap<String, crate::sim::api::PodDisruptionBudget>,
 }
@@ -735,7 +737,10 @@ impl Store {
                 None
             }
             Change::WatchDrain(wait) => {
-                self.drains.retain(|d| d.node != wait.node);
+                if wait.id == self.drains_started {
+                    self.drains_started += 1;
+                }
+                self.drains.retain(|d| d.id != wait.id);
                 if !wait.is_done() {
                     self.drains.push(*wait);
                 }

@@ -3091,12 +3091,41 @@ fn validate_deployment_strategy(d: &Deployment, path: &Path, errs: &mut Vec<Fiel
     }
 }
 
-/// `ValidatePodDisruptionBudget` (policy/v1, create): the name, then the spec. Setting both
-/// `minAvailable` and `maxUnavailable` is refused with the whole internal spec as the value,
-/// which has no JSON tags, so its fields print capitalised.
+/// `ValidatePodDisruptionBudget` (policy/v1, create), which checks only the spec, then, once the
+/// spec passes, the API server's own check of the name (`rest.BeforeCreate`), which for this
+/// kind is only `ValidatePathSegmentName`. Setting both `minAvailable` and `maxUnavailable` is
+/// refused with the whole internal spec as the value, which has no JSON tags, so its fields
+/// print capitalised.
 pub fn validate_disruption_budget(b: &crate::sim::api::PodDisruptionBudget) -> Vec<FieldError> {
+    let mut errs = validate_disruption_budget_spec(b);
+    if errs.is_empty() {
+        let name = &b.metadata.name;
+        let path = Path::root("metadata").child("name");
+        if name.is_empty() {
+            errs.push(FieldError::required(
+                &path,
+                "name or generateName is required",
+            ));
+        }
+        let problems: Vec<&str> = match name.as_str() {
+            "." => vec!["may not be '.'"],
+            ".." => vec!["may not be '..'"],
+            _ => [('/', "may not contain '/'"), ('%', "may not contain '%'")]
+                .into_iter()
+                .filter(|(c, _)| name.contains(*c))
+                .map(|(_, msg)| msg)
+                .collect(),
+        };
+        for msg in problems {
+            errs.push(FieldError::invalid(&path, go_quote(name), msg));
+        }
+    }
+    errs
+}
+
+/// `ValidatePodDisruptionBudgetSpec`.
+fn validate_disruption_budget_spec(b: &crate::sim::api::PodDisruptionBudget) -> Vec<FieldError> {
     let mut errs = Vec::new();
-    validate_object_meta(&b.metadata, &Path::root("metadata"), &mut errs);
     let spec = &b.spec;
     let path = Path::root("spec");
     if spec.min_available.is_some() && spec.max_unavailable.is_some() {

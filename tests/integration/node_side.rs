@@ -4269,6 +4269,11 @@ fn a_drain_refuses_pods_with_local_storage_without_the_flag() {
         said.starts_with("node/a cordoned; error: unable to drain node \"a\" due to error: cannot delete Pods with local storage (use --delete-emptydir-data to override): default/app-"),
         "{said}"
     );
+    // `CheckErr` prints the aggregate's lines without kubectl's `error: ` prefix.
+    assert!(
+        said.contains(", continuing command... There are pending nodes to be drained: a. cannot delete Pods with local storage"),
+        "{said}"
+    );
     assert!(sim.store().nodes["a"].spec.unschedulable);
     assert!(
         sim.store()
@@ -4526,4 +4531,109 @@ fn an_unready_pod_is_evicted_as_the_unhealthy_pod_eviction_policy_says() {
         outcome(&format!("{{minAvailable: 1, {sel}}}")),
         (true, false)
     );
+}
+
+/// Budgets that overlap or select oddly, as upstream handles them: a pod two budgets cover gets
+/// the controller's `MultiplePodDisruptionBudgets` warning and cannot be evicted (500), so the
+/// drain ends in kubectl's error lines; `selector: {}` counts every pod for the controller, and
+/// the Eviction API ignores such a budget; a budget that counts no pod says `NoPods` when it is
+/// first counted, and a deleted pod of another app does not wake it; a budget's name is only
+/// checked as a path segment (`Budget_1` passes, `a/b` does not).
+#[test]
+fn overlapping_and_odd_budgets_behave_as_upstream() {
+    let nodes = "    - {name: a, cpu: \"4\"}\n    - {name: b, cpu: \"4\"}\n";
+    let base = tainted_yaml(nodes, 2, "", "1m");
+    let app = "selector: {matchLabels: {app: app}}";
+    let overlapping = with_actions(
+        &with_budgets(
+            &base,
+            &[
+                &format!("{{minAvailable: 1, {app}}}"),
+                &format!("{{maxUnavailable: 1, {app}}}"),
+                "{minAvailable: 1, selector: {matchLabels: {app: db}}}",
+            ],
+        ),
+        &["{at: 20s, drain: a}"],
+    );
+    let (_, steps) = run_yaml(&overlapping, 60);
+    let warnings = event_messages(&steps, EventReason::MultiplePodDisruptionBudgets);
+    assert!(
+        warnings
+            .first()
+            .is_some_and(|m| m.starts_with("Pod \"default\"/\"app-")
+                && m.ends_with(
+                    "\" matches multiple PodDisruptionBudgets.  Chose \"budget-0\" arbitrarily."
+                )),
+        "{warnings:?}"
+    );
+    let said = kubectl_said_at(&steps, 20);
+    for part in [
+        "-n \"default\": This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.",
+        "There are pending pods in node \"a\" when an error occurred: error when evicting pods/",
+        ", continuing command... There are pending nodes to be drained: a. error when evicting pods/",
+    ] {
+        assert!(said.contains(part), "{part:?} in {said}");
+    }
+    let no_pods: Vec<u64> = steps
+        .iter()
+        .filter(|s| {
+            s.events
+                .iter()
+                .any(|e| e.reason == EventReason::NoPods && e.involved_object.name == "budget-2")
+        })
+        .map(|s| s.time.as_millis())
+        .collect();
+    assert_eq!(no_pods, [0], "NoPods only when first counted");
+    // `{}`: the controller counts both pods; the Eviction API lets them go regardless.
+    let everything = with_actions(
+        &with_budgets(&base, &["{minAvailable: 2, selector: {}}"])
+            .replace("name: budget-0", "name: Budget_1"),
+        &["{at: 20s, drain: a}"],
+    );
+    let (sim, _) = run_yaml(&everything, 60);
+    assert_eq!(sim.store().pdbs["Budget_1"].status.expected_pods, 2);
+    assert!(
+        pods_per_node(&sim).starts_with("a=0"),
+        "{}",
+        pods_per_node(&sim)
+    );
+    let refused = load_errors(
+        &with_budgets(&base, &["{minAvailable: 1}"]).replace("name: budget-0", "name: \"a/b\""),
+    );
+    assert!(
+        refused.contains("metadata.name: Invalid value: \"a/b\": may not contain '/'"),
+        "{refused}"
+    );
+}
+
+/// Two `kubectl drain` commands of one node are two processes: each evicts and retries on its
+/// own schedule and each prints its own `node/a drained`.
+#[test]
+fn two_drains_of_one_node_each_retry_and_finish() {
+    let nodes = "    - {name: a, cpu: \"4\"}\n    - {name: b, cpu: \"4\"}\n";
+    let yaml = with_actions(
+        &with_budgets(
+            &tainted_yaml(nodes, 4, "", "2m"),
+            &["{minAvailable: 3, selector: {matchLabels: {app: app}}}"],
+        ),
+        &["{at: 20s, drain: a}", "{at: 21s, drain: a}"],
+    );
+    let (_, steps) = run_yaml(&yaml, 120);
+    let retries: Vec<u64> = steps
+        .iter()
+        .filter(|s| s.actor == "kubectl" && s.narration.starts_with("kubectl drain a tries again"))
+        .map(|s| s.time.as_millis() / 1000)
+        .collect();
+    // The second drain finds the replacement Ready and the budget allowing one again, so its
+    // eviction is granted at once; the first keeps its own schedule and finds the pod going.
+    assert_eq!(retries, [25], "{retries:?}");
+    let drained = steps
+        .iter()
+        .map(|s| {
+            s.narration
+                .matches("node/a drained: the drain is done")
+                .count()
+        })
+        .sum::<usize>();
+    assert_eq!(drained, 2, "each drain ends");
 }

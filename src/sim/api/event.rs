@@ -52,6 +52,8 @@ pub enum EventReason {
     TaintManagerEviction,
     /// The disruption controller found no pod for a PodDisruptionBudget.
     NoPods,
+    /// Several PodDisruptionBudgets count one pod.
+    MultiplePodDisruptionBudgets,
 }
 
 impl EventReason {
@@ -85,6 +87,7 @@ impl EventReason {
             Self::NodeReady => "NodeReady",
             Self::TaintManagerEviction => "TaintManagerEviction",
             Self::NoPods => "NoPods",
+            Self::MultiplePodDisruptionBudgets => "MultiplePodDisruptionBudgets",
         }
     }
 }

@@ -58,13 +58,23 @@ pub struct PdbCondition {
 }
 
 impl PodDisruptionBudget {
-    /// Whether the budget covers a pod with these labels. A missing or empty selector covers
-    /// none, as both the Eviction API and the disruption controller read it.
+    /// Whether the Eviction API holds a pod with these labels to this budget: a missing or
+    /// empty selector holds none ("it should match nothing, not everything").
     pub fn selects(&self, labels: &BTreeMap<String, String>) -> bool {
         self.spec
             .selector
             .as_ref()
             .is_some_and(|s| !s.is_empty() && s.matches(labels))
+    }
+
+    /// Whether the disruption controller counts a pod with these labels: `{}` takes in every
+    /// pod (`LabelSelectorAsSelector` of an empty selector is `Everything`), a missing selector
+    /// none.
+    pub fn counts(&self, labels: &BTreeMap<String, String>) -> bool {
+        self.spec
+            .selector
+            .as_ref()
+            .is_some_and(|s| s.matches(labels))
     }
 }
 

@@ -18,12 +18,12 @@ pub const COMPONENT: &str = "controllermanager";
 /// controller counts it again.
 const DELETION_TIMEOUT_MS: u64 = 2 * 60 * 1000;
 
-/// The pods a budget covers (`getPodsForPdb`): none for an empty selector.
+/// The pods a budget counts (`getPodsForPdb`): every pod for an empty selector.
 fn pods_of<'s>(store: &'s Store, pdb: &PodDisruptionBudget) -> Vec<&'s Pod> {
     store
         .pods
         .values()
-        .filter(|p| pdb.selects(&p.metadata.labels))
+        .filter(|p| pdb.counts(&p.metadata.labels))
         .map(|p| &**p)
         .collect()
 }
@@ -243,4 +243,25 @@ pub fn evict(
     Eviction::Granted {
         spent: Some((name.clone(), status)),
     }
+}
+
+/// `getPdbForPod`'s warning: a pod that several budgets count is routed to the first of them
+/// (here by name; upstream's pick is arbitrary), and said so on the pod.
+pub fn overlapping_budgets(pod: &str, chosen: &str, count: usize) -> Outcome {
+    let mut out = Outcome {
+        stage: Some(Stage::Retry),
+        ..Default::default()
+    };
+    out.events.push(Event::warning(
+        COMPONENT,
+        ObjectRef::new("Pod", pod),
+        EventReason::MultiplePodDisruptionBudgets,
+        format!(
+            "Pod \"default\"/{pod:?} matches multiple PodDisruptionBudgets.  Chose {chosen:?} arbitrarily."
+        ),
+    ));
+    out.say(format!(
+        "The disruption controller finds {pod} counted by {count} PodDisruptionBudgets and recounts only {chosen} for it. The Eviction API refuses to evict a pod that more than one budget covers."
+    ));
+    out
 }

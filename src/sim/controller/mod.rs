@@ -153,8 +153,14 @@ pub enum Work {
     KubeletNodeStatus(ObjectName),
     /// The disruption controller recounts a PodDisruptionBudget.
     SyncDisruptionBudget(ObjectName),
-    /// A `kubectl drain` of the node tries again the evictions a budget refused.
-    DrainRetry(ObjectName),
+    /// The disruption controller's pod handler warns that several budgets count a pod.
+    OverlappingBudgets {
+        pod: ObjectName,
+        chosen: ObjectName,
+        count: usize,
+    },
+    /// A `kubectl drain` (by its id) tries again the evictions a budget refused.
+    DrainRetry(u64),
 }
 
 /// An object's name as [`Work`] carries it. It hashes, compares and serializes as the text
