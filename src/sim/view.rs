@@ -137,6 +137,36 @@ pub struct NodeView {
     pub memory_requested: i64,
     pub memory_allocatable: i64,
     pub pods: i64,
+    /// What a `kubectl drain` of the node still waits for, in words, while one runs.
+    pub drain: Option<String>,
+}
+
+/// A drain in progress on `node`, as its node card says it: the evictions a budget refused and
+/// the evicted pods still terminating, over every `kubectl drain` of the node.
+fn drain_note(store: &super::store::Store, node: &str) -> Option<String> {
+    let (mut refused, mut going) = (0usize, 0usize);
+    for d in store.drains.iter().filter(|d| d.node == node) {
+        refused += d.pending.len();
+        going += d.pods.len();
+    }
+    if refused + going == 0 {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if going > 0 {
+        parts.push(format!(
+            "{going} evicted pod{} still terminating",
+            super::trace::plural(going as i64)
+        ));
+    }
+    if refused > 0 {
+        parts.push(format!(
+            "{refused} eviction{} refused by a PodDisruptionBudget, retried every {} s",
+            super::trace::plural(refused as i64),
+            super::drain::RETRY_MS / 1000
+        ));
+    }
+    Some(format!("kubectl drain waits: {}", parts.join("; ")))
 }
 
 /// The pods of one ReplicaSet as its lane counts them: how many, how many are ready, and how
@@ -417,6 +447,7 @@ impl ClusterView {
                     memory_requested: u.memory,
                     memory_allocatable: n.status.allocatable_memory,
                     pods: u.pods,
+                    drain: drain_note(store, &n.metadata.name),
                 }
             })
             .collect();

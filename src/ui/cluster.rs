@@ -645,6 +645,10 @@ fn NodeCard(node: NodeView, session: RwSignal<Session>) -> impl IntoView {
             <Meter label="CPU" pct=cpu text=format!("{}m of {}m", node.milli_cpu_requested, node.milli_cpu_allocatable) />
             <Meter label="Memory" pct=mem text=format!("{}Mi of {}Mi", node.memory_requested >> 20, node.memory_allocatable >> 20) />
             <p class="node-pods">{format!("{} pod{}", node.pods, crate::sim::trace::plural(node.pods))}</p>
+            // Outside the fault buttons, so it shows on a projector too.
+            {node.drain.clone().map(|note| view! {
+                <p class="node-meta" data-testid="node-drain-status">{note}</p>
+            })}
             <div class="node-faults">
                 {
                     let name = node.name.clone();

@@ -855,6 +855,21 @@ pub(crate) mod tests {
         s.act(action).expect("drained");
         assert_notice(&s, "node/node-1 cordoned; evicting pod default/");
         assert!(s.timeline.sim().store().nodes["node-1"].spec.unschedulable);
+        // The node card says what the drain waits for while it runs.
+        let drain_note = |s: &Session| {
+            crate::sim::view::ClusterView::of(s.timeline.sim())
+                .nodes
+                .into_iter()
+                .find(|n| n.name == "node-1")
+                .and_then(|n| n.drain)
+        };
+        assert!(
+            drain_note(&s).is_some_and(
+                |n| n.starts_with("kubectl drain waits: ") && n.contains("still terminating")
+            ),
+            "{:?}",
+            drain_note(&s)
+        );
         let mut drained = false;
         for _ in 0..400 {
             if !s.forward() {
@@ -866,6 +881,7 @@ pub(crate) mod tests {
             });
         }
         assert!(drained, "kubectl's wait ends");
+        assert_eq!(drain_note(&s), None);
         assert_eq!(on_node(&s), 0, "every pod there was evicted and is gone");
         assert!(
             s.act(UserAction::Drain("node-1 --ignore-daemonset".into()))

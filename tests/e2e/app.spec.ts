@@ -557,10 +557,13 @@ test('the drain scenario: a node card drains its node, the budget refuses one ev
   await expect(app.narration).toContainText('node/node-1 cordoned; evicting pod default/web-');
   await expect(app.narration).toContainText("Cannot evict pod as it would violate the pod's disruption budget.");
   await expect(node).toContainText('Ready,SchedulingDisabled');
+  await expect(node.getByTestId('node-drain-status')).toHaveText(
+    'kubectl drain waits: 1 evicted pod still terminating; 1 eviction refused by a PodDisruptionBudget, retried every 5 s');
   await app.screenshot('node-drain-refused-by-budget');
   while (!((await app.narration.textContent()) ?? '').includes('node/node-1 drained: the drain is done')) await app.forward();
   await expect(node).toContainText('0 pods');
   await expect(node.getByTestId('node-drain')).toHaveCount(0);
+  await expect(node.getByTestId('node-drain-status')).toHaveCount(0);
   await app.screenshot('node-drained');
   expect(app.consoleErrors).toEqual([]);
 });
