@@ -1,9 +1,10 @@
 //! A node drain: what `kubectl drain NODE` does to the simulated cluster and what it prints. The
-//! command cordons the node, asks the Eviction API to evict each pod on it (with no
-//! PodDisruptionBudget in the namespace, every eviction is granted: the pod is marked
-//! `DisruptionTarget` and deleted with its own grace period), and then waits, printing
-//! `pod/NAME evicted` as each pod goes and `node/NAME drained` after the last. The wait is a
-//! [`DrainWait`] in the store, which the simulator checks whenever a step removes a pod.
+//! command cordons the node and asks the Eviction API to evict each pod on it. An eviction a
+//! PodDisruptionBudget allows (or one no budget covers) marks the pod `DisruptionTarget` and
+//! deletes it with its own grace period; one a budget refuses (429) is tried again every 5 s.
+//! kubectl then waits, printing `pod/NAME evicted` as each pod goes and `node/NAME drained`
+//! after the last. Each command is a [`DrainWait`] in the store, which the simulator looks at
+//! after every step while one is at work.
 
 use super::api::{Pod, PodPhase, Time};
 use super::commands::CommandError;
@@ -102,29 +103,50 @@ impl DrainWait {
     }
 
     /// What kubectl prints when the drain is over: `node/NAME drained`, or, when evictions
-    /// failed, the failure as `RunDrain` and `CheckErr` print it: the pods still on the node,
-    /// the error (one, or several in brackets), the node left to drain, and each error on a
-    /// line of its own without kubectl's `error: ` prefix (an aggregate's lines carry none).
+    /// failed, the failure as `RunDrain` and `CheckErr` print it: the pods still on the node
+    /// (when any are), then [`unable_to_drain`].
     fn ending(&self, store: &Store) -> String {
         if self.failed.is_empty() {
             return format!("node/{} drained", self.node);
         }
         let err = aggregate(&self.failed);
-        let left: Vec<String> = store
-            .pods
-            .values()
-            .filter(|p| p.node_name == self.node)
+        let left: Vec<String> = pods_on(store, &self.node)
             .map(|p| format!("pod/{}", p.metadata.name))
             .collect();
+        let pending = if left.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "There are pending pods in node {:?} when an error occurred: {err} {}; ",
+                self.node,
+                left.join(" ")
+            )
+        };
         format!(
-            "There are pending pods in node {:?} when an error occurred: {err} {}; error: unable to drain node {:?} due to error: {err}, continuing command... There are pending nodes to be drained: {}. {}",
-            self.node,
-            left.join(" "),
-            self.node,
-            self.node,
-            self.failed.join(" ")
+            "{pending}{}",
+            unable_to_drain(&self.node, &err, &self.failed)
         )
     }
+}
+
+/// How `RunDrain` ends for a node it could not drain: the error on stderr, the node left to
+/// drain, and `CheckErr`'s print of the aggregate, each error on a line of its own without
+/// kubectl's `error: ` prefix (an aggregate's lines carry none).
+fn unable_to_drain(node: &str, err: &str, errors: &[String]) -> String {
+    format!(
+        "error: unable to drain node {node:?} due to error: {err}, continuing command... There are pending nodes to be drained: {node}. {}",
+        errors.join(" ")
+    )
+}
+
+/// The pods bound to `node`, by name, those being deleted included (`GetPodsForDeletion` lists
+/// them by `spec.nodeName`).
+fn pods_on<'s>(store: &'s Store, node: &'s str) -> impl Iterator<Item = &'s Pod> {
+    store
+        .pods
+        .values()
+        .filter(move |p| p.node_name == node)
+        .map(|p| &**p)
 }
 
 /// `utilerrors.NewAggregate(errs).Error()`: one error as it is, several in brackets.
@@ -138,28 +160,46 @@ fn aggregate(errs: &[String]) -> String {
 /// How long kubectl waits before it tries a refused eviction again.
 pub const RETRY_MS: u64 = 5_000;
 
+/// What one round of evictions did, for the narration.
+#[derive(Default)]
+struct Evictions {
+    /// kubectl's lines, in order.
+    lines: Vec<String>,
+    /// Pods let go now, marked and deleted.
+    evicted: Vec<String>,
+    /// Pods let go that were being deleted already: nothing changes for them.
+    terminating: Vec<String>,
+    /// How many were refused for now, and the refusals' causes, each once.
+    refused: usize,
+    causes: std::collections::BTreeSet<String>,
+}
+
 /// `evictPods` for `pods`, in name order: each eviction prints `evicting pod default/NAME`, and
 /// the Eviction API grants it (the pod is marked and deleted, and joins the pods kubectl waits
 /// for), refuses it for now (429: kubectl prints the error and tries again in 5 s), or refuses
-/// it for good. Returns the lines kubectl prints and why each refusal came.
+/// it for good.
 fn evict_pods(
     store: &Store,
     pods: &[&Pod],
     wait: &mut DrainWait,
     now: Time,
     out: &mut Outcome,
-) -> (Vec<String>, Vec<String>) {
+) -> Evictions {
     use super::controller::disruption::{self, Eviction};
-    let mut lines = Vec::with_capacity(pods.len());
-    let mut causes = Vec::new();
+    let mut report = Evictions::default();
     let mut spent = std::collections::BTreeMap::new();
     for p in pods {
         let name = &p.metadata.name;
-        lines.push(format!("evicting pod default/{name}"));
+        report.lines.push(format!("evicting pod default/{name}"));
         match disruption::evict(store, p, &spent, now) {
             Eviction::Granted { spent: budget } => {
                 if let Some((b, status)) = budget {
                     spent.insert(b, status);
+                }
+                if p.metadata.deletion_timestamp.is_some() {
+                    report.terminating.push(name.clone());
+                } else {
+                    report.evicted.push(name.clone());
                 }
                 super::controller::node_lifecycle::add_condition_and_delete_pod(
                     out,
@@ -180,12 +220,13 @@ fn evict_pods(
                 } else {
                     cause
                 };
-                lines.push(format!(
+                report.lines.push(format!(
                     "error when evicting pods/{name:?} -n \"default\" (will retry after {}s): {}",
                     RETRY_MS / 1000,
                     disruption::TOO_MANY_REQUESTS
                 ));
-                causes.push(cause);
+                report.causes.insert(cause);
+                report.refused += 1;
                 wait.pending.push(name.clone());
             }
             Eviction::MoreThanOneBudget => {
@@ -193,7 +234,7 @@ fn evict_pods(
                     "error when evicting pods/{name:?} -n \"default\": {}",
                     disruption::MORE_THAN_ONE
                 );
-                lines.push(err.clone());
+                report.lines.push(err.clone());
                 wait.failed.push(err);
             }
         }
@@ -204,7 +245,7 @@ fn evict_pods(
     if !wait.pending.is_empty() {
         out.requeue.push((RETRY_MS, Work::DrainRetry(wait.id)));
     }
-    (lines, causes)
+    report
 }
 
 /// kubectl's lines as one sentence, ending in one full stop.
@@ -218,12 +259,13 @@ fn sentence(lines: &[String]) -> String {
 }
 
 /// The sentences after kubectl's lines: what the evictions did, and what kubectl does next.
-fn explain(store: &Store, wait: &DrainWait, evicted: &[&str], causes: &[String]) -> String {
+fn explain(store: &Store, wait: &DrainWait, done: &Evictions) -> String {
     let mut said = Vec::new();
+    let evicted = &done.evicted;
     if !evicted.is_empty() {
         let graces: std::collections::BTreeSet<i64> = evicted
             .iter()
-            .filter_map(|n| store.pods.get(*n))
+            .filter_map(|n| store.pods.get(n.as_str()))
             .map(|p| p.spec.termination_grace_period_seconds.unwrap_or(30))
             .collect();
         let grace = match (graces.first(), graces.last()) {
@@ -236,23 +278,32 @@ fn explain(store: &Store, wait: &DrainWait, evicted: &[&str], causes: &[String])
         } else {
             "The Eviction API grants "
         };
+        let one = evicted.len() == 1;
         said.push(format!(
             "{budget}{}: {} marked DisruptionTarget (EvictionByEvictionAPI) and deleted with {grace}; {} no longer counts it and creates a replacement at once, which the scheduler places on another node.",
-            if evicted.len() == 1 { "the eviction".to_string() } else { format!("{} evictions", evicted.len()) },
-            if evicted.len() == 1 { "the pod is" } else { "each pod is" },
-            if evicted.len() == 1 { "its ReplicaSet" } else { "each pod's ReplicaSet" },
+            if one { "the eviction".to_string() } else { format!("{} evictions", evicted.len()) },
+            if one { "the pod is" } else { "each pod is" },
+            if one { "its ReplicaSet" } else { "each pod's ReplicaSet" },
         ));
     }
-    if !causes.is_empty() {
-        let mut unique: Vec<&String> = causes.iter().collect();
-        unique.dedup();
-        let unique: Vec<&str> = unique.iter().map(|c| c.as_str()).collect();
+    if !done.terminating.is_empty() {
+        said.push(format!(
+            "{} {} being deleted already, so the Eviction API lets {} go without asking a budget, and nothing changes for {}: kubectl waits for {} too.",
+            done.terminating.join(", "),
+            if done.terminating.len() == 1 { "was" } else { "were" },
+            if done.terminating.len() == 1 { "it" } else { "them" },
+            if done.terminating.len() == 1 { "it" } else { "them" },
+            if done.terminating.len() == 1 { "it" } else { "them" },
+        ));
+    }
+    if done.refused > 0 {
+        let causes: Vec<&str> = done.causes.iter().map(String::as_str).collect();
         said.push(format!(
             "It refuses {} with 429 TooManyRequests ({}): the pod{} stay{} running, and kubectl tries again in {}s.",
-            if causes.len() == 1 { "one".to_string() } else { causes.len().to_string() },
-            unique.join("; "),
-            super::trace::plural(causes.len() as i64),
-            if causes.len() == 1 { "s" } else { "" },
+            if done.refused == 1 { "one".to_string() } else { done.refused.to_string() },
+            causes.join("; "),
+            super::trace::plural(done.refused as i64),
+            if done.refused == 1 { "s" } else { "" },
             RETRY_MS / 1000
         ));
     }
@@ -267,6 +318,20 @@ fn explain(store: &Store, wait: &DrainWait, evicted: &[&str], causes: &[String])
     said.join(" ")
 }
 
+/// One round of a drain's evictions: kubectl's lines, why, and the drain as it goes on.
+fn evict_round(
+    store: &Store,
+    pods: &[&Pod],
+    mut wait: DrainWait,
+    now: Time,
+    out: &mut Outcome,
+) -> String {
+    let done = evict_pods(store, pods, &mut wait, now, out);
+    let why = explain(store, &wait, &done);
+    out.change(Change::WatchDrain(Box::new(wait)));
+    format!("{} {why}", sentence(&done.lines))
+}
+
 /// Drain `id` tries again the evictions a budget refused (`evictPods`' retry after
 /// `EvictErrorRetryDelay`).
 pub fn retry(store: &Store, id: u64, now: Time) -> Outcome {
@@ -278,7 +343,7 @@ pub fn retry(store: &Store, id: u64, now: Time) -> Outcome {
     if wait.pending.is_empty() {
         return out;
     }
-    let mut next = DrainWait {
+    let next = DrainWait {
         pending: Vec::new(),
         ..wait.clone()
     };
@@ -289,18 +354,19 @@ pub fn retry(store: &Store, id: u64, now: Time) -> Outcome {
         .filter_map(|n| store.pods.get(n.as_str()))
         .map(|p| &**p)
         .collect();
-    let before = next.pods.len();
-    let (lines, causes) = evict_pods(store, &pods, &mut next, now, &mut out);
-    let evicted: Vec<&str> = next.pods[before..]
-        .iter()
-        .map(|(n, _)| n.as_str())
-        .collect();
-    let why = explain(store, &next, &evicted, &causes);
-    out.say(format!(
-        "kubectl drain {node} tries again: {} {why}",
-        sentence(&lines)
-    ));
-    out.change(Change::WatchDrain(Box::new(next)));
+    if pods.is_empty() {
+        let ended = next
+            .is_done()
+            .then(|| format!(" kubectl prints {}.", next.ending(store)));
+        out.say(format!(
+            "kubectl drain {node} would try its refused evictions again, but the pods are gone (NotFound), which it counts as done.{}",
+            ended.unwrap_or_default()
+        ));
+        out.change(Change::WatchDrain(Box::new(next)));
+        return out;
+    }
+    let said = evict_round(store, &pods, next, now, &mut out);
+    out.say(format!("kubectl drain {node} tries again: {said}"));
     out
 }
 
@@ -325,12 +391,7 @@ pub fn drain(
     out: &mut Outcome,
 ) -> Result<(), CommandError> {
     let (cordon, _) = super::commands::cordon(store, node, true, now, out)?;
-    let pods: Vec<&Pod> = store
-        .pods
-        .values()
-        .filter(|p| p.node_name == node)
-        .map(|p| &**p)
-        .collect();
+    let pods: Vec<&Pod> = pods_on(store, node).collect();
     let finished = |p: &Pod| matches!(p.status.phase, PodPhase::Succeeded | PodPhase::Failed);
     let local: Vec<String> = pods
         .iter()
@@ -343,7 +404,8 @@ pub fn drain(
             local.join(", ")
         );
         out.say(format!(
-            "{cordon}; error: unable to drain node {node:?} due to error: {err}, continuing command... There are pending nodes to be drained: {node}. {err}. The node stays cordoned, and no pod was evicted: a pod's emptyDir volume lives on the node and goes with the pod, so kubectl asks for --delete-emptydir-data before it evicts one."
+            "{cordon}; {}. The node stays cordoned, and no pod was evicted: a pod's emptyDir volume lives on the node and goes with the pod, so kubectl asks for --delete-emptydir-data before it evicts one.",
+            unable_to_drain(node, &err, std::slice::from_ref(&err))
         ));
         return Ok(());
     }
@@ -353,7 +415,7 @@ pub fn drain(
         ));
         return Ok(());
     }
-    let mut wait = DrainWait {
+    let wait = DrainWait {
         id: store.drains_started,
         node: node.to_string(),
         since: now,
@@ -361,21 +423,18 @@ pub fn drain(
         pending: Vec::new(),
         failed: Vec::new(),
     };
-    let (lines, causes) = evict_pods(store, &pods, &mut wait, now, out);
-    let evicted: Vec<&str> = wait.pods.iter().map(|(n, _)| n.as_str()).collect();
-    let why = explain(store, &wait, &evicted, &causes);
-    out.say(format!("{cordon}; {} {why}", sentence(&lines)));
-    out.change(Change::WatchDrain(Box::new(wait)));
+    let said = evict_round(store, &pods, wait, now, out);
+    out.say(format!("{cordon}; {said}"));
     Ok(())
 }
 
-/// What the drains in progress print now that a step has changed the pods: for each drain, the
+/// What the drains at work print now that a step has changed the pods: for each drain, the
 /// `pod/NAME evicted` lines of its pods that are gone, and `node/NAME drained` when nothing is
-/// left to wait for. Returns the sentence to add to the step's narration, and the drains still
-/// at work.
+/// left to wait for. Returns the sentence to add to the step's narration, and the drains it
+/// changed (one that is over is written as done, and so leaves the store).
 pub fn progress(store: &Store, now: Time) -> Option<(String, Vec<DrainWait>)> {
     let mut said = Vec::new();
-    let mut waiting = Vec::with_capacity(store.drains.len());
+    let mut changed = Vec::new();
     for d in store.drains.iter() {
         let (gone, left): (Vec<_>, Vec<_>) = d.pods.iter().cloned().partition(|(name, uid)| {
             store
@@ -384,7 +443,6 @@ pub fn progress(store: &Store, now: Time) -> Option<(String, Vec<DrainWait>)> {
                 .is_none_or(|p| p.metadata.uid != *uid)
         });
         if gone.is_empty() {
-            waiting.push(d.clone());
             continue;
         }
         let evicted: Vec<String> = gone
@@ -403,17 +461,17 @@ pub fn progress(store: &Store, now: Time) -> Option<(String, Vec<DrainWait>)> {
                 next.ending(store),
                 super::kubelet::go_duration(now.millis_since(d.since)),
             ));
-            continue;
+        } else {
+            let more = next.pods.len() + next.pending.len();
+            said.push(format!(
+                "kubectl drain {}, which looks every second, prints {} and waits for {} more pod{}.",
+                d.node,
+                evicted.join(", "),
+                more,
+                super::trace::plural(more as i64)
+            ));
         }
-        let more = next.pods.len() + next.pending.len();
-        said.push(format!(
-            "kubectl drain {}, which looks every second, prints {} and waits for {} more pod{}.",
-            d.node,
-            evicted.join(", "),
-            more,
-            super::trace::plural(more as i64)
-        ));
-        waiting.push(next);
+        changed.push(next);
     }
-    (!said.is_empty()).then(|| (said.join(" "), waiting))
+    (!said.is_empty()).then(|| (said.join(" "), changed))
 }

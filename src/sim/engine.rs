@@ -729,11 +729,14 @@ impl Sim {
             .narration
             .into_text()
             .unwrap_or_else(|| default_narration(&actor, &events));
-        // A drain in progress prints a line for each of its pods this step removed.
+        // A drain at work prints a line for each of its pods this step removed; kubectl's
+        // client state is written as any change is.
         if !self.store.drains.is_empty()
-            && let Some((said, waiting)) = super::drain::progress(&self.store, now)
+            && let Some((said, changed)) = super::drain::progress(&self.store, now)
         {
-            self.store.drains = waiting;
+            for wait in changed {
+                self.apply_change(Change::WatchDrain(Box::new(wait)));
+            }
             narration.push(' ');
             narration.push_str(&said);
         }
@@ -792,7 +795,7 @@ impl Sim {
         if let Some((name, labels)) = leaving
             && !self.store.pods.contains_key(&*name)
         {
-            self.disruption_pod_handler(&name, &labels);
+            self.disruption_pod_handler(&name, &labels, false);
         }
         if let Some((name, before)) = watched
             && let Some(after) = self.store.deployments.get(&name)
@@ -811,10 +814,17 @@ impl Sim {
         }
     }
 
-    /// The disruption controller's pod handlers (`addPod`, `updatePod`, `deletePod`): the first
-    /// budget that counts the pod (`getPdbForPod`, here by name) is recounted, with a warning on
-    /// the pod when several count it.
-    fn disruption_pod_handler(&mut self, pod: &ObjectName, labels: &BTreeMap<String, String>) {
+    /// The disruption controller's pod handlers (`addPod`, `updatePod`, `deletePod`): the budgets
+    /// that count the pod are recounted, and a pod several count gets `getPdbForPod`'s warning
+    /// when it is created. Upstream recounts only the one it picks (arbitrarily); every
+    /// budget here exists before its pods, so one that is never picked would never be counted
+    /// again, and its drains would wait for ever.
+    fn disruption_pod_handler(
+        &mut self,
+        pod: &ObjectName,
+        labels: &BTreeMap<String, String>,
+        created: bool,
+    ) {
         let now = self.clock;
         let counting: Vec<ObjectName> = self
             .store
@@ -826,7 +836,7 @@ impl Sim {
         let Some(chosen) = counting.first().cloned() else {
             return;
         };
-        if counting.len() > 1 {
+        if created && counting.len() > 1 {
             self.queue.push(
                 now,
                 Work::OverlappingBudgets {
@@ -836,7 +846,9 @@ impl Sim {
                 },
             );
         }
-        self.queue.push(now, Work::SyncDisruptionBudget(chosen));
+        for b in counting {
+            self.queue.push(now, Work::SyncDisruptionBudget(b));
+        }
     }
 
     /// The informers' event handlers: who wakes up when an object changes.
@@ -878,7 +890,7 @@ impl Sim {
                         .get(&*name)
                         .map(|p| p.metadata.labels.clone())
                 {
-                    self.disruption_pod_handler(&name, &labels);
+                    self.disruption_pod_handler(&name, &labels, created);
                 }
                 if let Some((uid, owner_name)) = owner
                     && relevant

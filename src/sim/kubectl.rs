@@ -2919,13 +2919,13 @@ pub fn describe_disruption_budget(m: &Moment<'_>, name: &str) -> Result<String, 
     } else if let Some(max) = &b.spec.max_unavailable {
         o.push_str(&format!("Max unavailable:\t{max}\n"));
     }
-    o.push_str(&format!(
-        "Selector:\t{}\n",
-        b.spec
-            .selector
-            .as_ref()
-            .map_or("<none>".to_string(), |s| s.to_selector_string())
-    ));
+    // A missing selector prints `<unset>`; `{}` prints `<none>` (`FormatLabelSelector`).
+    let selector = match &b.spec.selector {
+        None => "<unset>".to_string(),
+        Some(s) if s.is_empty() => "<none>".to_string(),
+        Some(s) => s.to_selector_string(),
+    };
+    o.push_str(&format!("Selector:\t{selector}\n"));
     let st = &b.status;
     o.push_str("Status:\n");
     o.push_str(&format!(

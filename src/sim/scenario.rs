@@ -786,8 +786,17 @@ fn load_disruption_budgets(
                 l,
                 &format!("{path}.metadata"),
                 meta,
-                &["name", "labels", "annotations"],
+                &["name", "namespace", "labels", "annotations"],
             );
+            // One namespace is simulated: a budget copied with `namespace: default` is at home.
+            if let Some(ns) = meta.get("namespace").and_then(Value::as_str)
+                && ns != "default"
+            {
+                l.err(
+                    &format!("{path}.metadata.namespace"),
+                    format!("Unsupported value: {ns:?}: supported values: \"default\" (RolloutScope simulates the default namespace)"),
+                );
+            }
         }
         if let Some(spec) = section("spec") {
             known_keys(

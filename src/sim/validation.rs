@@ -3119,6 +3119,13 @@ pub fn validate_disruption_budget(b: &crate::sim::api::PodDisruptionBudget) -> V
         for msg in problems {
             errs.push(FieldError::invalid(&path, go_quote(name), msg));
         }
+        let meta = Path::root("metadata");
+        validate_labels(&b.metadata.labels, &meta.child("labels"), &mut errs);
+        validate_annotations(
+            &b.metadata.annotations,
+            &meta.child("annotations"),
+            &mut errs,
+        );
     }
     errs
 }

@@ -144,11 +144,16 @@ pub struct NodeView {
 /// A drain in progress on `node`, as its node card says it: the evictions a budget refused and
 /// the evicted pods still terminating, over every `kubectl drain` of the node.
 fn drain_note(store: &super::store::Store, node: &str) -> Option<String> {
-    let (mut refused, mut going) = (0usize, 0usize);
+    // Two drains of one node may wait for the same pod: each pod counts once.
+    let (mut refused, mut going) = (
+        std::collections::BTreeSet::new(),
+        std::collections::BTreeSet::new(),
+    );
     for d in store.drains.iter().filter(|d| d.node == node) {
-        refused += d.pending.len();
-        going += d.pods.len();
+        refused.extend(d.pending.iter());
+        going.extend(d.pods.iter().map(|(name, _)| name));
     }
+    let (refused, going) = (refused.len(), going.len());
     if refused + going == 0 {
         return None;
     }

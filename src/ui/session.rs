@@ -148,7 +148,7 @@ impl UserAction {
             UserAction::Uncordon(node) => Command::Uncordon(node.clone()),
             UserAction::Drain(arg) => {
                 let (node, flags) =
-                    crate::sim::drain::parse(arg).map_err(|why| format!("error: drain {why}"))?;
+                    crate::sim::drain::parse(arg).map_err(|why| format!("error: {why}"))?;
                 Command::Drain { node, flags }
             }
             UserAction::FailNode(node) => Command::FailNode(node.clone()),

@@ -4590,8 +4590,14 @@ fn overlapping_and_odd_budgets_behave_as_upstream() {
             .replace("name: budget-0", "name: Budget_1"),
         &["{at: 20s, drain: a}"],
     );
-    let (sim, _) = run_yaml(&everything, 60);
+    let (sim, steps) = run_yaml(&everything, 60);
     assert_eq!(sim.store().pdbs["Budget_1"].status.expected_pods, 2);
+    let described = kubectl::describe_disruption_budget(&Moment::new(&sim, &steps), "Budget_1")
+        .expect("described");
+    assert!(
+        described.contains("Selector:       <none>\n"),
+        "{described}"
+    );
     assert!(
         pods_per_node(&sim).starts_with("a=0"),
         "{}",
@@ -4636,4 +4642,52 @@ fn two_drains_of_one_node_each_retry_and_finish() {
         })
         .sum::<usize>();
     assert_eq!(drained, 2, "each drain ends");
+}
+
+/// Two pods on node a under a budget that allows no disruption (minAvailable 2 of 2), so the
+/// drain at 20 s is refused for both; `extra` actions follow. Node b is tainted until 10 s so
+/// that both pods start on a; `grace` is the pods' termination grace period.
+fn blocked_drain(grace: u32, extra: &str) -> String {
+    format!(
+        "cluster:\n  nodes:\n    - {{name: a, cpu: \"4\"}}\n    - {{name: b, cpu: \"4\", taints: [\"hold=on:NoSchedule\"]}}\n  podDisruptionBudgets:\n    - {{apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {{name: app, namespace: default}}, spec: {{minAvailable: 2, selector: {{matchLabels: {{app: app}}}}}}}}\n    - {{apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {{name: all}}, spec: {{maxUnavailable: 0, selector: {{}}}}}}\nimages:\n  app:1: {{pull_time: 1s}}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {{name: app}}\n  spec:\n    replicas: 2\n    selector: {{matchLabels: {{app: app}}}}\n    template:\n      metadata: {{labels: {{app: app}}}}\n      spec:\n        terminationGracePeriodSeconds: {grace}\n        containers:\n          - {{name: app, image: app:1}}\nactions:\n  - {{at: 10s, untaint: \"b hold:NoSchedule\"}}\n  - {{at: 20s, drain: a}}\n{extra}run_until: 1m\n"
+    )
+}
+
+/// A refused drain whose pods go another way: scaled to 0, they are deleted. Pods still
+/// terminating at a retry are let go without a budget, and kubectl waits for them; pods already
+/// gone (NotFound) count as done. Either way the drain ends. Both budgets count the pods (one
+/// with `selector: {}`), and both are recounted, so neither is left behind.
+#[test]
+fn a_refused_drain_ends_when_its_pods_go_another_way() {
+    // 30 s grace: the pods are still terminating at the 25 s retry.
+    let (_, steps) = run_yaml(&blocked_drain(30, "  - {at: 22s, scale: 0}\n"), 60);
+    let retried = kubectl_said_at(&steps, 25);
+    assert!(
+        retried.contains(
+            "being deleted already, so the Eviction API lets them go without asking a budget"
+        ),
+        "{retried}"
+    );
+    assert!(
+        steps
+            .iter()
+            .any(|s| s.narration.contains("node/a drained: the drain is done")),
+        "the drain ends"
+    );
+    // 1 s grace: the pods are gone before the retry.
+    let (_, steps) = run_yaml(&blocked_drain(1, "  - {at: 22s, scale: 0}\n"), 60);
+    let retried = kubectl_said_at(&steps, 25);
+    assert!(
+        retried.starts_with("kubectl drain a would try its refused evictions again, but the pods are gone (NotFound), which it counts as done. kubectl prints node/a drained."),
+        "{retried}"
+    );
+    // Both budgets were recounted as the pods came and went.
+    let (sim, _) = run_yaml(&blocked_drain(30, ""), 19);
+    let healthy: Vec<i32> = sim
+        .store()
+        .pdbs
+        .values()
+        .map(|b| b.status.current_healthy)
+        .collect();
+    assert_eq!(healthy, [2, 2], "{:?}", sim.store().pdbs);
 }

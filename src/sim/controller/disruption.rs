@@ -64,7 +64,7 @@ fn expected_pod_count(
     if let Some(max) = &spec.max_unavailable {
         let expected = expected_scale(store, pods);
         let max_unavailable = max.scaled_value(expected, true).unwrap_or(0);
-        let desired = (expected - max_unavailable).max(0);
+        let desired = expected.saturating_sub(max_unavailable).max(0);
         return (
             expected,
             desired,
@@ -73,7 +73,7 @@ fn expected_pod_count(
     }
     match &spec.min_available {
         Some(IntOrString::Int(min)) => (
-            pods.len() as i32,
+            i32::try_from(pods.len()).unwrap_or(i32::MAX),
             *min,
             format!(
                 "minAvailable {min} (expectedPods {}: the pods it selects)",
@@ -125,11 +125,12 @@ pub fn sync_disruption_budget(store: &Store, name: &str, now: Time) -> Outcome {
         .filter(|p| p.metadata.deletion_timestamp.is_none())
         .filter(|p| !disrupted.contains_key(&p.metadata.name))
         .filter(|p| p.is_ready())
-        .count() as i32;
+        .count();
+    let healthy = i32::try_from(healthy).unwrap_or(i32::MAX);
     let allowed = if expected <= 0 {
         0
     } else {
-        (healthy - desired).max(0)
+        healthy.saturating_sub(desired).max(0)
     };
     let mut status = PodDisruptionBudgetStatus {
         observed_generation: pdb.metadata.generation,
@@ -245,8 +246,8 @@ pub fn evict(
     }
 }
 
-/// `getPdbForPod`'s warning: a pod that several budgets count is routed to the first of them
-/// (here by name; upstream's pick is arbitrary), and said so on the pod.
+/// `getPdbForPod`'s warning: a pod that several budgets count is routed to one of them (here
+/// the first by name; upstream's pick is arbitrary), and said so on the pod.
 pub fn overlapping_budgets(pod: &str, chosen: &str, count: usize) -> Outcome {
     let mut out = Outcome {
         stage: Some(Stage::Retry),
@@ -261,7 +262,7 @@ pub fn overlapping_budgets(pod: &str, chosen: &str, count: usize) -> Outcome {
         ),
     ));
     out.say(format!(
-        "The disruption controller finds {pod} counted by {count} PodDisruptionBudgets and recounts only {chosen} for it. The Eviction API refuses to evict a pod that more than one budget covers."
+        "The disruption controller finds the new pod {pod} counted by {count} PodDisruptionBudgets; its pod handler picks one, {chosen} (upstream's pick is arbitrary), and warns. The Eviction API refuses to evict a pod that more than one budget covers."
     ));
     out
 }

@@ -81,8 +81,8 @@ pub enum Change {
         name: String,
         runtime: crate::sim::kubelet::NodeRuntime,
     },
-    /// A `kubectl drain` starts waiting for the pods it evicted, or moves on (client state, not
-    /// an API object): the drain of the same node is replaced.
+    /// A `kubectl drain` starts, or moves on (client state, not an API object): the drain with
+    /// the same id is replaced, and one that is over leaves.
     WatchDrain(Box<crate::sim::drain::DrainWait>),
     /// A write of a PodDisruptionBudget's status (by its controller or the Eviction API).
     UpdatePdbStatus {
