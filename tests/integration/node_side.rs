@@ -4302,6 +4302,15 @@ fn a_drain_refuses_pods_with_local_storage_without_the_flag() {
     );
 }
 
+/// Asserts that a `kubectl drain` of `node` ended, printing `node/NODE drained`.
+fn assert_drained(steps: &[Step], node: &str) {
+    let line = format!("node/{node} drained: the drain is done");
+    assert!(
+        steps.iter().any(|s| s.narration.contains(&line)),
+        "no step says {line:?}"
+    );
+}
+
 /// A scenario with PodDisruptionBudgets (`spec` given as YAML flow mappings) selecting `app=app`.
 fn with_budgets(yaml: &str, specs: &[&str]) -> String {
     let list: String = specs
@@ -4388,12 +4397,7 @@ fn a_budget_lets_a_drain_evict_one_pod_at_a_time() {
         retried.starts_with(&format!("kubectl drain a tries again: evicting pod default/{second}. The Eviction API grants the eviction")),
         "{retried}"
     );
-    assert!(
-        steps
-            .iter()
-            .any(|s| s.narration.contains("node/a drained: the drain is done")),
-        "the drain ends"
-    );
+    assert_drained(&steps, "a");
     let table = kubectl::get(
         &Moment::new(&sim, &steps),
         &[Resource::PodDisruptionBudgets],
@@ -4668,12 +4672,7 @@ fn a_refused_drain_ends_when_its_pods_go_another_way() {
         ),
         "{retried}"
     );
-    assert!(
-        steps
-            .iter()
-            .any(|s| s.narration.contains("node/a drained: the drain is done")),
-        "the drain ends"
-    );
+    assert_drained(&steps, "a");
     // 1 s grace: the pods are gone before the retry.
     let (_, steps) = run_yaml(&blocked_drain(1, "  - {at: 22s, scale: 0}\n"), 60);
     let retried = kubectl_said_at(&steps, 25);
