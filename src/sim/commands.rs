@@ -651,7 +651,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
         }
         Command::Cordon(n) | Command::Uncordon(n) => {
             let on = matches!(cmd, Command::Cordon(_));
-            let (line, changed) = cordon(store, n, on, now, &mut out)?;
+            let (line, changed) = cordon(store, n, on, now, false, &mut out)?;
             out.say(match (on, changed) {
                 (true, true) => format!("{line}: spec.unschedulable is true, so the scheduler places no new pods there (unless a pod tolerates node.kubernetes.io/unschedulable:NoSchedule). Pods already on it keep running."),
                 (false, true) => format!("{line}: the scheduler may place pods there again, and pending pods are retried."),
@@ -932,13 +932,14 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
 
 /// `RunCordonOrUncordon` for one node: sets `spec.unschedulable` to `on` unless it is so
 /// already, and returns what kubectl prints (`node/node-1 cordoned`, `node/node-1 already
-/// cordoned`), and whether it changed the node. `kubectl cordon`, `uncordon` and `drain` all
-/// start here.
+/// cordoned`), and whether it changed the node. A client dry run changes nothing and says
+/// ` (dry run)`. `kubectl cordon`, `uncordon` and `drain` all start here.
 pub(crate) fn cordon(
     store: &Store,
     n: &str,
     on: bool,
     now: Time,
+    dry_run: bool,
     out: &mut Outcome,
 ) -> Result<(String, bool), CommandError> {
     let word = if on { "cordoned" } else { "uncordoned" };
@@ -948,7 +949,11 @@ pub(crate) fn cordon(
         )));
     };
     if node.spec.unschedulable == on {
-        return Ok((format!("node/{n} already {word}"), false));
+        let dry = if dry_run { " (dry run)" } else { "" };
+        return Ok((format!("node/{n} already {word}{dry}"), false));
+    }
+    if dry_run {
+        return Ok((format!("node/{n} {word} (dry run)"), false));
     }
     let kubelet_up = !super::kubelet::node_down(store, n);
     let mut node = node.clone();

@@ -21,6 +21,8 @@ pub struct DrainFlags {
     pub ignore_daemonsets: bool,
     pub delete_emptydir_data: bool,
     pub force: bool,
+    /// `--dry-run=client`: print what would be done, change nothing.
+    pub dry_run: bool,
 }
 
 impl DrainFlags {
@@ -31,6 +33,7 @@ impl DrainFlags {
             (self.ignore_daemonsets, " --ignore-daemonsets"),
             (self.delete_emptydir_data, " --delete-emptydir-data"),
             (self.force, " --force"),
+            (self.dry_run, " --dry-run=client"),
         ] {
             if on {
                 s.push_str(flag);
@@ -63,9 +66,10 @@ pub fn parse(text: &str) -> Result<(String, DrainFlags), String> {
             // The older spelling, which kubectl still takes with a deprecation warning.
             "--delete-emptydir-data" | "--delete-local-data" => flags.delete_emptydir_data = true,
             "--force" => flags.force = true,
+            "--dry-run=client" => flags.dry_run = true,
             other if other.starts_with('-') => {
                 return Err(format!(
-                    "unknown flag: {other} (this model takes --ignore-daemonsets, --delete-emptydir-data and --force)"
+                    "unknown flag: {other} (this model takes --ignore-daemonsets, --delete-emptydir-data, --force and --dry-run=client)"
                 ));
             }
             other => {
@@ -390,7 +394,9 @@ pub fn drain(
     now: Time,
     out: &mut Outcome,
 ) -> Result<(), CommandError> {
-    let (cordon, _) = super::commands::cordon(store, node, true, now, out)?;
+    // A client dry run prints what kubectl would do, from the objects as they are, and
+    // writes nothing (the printer adds ` (dry run)` to each line).
+    let (cordon, _) = super::commands::cordon(store, node, true, now, flags.dry_run, out)?;
     let pods: Vec<&Pod> = pods_on(store, node).collect();
     let finished = |p: &Pod| matches!(p.status.phase, PodPhase::Succeeded | PodPhase::Failed);
     let local: Vec<String> = pods
@@ -404,8 +410,25 @@ pub fn drain(
             local.join(", ")
         );
         out.say(format!(
-            "{cordon}; {}. The node stays cordoned, and no pod was evicted: a pod's emptyDir volume lives on the node and goes with the pod, so kubectl asks for --delete-emptydir-data before it evicts one.",
-            unable_to_drain(node, &err, std::slice::from_ref(&err))
+            "{cordon}; {}. {} no pod was evicted: a pod's emptyDir volume lives on the node and goes with the pod, so kubectl asks for --delete-emptydir-data before it evicts one.",
+            unable_to_drain(node, &err, std::slice::from_ref(&err)),
+            if flags.dry_run {
+                "It was a dry run, so the node is not cordoned either, and"
+            } else {
+                "The node stays cordoned, and"
+            }
+        ));
+        return Ok(());
+    }
+    if flags.dry_run {
+        let lines: Vec<String> = pods
+            .iter()
+            .map(|p| format!("evicting pod default/{} (dry run)", p.metadata.name))
+            .chain([format!("node/{node} drained (dry run)")])
+            .collect();
+        out.say(format!(
+            "{cordon}; {}. A client dry run asks the API server nothing: the node stays as it is and no pod is evicted, so a PodDisruptionBudget is not consulted either.",
+            lines.join(", ")
         ));
         return Ok(());
     }

@@ -4295,7 +4295,7 @@ fn a_drain_refuses_pods_with_local_storage_without_the_flag() {
     );
     assert!(
         load_errors(&drain("a --ignore-daemonset")).contains(
-            "unknown flag: --ignore-daemonset (this model takes --ignore-daemonsets, --delete-emptydir-data and --force)"
+            "unknown flag: --ignore-daemonset (this model takes --ignore-daemonsets, --delete-emptydir-data, --force and --dry-run=client)"
         ),
         "{}",
         load_errors(&drain("a --ignore-daemonset"))
@@ -4689,4 +4689,46 @@ fn a_refused_drain_ends_when_its_pods_go_another_way() {
         .map(|b| b.status.current_healthy)
         .collect();
     assert_eq!(healthy, [2, 2], "{:?}", sim.store().pdbs);
+}
+
+/// `kubectl drain --dry-run=client` prints what it would do, each line marked `(dry run)`, and
+/// changes nothing: the node stays schedulable and every pod stays.
+#[test]
+fn a_dry_run_drain_prints_and_changes_nothing() {
+    let nodes = "    - {name: a, cpu: \"4\"}\n    - {name: b, cpu: \"4\"}\n";
+    let yaml = with_actions(
+        &tainted_yaml(nodes, 4, "", "1m"),
+        &["{at: 20s, drain: \"a --ignore-daemonsets --dry-run=client\"}"],
+    );
+    let (sim, steps) = run_yaml(&yaml, 30);
+    let said = kubectl_said_at(&steps, 20);
+    let on_a: Vec<String> = sim
+        .store()
+        .pods
+        .values()
+        .filter(|p| p.node_name == "a")
+        .map(|p| format!("evicting pod default/{} (dry run)", p.metadata.name))
+        .collect();
+    assert_eq!(on_a.len(), 2);
+    assert!(
+        said.starts_with(&format!(
+            "node/a cordoned (dry run); {}, node/a drained (dry run). A client dry run asks the API server nothing",
+            on_a.join(", ")
+        )),
+        "{said}"
+    );
+    assert!(!sim.store().nodes["a"].spec.unschedulable);
+    assert!(
+        sim.store()
+            .pods
+            .values()
+            .all(|p| p.metadata.deletion_timestamp.is_none())
+    );
+    assert_eq!(
+        steps
+            .iter()
+            .find(|s| s.actor == "kubectl" && s.time.as_millis() == 20_000)
+            .map(|s| s.object.as_str()),
+        Some("node/a")
+    );
 }
