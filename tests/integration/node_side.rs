@@ -4732,3 +4732,31 @@ fn a_dry_run_drain_prints_and_changes_nothing() {
         Some("node/a")
     );
 }
+
+/// A budget limits evictions only: a pod deleted with `kubectl delete pod` takes it below its
+/// minimum, and the disruption controller says what the budget does not guard against.
+#[test]
+fn a_deleted_pod_takes_a_budget_below_its_minimum() {
+    let nodes = "    - {name: a, cpu: \"4\"}\n";
+    let yaml = with_actions(
+        &with_budgets(
+            &tainted_yaml(nodes, 2, "", "1m"),
+            &["{minAvailable: 2, selector: {matchLabels: {app: app}}}"],
+        ),
+        &["{at: 20s, delete_pod: app-}"],
+    );
+    // The replacement is Ready within the same second (its image is there, it has no probe),
+    // so the budget is met again at once; the drop is still seen and said.
+    let (_, steps) = run_yaml(&yaml, 20);
+    let warned: Vec<&Step> = steps
+        .iter()
+        .filter(|s| {
+            s.narration.contains(
+                "The budget is not met now, and it cannot stop that: it limits only evictions",
+            )
+        })
+        .collect();
+    assert_eq!(warned.len(), 1, "said once, when it drops");
+    assert_eq!(warned[0].actor, "disruption-controller");
+    assert_eq!(warned[0].time, Time::from_secs(20));
+}

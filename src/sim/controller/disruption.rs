@@ -152,6 +152,14 @@ pub fn sync_disruption_budget(store: &Store, name: &str, now: Time) -> Outcome {
         s = plural(allowed),
         is = if allowed == 1 { "is" } else { "are" },
     ));
+    // A budget that was met and no longer is: worth saying what it does not guard against,
+    // which learners often expect it to.
+    let observed = pdb.status.observed_generation > 0;
+    if observed && pdb.status.current_healthy >= desired && healthy < desired {
+        out.say(
+            "The budget is not met now, and it cannot stop that: it limits only evictions (kubectl drain asks for them); a rollout's scale-down, kubectl delete pod, a crash or a failed node take pods away without asking it.",
+        );
+    }
     out.change(Change::UpdatePdbStatus {
         name: name.to_string(),
         status,
