@@ -23,6 +23,9 @@ pub struct DrainFlags {
     pub force: bool,
     /// `--dry-run=client`: print what would be done, change nothing.
     pub dry_run: bool,
+    /// `--grace-period=N`: the seconds each evicted pod gets to shut down; negative (kubectl's
+    /// default, -1) leaves each pod its own.
+    pub grace_period: Option<i64>,
 }
 
 impl DrainFlags {
@@ -38,6 +41,9 @@ impl DrainFlags {
             if on {
                 s.push_str(flag);
             }
+        }
+        if let Some(g) = self.grace_period {
+            s.push_str(&format!(" --grace-period={g}"));
         }
         s
     }
@@ -67,9 +73,23 @@ pub fn parse(text: &str) -> Result<(String, DrainFlags), String> {
             "--delete-emptydir-data" | "--delete-local-data" => flags.delete_emptydir_data = true,
             "--force" => flags.force = true,
             "--dry-run=client" => flags.dry_run = true,
+            other if other.starts_with("--grace-period=") => {
+                let value = other.trim_start_matches("--grace-period=");
+                let seconds: i64 = value.parse().map_err(|_| {
+                    format!(
+                        "invalid argument {value:?} for \"--grace-period\" flag: strconv.ParseInt: parsing {value:?}: invalid syntax"
+                    )
+                })?;
+                // Zero asks the API server to delete each pod object at once, before its
+                // kubelet has stopped anything, which this model does not do.
+                if seconds == 0 {
+                    return Err("--grace-period=0 deletes each pod object at once, before its kubelet stops it, which RolloutScope does not model: give 1 or more (or leave it out for each pod's own)".into());
+                }
+                flags.grace_period = Some(seconds);
+            }
             other if other.starts_with('-') => {
                 return Err(format!(
-                    "unknown flag: {other} (this model takes --ignore-daemonsets, --delete-emptydir-data, --force and --dry-run=client)"
+                    "unknown flag: {other} (this model takes --ignore-daemonsets, --delete-emptydir-data, --force, --dry-run=client and --grace-period=N)"
                 ));
             }
             other => {
@@ -98,6 +118,8 @@ pub struct DrainWait {
     /// The errors of evictions kubectl gave up on; the drain then ends with them, not with
     /// `node/… drained`.
     pub failed: Vec<String>,
+    /// The grace period its evictions ask for (`--grace-period`), if not each pod's own.
+    pub grace: Option<i64>,
 }
 
 impl DrainWait {
@@ -208,8 +230,8 @@ fn evict_pods(
                 super::controller::node_lifecycle::add_condition_and_delete_pod(
                     out,
                     p,
-                    "EvictionByEvictionAPI",
-                    "Eviction API: evicting",
+                    ("EvictionByEvictionAPI", "Eviction API: evicting"),
+                    wait.grace,
                     now,
                 );
                 wait.pods.push((name.clone(), p.metadata.uid.clone()));
@@ -270,9 +292,15 @@ fn explain(store: &Store, wait: &DrainWait, done: &Evictions) -> String {
         let graces: std::collections::BTreeSet<i64> = evicted
             .iter()
             .filter_map(|n| store.pods.get(n.as_str()))
-            .map(|p| p.spec.termination_grace_period_seconds.unwrap_or(30))
+            .map(|p| {
+                wait.grace
+                    .unwrap_or_else(|| p.spec.termination_grace_period_seconds.unwrap_or(30))
+            })
             .collect();
         let grace = match (graces.first(), graces.last()) {
+            (Some(a), _) if wait.grace.is_some() => {
+                format!("the {a}s grace period --grace-period asks for")
+            }
             (Some(a), Some(b)) if a == b => format!("its {a}s grace period"),
             (Some(a), Some(b)) => format!("its own grace period ({a}s to {b}s)"),
             _ => "its grace period".to_string(),
@@ -445,6 +473,7 @@ pub fn drain(
         pods: Vec::new(),
         pending: Vec::new(),
         failed: Vec::new(),
+        grace: flags.grace_period.filter(|g| *g >= 0),
     };
     let said = evict_round(store, &pods, wait, now, out);
     out.say(format!("{cordon}; {said}"));

@@ -4295,7 +4295,7 @@ fn a_drain_refuses_pods_with_local_storage_without_the_flag() {
     );
     assert!(
         load_errors(&drain("a --ignore-daemonset")).contains(
-            "unknown flag: --ignore-daemonset (this model takes --ignore-daemonsets, --delete-emptydir-data, --force and --dry-run=client)"
+            "unknown flag: --ignore-daemonset (this model takes --ignore-daemonsets, --delete-emptydir-data, --force, --dry-run=client and --grace-period=N)"
         ),
         "{}",
         load_errors(&drain("a --ignore-daemonset"))
@@ -4759,4 +4759,49 @@ fn a_deleted_pod_takes_a_budget_below_its_minimum() {
     assert_eq!(warned.len(), 1, "said once, when it drops");
     assert_eq!(warned[0].actor, "disruption-controller");
     assert_eq!(warned[0].time, Time::from_secs(20));
+}
+
+/// `kubectl drain --grace-period=N` gives each evicted pod N seconds, not its own 30; a word
+/// where the number belongs is refused as kubectl's flag parser refuses it, and 0 (delete the
+/// object at once) is refused as not modelled.
+#[test]
+fn a_drain_grace_period_sets_each_pods_shutdown_time() {
+    let nodes = "    - {name: a, cpu: \"4\"}\n    - {name: b, cpu: \"4\"}\n";
+    let base = tainted_yaml(nodes, 2, "", "1m");
+    let drain = |flags: &str| with_actions(&base, &[&format!("{{at: 20s, drain: \"a {flags}\"}}")]);
+    let (sim, steps) = run_yaml(&drain("--grace-period=5"), 20);
+    let deleting: Vec<_> = sim
+        .store()
+        .pods
+        .values()
+        .filter(|p| p.node_name == "a")
+        .map(|p| p.metadata.deletion_grace_period_seconds)
+        .collect();
+    assert!(
+        !deleting.is_empty() && deleting.iter().all(|g| *g == Some(5)),
+        "{deleting:?}"
+    );
+    let said = kubectl_said_at(&steps, 20);
+    assert!(
+        said.contains("the 5s grace period --grace-period asks for"),
+        "{said}"
+    );
+    assert!(
+        load_errors(&drain("--grace-period=soon")).contains(
+            "invalid argument \"soon\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"soon\": invalid syntax"
+        )
+    );
+    assert!(
+        load_errors(&drain("--grace-period=0"))
+            .contains("--grace-period=0 deletes each pod object at once")
+    );
+    // Negative is kubectl's default: each pod's own.
+    let (sim, _) = run_yaml(&drain("--grace-period=-1"), 20);
+    assert!(
+        sim.store()
+            .pods
+            .values()
+            .filter(|p| p.node_name == "a")
+            .all(|p| p.metadata.deletion_grace_period_seconds == Some(30))
+    );
 }

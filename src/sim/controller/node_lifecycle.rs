@@ -299,12 +299,12 @@ pub fn eviction_for_bound_pod(node: &str, now: Time) -> Work {
 
 /// `addConditionAndDeletePod`, as the taint eviction controller and the Eviction API both do
 /// it: the pod is marked as the target of a disruption (`DisruptionTarget`, with the evictor's
-/// reason and message), then deleted with its own grace period.
+/// reason and message), then deleted with `grace` seconds, or its own grace period.
 pub fn add_condition_and_delete_pod(
     out: &mut Outcome,
     p: &Pod,
-    reason: &'static str,
-    message: &'static str,
+    (reason, message): (&'static str, &'static str),
+    grace: Option<i64>,
     now: Time,
 ) {
     out.set_pod_condition(
@@ -320,7 +320,8 @@ pub fn add_condition_and_delete_pod(
     );
     out.change(Change::DeletePod {
         name: p.metadata.name.clone(),
-        grace_seconds: p.spec.termination_grace_period_seconds.unwrap_or(30),
+        grace_seconds: grace
+            .unwrap_or_else(|| p.spec.termination_grace_period_seconds.unwrap_or(30)),
     });
 }
 
@@ -386,8 +387,11 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
         add_condition_and_delete_pod(
             &mut out,
             p,
-            "DeletionByTaintManager",
-            "Taint manager: deleting due to NoExecute taint",
+            (
+                "DeletionByTaintManager",
+                "Taint manager: deleting due to NoExecute taint",
+            ),
+            None,
             now,
         );
         out.events.push(Event::normal(
