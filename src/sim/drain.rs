@@ -66,18 +66,40 @@ pub fn parse(text: &str) -> Result<(String, DrainFlags), String> {
         }
     };
     let mut flags = DrainFlags::default();
-    for w in words {
-        match w {
-            "--ignore-daemonsets" => flags.ignore_daemonsets = true,
+    while let Some(w) = words.next() {
+        let (flag, inline) = match w.split_once('=') {
+            Some((f, v)) => (f, Some(v)),
+            None => (w, None),
+        };
+        match (flag, inline) {
+            ("--ignore-daemonsets", None) => flags.ignore_daemonsets = true,
             // The older spelling, which kubectl still takes with a deprecation warning.
-            "--delete-emptydir-data" | "--delete-local-data" => flags.delete_emptydir_data = true,
-            "--force" => flags.force = true,
-            "--dry-run=client" => flags.dry_run = true,
-            other if other.starts_with("--grace-period=") => {
-                let value = other.trim_start_matches("--grace-period=");
-                let seconds: i64 = value.parse().map_err(|_| {
+            ("--delete-emptydir-data" | "--delete-local-data", None) => {
+                flags.delete_emptydir_data = true;
+            }
+            ("--force", None) => flags.force = true,
+            // `GetDryRunStrategy`: a bare `--dry-run` and `true` are the deprecated spellings of
+            // `client`, `false` of `none`.
+            ("--dry-run", None | Some("client" | "true")) => flags.dry_run = true,
+            ("--dry-run", Some("none" | "false")) => flags.dry_run = false,
+            ("--dry-run", Some("server")) => {
+                return Err("--dry-run=server has the API server run each eviction without keeping it, which RolloutScope does not model: use --dry-run=client".into());
+            }
+            ("--dry-run", Some(other)) => {
+                return Err(format!(
+                    "Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
+                ));
+            }
+            // pflag takes `--grace-period=N` and `--grace-period N`, N as `strconv.ParseInt(s, 0,
+            // 64)` reads it (so `010` is octal and `0x10` hexadecimal).
+            ("--grace-period", value) => {
+                let value = match value {
+                    Some(v) => v,
+                    None => words.next().unwrap_or_default(),
+                };
+                let seconds = go_parse_int(value).map_err(|why| {
                     format!(
-                        "invalid argument {value:?} for \"--grace-period\" flag: strconv.ParseInt: parsing {value:?}: invalid syntax"
+                        "invalid argument {value:?} for \"--grace-period\" flag: strconv.ParseInt: parsing {value:?}: {why}"
                     )
                 })?;
                 // Zero asks the API server to delete each pod object at once, before its
@@ -87,19 +109,60 @@ pub fn parse(text: &str) -> Result<(String, DrainFlags), String> {
                 }
                 flags.grace_period = Some(seconds);
             }
-            other if other.starts_with('-') => {
+            (other, _) if other.starts_with('-') => {
                 return Err(format!(
-                    "unknown flag: {other} (this model takes --ignore-daemonsets, --delete-emptydir-data, --force, --dry-run=client and --grace-period=N)"
+                    "unknown flag: {w} (this model takes --ignore-daemonsets, --delete-emptydir-data, --force, --dry-run=client and --grace-period=N)"
                 ));
             }
-            other => {
+            _ => {
                 return Err(format!(
-                    "names one node, then flags: {other:?} is neither (drain one node per action)"
+                    "names one node, then flags: {w:?} is neither (drain one node per action)"
                 ));
             }
         }
     }
     Ok((node, flags))
+}
+
+/// `strconv.ParseInt(s, 0, 64)`: an optional sign, then a decimal number, or one with a base
+/// prefix (`0x`, `0o`, `0b`, or a leading `0` for octal), with underscores between digits. The
+/// error is Go's reason: `invalid syntax` or `value out of range`.
+fn go_parse_int(s: &str) -> Result<i64, &'static str> {
+    const INVALID: &str = "invalid syntax";
+    let (negative, body) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let lower = body.to_ascii_lowercase();
+    let (radix, digits) = if let Some(d) = lower.strip_prefix("0x") {
+        (16, d)
+    } else if let Some(d) = lower.strip_prefix("0o") {
+        (8, d)
+    } else if let Some(d) = lower.strip_prefix("0b") {
+        (2, d)
+    } else if lower.len() > 1 && lower.starts_with('0') {
+        (8, &lower[1..])
+    } else {
+        (10, lower.as_str())
+    };
+    // Underscores only between digits (or just after a base prefix).
+    let prefixed = radix != 10;
+    let bad_underscore =
+        digits.ends_with('_') || digits.contains("__") || (digits.starts_with('_') && !prefixed);
+    let clean: String = digits.chars().filter(|c| *c != '_').collect();
+    if clean.is_empty() || clean.starts_with('+') || bad_underscore {
+        return Err(INVALID);
+    }
+    let magnitude = u128::from_str_radix(&clean, radix).map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow => "value out of range",
+        _ => INVALID,
+    })?;
+    let signed = if negative {
+        -i128::try_from(magnitude).map_err(|_| "value out of range")?
+    } else {
+        i128::try_from(magnitude).map_err(|_| "value out of range")?
+    };
+    i64::try_from(signed).map_err(|_| "value out of range")
 }
 
 /// One `kubectl drain` at work: the pods whose eviction a budget refused, which it tries again
@@ -319,14 +382,37 @@ fn explain(store: &Store, wait: &DrainWait, done: &Evictions) -> String {
         ));
     }
     if !done.terminating.is_empty() {
+        let one = done.terminating.len() == 1;
+        let it = if one { "it" } else { "them" };
         said.push(format!(
-            "{} {} being deleted already, so the Eviction API lets {} go without asking a budget, and nothing changes for {}: kubectl waits for {} too.",
+            "{} {} being deleted already, so the Eviction API lets {it} go without asking a budget, and nothing changes for {it}: kubectl waits for {it} too.",
             done.terminating.join(", "),
-            if done.terminating.len() == 1 { "was" } else { "were" },
-            if done.terminating.len() == 1 { "it" } else { "them" },
-            if done.terminating.len() == 1 { "it" } else { "them" },
-            if done.terminating.len() == 1 { "it" } else { "them" },
+            if one { "was" } else { "were" },
         ));
+        // The API server lets a delete shorten a grace period already running (`BeforeDelete`);
+        // this model keeps the one the pod has, and says so.
+        let longer: Vec<&str> = done
+            .terminating
+            .iter()
+            .filter(|n| {
+                let running = store
+                    .pods
+                    .get(n.as_str())
+                    .and_then(|p| p.metadata.deletion_grace_period_seconds);
+                wait.grace
+                    .zip(running)
+                    .is_some_and(|(asked, has)| asked < has)
+            })
+            .map(String::as_str)
+            .collect();
+        if !longer.is_empty() {
+            said.push(format!(
+                "The API server would shorten the grace period {} already {} to the {}s --grace-period asks for; RolloutScope keeps the longer one.",
+                longer.join(", "),
+                if longer.len() == 1 { "has" } else { "have" },
+                wait.grace.unwrap_or_default()
+            ));
+        }
     }
     if done.refused > 0 {
         let causes: Vec<&str> = done.causes.iter().map(String::as_str).collect();
@@ -526,4 +612,45 @@ pub fn progress(store: &Store, now: Time) -> Option<(String, Vec<DrainWait>)> {
         changed.push(next);
     }
     (!said.is_empty()).then(|| (said.join(" "), changed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Flags are read as kubectl's pflag reads them: `--grace-period` with `=` or a space and
+    /// Go's base-0 integers, `--dry-run`'s values as `GetDryRunStrategy` takes them.
+    #[test]
+    fn flags_are_read_as_kubectl_reads_them() {
+        let grace = |text: &str| parse(text).map(|(_, f)| f.grace_period);
+        assert_eq!(grace("a --grace-period=10"), Ok(Some(10)));
+        assert_eq!(grace("a --grace-period 10"), Ok(Some(10)));
+        assert_eq!(grace("a --grace-period=010"), Ok(Some(8)));
+        assert_eq!(grace("a --grace-period=0x10"), Ok(Some(16)));
+        assert_eq!(grace("a --grace-period=1_000"), Ok(Some(1000)));
+        assert_eq!(grace("a --grace-period=-1"), Ok(Some(-1)));
+        assert_eq!(
+            grace("a --grace-period=99999999999999999999"),
+            Err("invalid argument \"99999999999999999999\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"99999999999999999999\": value out of range".into())
+        );
+        for bad in ["08", "", "++5", "1__0", "_1", "1_", "5s"] {
+            assert!(
+                grace(&format!("a --grace-period={bad}"))
+                    .is_err_and(|e| e.ends_with("invalid syntax")),
+                "{bad:?}"
+            );
+        }
+        let dry = |text: &str| parse(text).map(|(_, f)| f.dry_run);
+        assert_eq!(dry("a --dry-run"), Ok(true));
+        assert_eq!(dry("a --dry-run=client"), Ok(true));
+        assert_eq!(dry("a --dry-run=none"), Ok(false));
+        assert!(dry("a --dry-run=server").is_err_and(|e| e.contains("not model")));
+        assert_eq!(
+            dry("a --dry-run=maybe"),
+            Err(
+                "Invalid dry-run value (maybe). Must be \"none\", \"server\", or \"client\"."
+                    .into()
+            )
+        );
+    }
 }

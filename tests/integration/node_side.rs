@@ -4795,6 +4795,14 @@ fn a_drain_grace_period_sets_each_pods_shutdown_time() {
         load_errors(&drain("--grace-period=0"))
             .contains("--grace-period=0 deletes each pod object at once")
     );
+    // Under 2 s the kubelet gives its minimum (`minimumGracePeriodInSeconds`).
+    let (_, steps) = run_yaml(&drain("--grace-period=1"), 25);
+    assert!(
+        steps.iter().any(|s| s
+            .narration
+            .contains("grace period 1s, which the kubelet raises to its 2s minimum")),
+        "the kubelet's minimum"
+    );
     // Negative is kubectl's default: each pod's own.
     let (sim, _) = run_yaml(&drain("--grace-period=-1"), 20);
     assert!(
@@ -4803,5 +4811,27 @@ fn a_drain_grace_period_sets_each_pods_shutdown_time() {
             .values()
             .filter(|p| p.node_name == "a")
             .all(|p| p.metadata.deletion_grace_period_seconds == Some(30))
+    );
+}
+
+/// A drain with a shorter `--grace-period` of a pod already terminating says that the API
+/// server would shorten its grace period, which this model does not.
+#[test]
+fn a_drain_of_a_terminating_pod_says_its_grace_period_is_kept() {
+    let nodes = "    - {name: a, cpu: \"4\"}\n";
+    let yaml = with_actions(
+        &tainted_yaml(nodes, 1, "", "1m"),
+        &[
+            "{at: 19s, delete_pod: app-}",
+            "{at: 20s, drain: \"a --grace-period=3\"}",
+        ],
+    );
+    let (_, steps) = run_yaml(&yaml, 20);
+    let said = kubectl_said_at(&steps, 20);
+    assert!(
+        said.contains(
+            "already has to the 3s --grace-period asks for; RolloutScope keeps the longer one."
+        ),
+        "{said}"
     );
 }

@@ -802,7 +802,8 @@ impl<'a> KubeletContext<'a> {
         }
     }
 
-    /// The grace period of the pod's deletion (30 s unless the delete set another).
+    /// The grace period of the pod's deletion (30 s unless the delete set another), as
+    /// `killContainer` gives it: never under its 2 s minimum (`minimumGracePeriodInSeconds`).
     fn deletion_grace_ms(&self) -> u64 {
         u64::try_from(
             self.pod
@@ -811,7 +812,8 @@ impl<'a> KubeletContext<'a> {
                 .unwrap_or(30),
         )
         .unwrap_or(0)
-            * 1000
+        .saturating_mul(1000)
+        .max(probes::MINIMUM_GRACE_MS)
     }
 
     /// The containers, numbered as the kubelet numbers them, that both the spec and the
@@ -1280,12 +1282,20 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
     }
     k.after(wait, Work::TerminationComplete(k.work_name()));
     k.out.stage = Some(Stage::Reconcile);
+    let asked = k.pod.metadata.deletion_grace_period_seconds.unwrap_or(30);
+    let grace = if u64::try_from(asked).is_ok_and(|a| a.saturating_mul(1000) < grace_ms) {
+        format!(
+            "grace period {asked}s, which the kubelet raises to its {}s minimum",
+            grace_ms / 1000
+        )
+    } else {
+        format!("grace period {}s", grace_ms / 1000)
+    };
     let mut said = format!(
-        "{} was deleted, so the kubelet on {} sends SIGTERM to its containers; it shows Terminating until they exit ({}, grace period {}s).",
+        "{} was deleted, so the kubelet on {} sends SIGTERM to its containers; it shows Terminating until they exit ({}, {grace}).",
         k.pod.metadata.name,
         k.pod.node_name,
         go_duration(wait),
-        grace_ms / 1000
     );
     if !sidecars.is_empty() {
         let _ = write!(

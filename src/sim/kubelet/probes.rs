@@ -1156,7 +1156,7 @@ pub fn exit_reason(code: i32) -> &'static str {
 /// The exit code of a process stopped by SIGKILL (128 + 9).
 pub const SIGKILL_EXIT_CODE: i32 = 137;
 /// `minimumGracePeriodInSeconds`: the kubelet never gives a container less to stop.
-const MINIMUM_GRACE_MS: u64 = 2000;
+pub(crate) const MINIMUM_GRACE_MS: u64 = 2000;
 
 /// The container of the pod whose kill after a failed probe is under way (SIGTERM sent, not yet
 /// exited): the sync that kills it stays in `killContainer` until then, so the pod worker does
@@ -1260,7 +1260,10 @@ pub fn probe_kill(k: &KubeletContext<'_>, c: usize, kind: ProbeKind) -> ProbeKil
         .or(probe_grace)
         .or(k.pod.spec.termination_grace_period_seconds)
         .unwrap_or(30);
-    let grace_ms = (u64::try_from(grace_s).unwrap_or(0) * 1000).max(MINIMUM_GRACE_MS);
+    let grace_ms = u64::try_from(grace_s)
+        .unwrap_or(0)
+        .saturating_mul(1000)
+        .max(MINIMUM_GRACE_MS);
     let image = spec.map(|s| k.world.behavior(&s.image));
     let (after_ms, exit_code) = end_after_sigterm(image.as_deref(), grace_ms);
     ProbeKill {
