@@ -227,7 +227,7 @@ pub fn EventLog(session: RwSignal<Session>) -> impl IntoView {
 }
 
 /// `kubectl get deploy,rs,pods -o wide` and `kubectl rollout status` as they print now, `kubectl
-/// get pdb` when there are PodDisruptionBudgets, and,
+/// get pdb` when there are PodDisruptionBudgets (and, folded, `describe pdb` of the first), and,
 /// folded until asked for, `kubectl describe deployment` (the conditions with their reasons and
 /// the Deployment's events), `kubectl describe rs` of the new ReplicaSet (its pods' phases, its
 /// conditions and events), `kubectl describe nodes` (each node's pods and allocated resources)
@@ -294,6 +294,15 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
     let budgets = folded_output(session, budgets_open, |m, _| {
         kubectl::get(m, &[Resource::PodDisruptionBudgets], false)
     });
+    // The first budget, described by name as a learner would after `get pdb`.
+    let first_budget =
+        Memo::new(move |_| session.with(|s| s.timeline.sim().store().pdbs.keys().next().cloned()));
+    let describe_budget_open = RwSignal::new(false);
+    let describe_budget = folded_output(session, describe_budget_open, move |m, _| {
+        first_budget.get().map_or_else(String::new, |b| {
+            kubectl::describe_disruption_budget(m, &b).unwrap_or_else(|e| e + "\n")
+        })
+    });
     let nodes_open = RwSignal::new(false);
     let nodes = folded_output(session, nodes_open, |m, _| kubectl::describe_nodes(m));
     // `kubectl describe pod` for the pod picked in the cluster view, open once one is picked.
@@ -327,6 +336,14 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
                     open=budgets_open
                     output=budgets
                     testid="kubectl-get-pdb"
+                />
+            })}
+            {move || first_budget.get().map(|b| view! {
+                <FoldedCommand
+                    command=Signal::derive(move || format!("$ kubectl describe pdb {b}"))
+                    open=describe_budget_open
+                    output=describe_budget
+                    testid="kubectl-describe-pdb"
                 />
             })}
             <FoldedCommand

@@ -551,6 +551,9 @@ test('the drain scenario: a node card drains its node, the budget refuses one ev
   await app.scrubTo(50);
   const budget = page.getByTestId('kubectl-get-pdb');
   await expect(budget).toContainText('ALLOWED DISRUPTIONS');
+  const describeBudget = page.getByTestId('kubectl-describe-pdb');
+  await page.locator('summary', { hasText: '$ kubectl describe pdb web' }).click();
+  await expect(describeBudget).toContainText('Allowed disruptions:  1');
   const node = page.locator('[data-testid="node"][data-node="node-1"]');
   await expect(node).toContainText('2 pods');
   await node.getByTestId('node-drain').click();
