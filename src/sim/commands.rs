@@ -244,6 +244,15 @@ fn existing_pod(store: &Store, p: &str) -> Result<String, CommandError> {
     })
 }
 
+/// The node a command names, or the API server's NotFound.
+fn get_node<'a>(store: &'a Store, name: &str) -> Result<&'a super::api::Node, CommandError> {
+    store.nodes.get(name).ok_or_else(|| {
+        refuse(format!(
+            "Error from server (NotFound): nodes {name:?} not found"
+        ))
+    })
+}
+
 fn get_deployment<'a>(store: &'a Store, name: &str) -> Result<&'a Deployment, CommandError> {
     store.deployments.get(name).ok_or_else(|| {
         refuse(format!(
@@ -664,11 +673,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             taint,
             remove,
         } => {
-            let Some(node) = store.nodes.get(n) else {
-                return Err(refuse(format!(
-                    "Error from server (NotFound): nodes {n:?} not found"
-                )));
-            };
+            let node = get_node(store, n)?;
             let same = |t: &Taint| t.key == taint.key && t.effect == taint.effect;
             let before = node.clone();
             let mut node = node.clone();
@@ -724,11 +729,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             ));
         }
         Command::FailNode(n) => {
-            if !store.nodes.contains_key(n) {
-                return Err(refuse(format!(
-                    "Error from server (NotFound): nodes {n:?} not found"
-                )));
-            }
+            get_node(store, n)?;
             let mut rt = store.kubelet_nodes.get(n).cloned().unwrap_or_default();
             if rt.kubelet_down {
                 out.say(format!("The kubelet on {n} is already down."));
@@ -901,9 +902,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
         Command::DeletePod(p) => {
             let name = existing_pod(store, p)?;
             let pod = store.pods.get(name.as_str());
-            let grace = pod
-                .and_then(|pod| pod.spec.termination_grace_period_seconds)
-                .unwrap_or(30);
+            let grace = pod.map_or(30, |pod| pod.spec.termination_grace_seconds());
             let bound = pod.is_some_and(|p| !p.node_name.is_empty());
             let terminating = pod.is_some_and(|p| p.metadata.deletion_timestamp.is_some());
             out.change(Change::DeletePod {
@@ -943,11 +942,7 @@ pub(crate) fn cordon(
     out: &mut Outcome,
 ) -> Result<(String, bool), CommandError> {
     let word = if on { "cordoned" } else { "uncordoned" };
-    let Some(node) = store.nodes.get(n) else {
-        return Err(refuse(format!(
-            "Error from server (NotFound): nodes {n:?} not found"
-        )));
-    };
+    let node = get_node(store, n)?;
     if node.spec.unschedulable == on {
         let dry = if dry_run { " (dry run)" } else { "" };
         return Ok((format!("node/{n} already {word}{dry}"), false));

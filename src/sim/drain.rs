@@ -357,7 +357,7 @@ fn explain(store: &Store, wait: &DrainWait, done: &Evictions) -> String {
             .filter_map(|n| store.pods.get(n.as_str()))
             .map(|p| {
                 wait.grace
-                    .unwrap_or_else(|| p.spec.termination_grace_period_seconds.unwrap_or(30))
+                    .unwrap_or_else(|| p.spec.termination_grace_seconds())
             })
             .collect();
         let grace = match (graces.first(), graces.last()) {

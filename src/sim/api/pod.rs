@@ -52,6 +52,12 @@ pub struct PodSpec {
 }
 
 impl PodSpec {
+    /// The seconds a deletion gives the pod unless it asks for another: its
+    /// `terminationGracePeriodSeconds`, defaulted to 30 as the API server defaults it.
+    pub fn termination_grace_seconds(&self) -> i64 {
+        self.termination_grace_period_seconds.unwrap_or(30)
+    }
+
     /// The names of the pod's scheduling gates (`spec.schedulingGates`): while any is left, the
     /// scheduler does not try the pod, and nothing in the simulated cluster removes one.
     pub fn scheduling_gates(&self) -> Vec<&str> {

@@ -320,8 +320,7 @@ pub fn add_condition_and_delete_pod(
     );
     out.change(Change::DeletePod {
         name: p.metadata.name.clone(),
-        grace_seconds: grace
-            .unwrap_or_else(|| p.spec.termination_grace_period_seconds.unwrap_or(30)),
+        grace_seconds: grace.unwrap_or_else(|| p.spec.termination_grace_seconds()),
     });
 }
 

@@ -287,8 +287,7 @@ fn manage_replicas(
             let grace = store
                 .pods
                 .get(*name)
-                .and_then(|p| p.spec.termination_grace_period_seconds)
-                .unwrap_or(30);
+                .map_or(30, |p| p.spec.termination_grace_seconds());
             out.change(Change::DeletePod {
                 name: name.to_string(),
                 grace_seconds: grace,
