@@ -778,25 +778,7 @@ impl Sim {
             )),
             _ => None,
         };
-        // The labels of a pod this change may remove, for the disruption controller's delete
-        // handler, which finds the pod's budget by them.
-        let leaving = match &change {
-            Change::RemovePod(name) | Change::DeletePod { name, .. }
-                if !self.store.pdbs.is_empty() =>
-            {
-                self.store
-                    .pods
-                    .get_key_value(name.as_str())
-                    .map(|(k, p)| (Arc::clone(k), p.metadata.labels.clone()))
-            }
-            _ => None,
-        };
         let touched = self.store.apply(change, now);
-        if let Some((name, labels)) = leaving
-            && !self.store.pods.contains_key(&*name)
-        {
-            self.disruption_pod_handler(&name, &labels, false);
-        }
         if let Some((name, before)) = watched
             && let Some(after) = self.store.deployments.get(&name)
             && before.as_ref() != Some(after)
@@ -873,7 +855,7 @@ impl Sim {
                 relevant,
                 became_ready,
                 freed_host_ports,
-                freed_labels,
+                removed_labels,
             } => {
                 if created {
                     self.queue.push(now, Work::SchedulePod(name.clone()));
@@ -881,14 +863,15 @@ impl Sim {
                 if removed {
                     self.unschedulable.remove(&*name);
                 }
-                // The disruption controller's pod handlers (a pod that went away was handled as
-                // it went, with its labels: `apply_change`).
+                // The disruption controller's pod handlers; a pod that went away is found by
+                // the labels it had.
                 if !self.store.pdbs.is_empty()
-                    && let Some(labels) = self
-                        .store
-                        .pods
-                        .get(&*name)
-                        .map(|p| p.metadata.labels.clone())
+                    && let Some(labels) = removed_labels.clone().or_else(|| {
+                        self.store
+                            .pods
+                            .get(&*name)
+                            .map(|p| p.metadata.labels.clone())
+                    })
                 {
                     self.disruption_pod_handler(&name, &labels, created);
                 }
@@ -949,7 +932,7 @@ impl Sim {
                     };
                     self.wake_unschedulable(wakes);
                 }
-                if let Some(labels) = freed_labels {
+                if bound && let Some(labels) = removed_labels {
                     self.wake_spread(|cs, _| cs.iter().any(|c| c.selects(&labels)));
                 }
             }

@@ -153,9 +153,11 @@ pub enum Touched {
         /// Whether a bound pod that went away held host ports: only then can its deletion free
         /// a port a pending pod waits for (NodePorts' queueing hint).
         freed_host_ports: bool,
-        /// The labels of a bound pod that went away: PodTopologySpread's hint retries a pending
-        /// pod only when one of its constraints selects them.
-        freed_labels: Option<Shared<BTreeMap<String, String>>>,
+        /// The labels of a pod that went away, which its watchers can no longer read from the
+        /// store: PodTopologySpread's hint (for a bound pod) retries a pending pod only when one
+        /// of its constraints selects them, and the disruption controller finds the pod's
+        /// budgets by them.
+        removed_labels: Option<Shared<BTreeMap<String, String>>>,
     },
     /// A node changed in a way that may let a pod fit: the plugins whose queueing hints retry
     /// a pod they turned down.
@@ -188,8 +190,7 @@ impl Touched {
             freed_host_ports: removed
                 && !pod.node_name.is_empty()
                 && crate::sim::controller::scheduler::has_host_ports(pod),
-            freed_labels: (removed && !pod.node_name.is_empty())
-                .then(|| pod.metadata.labels.clone()),
+            removed_labels: removed.then(|| pod.metadata.labels.clone()),
         }
     }
 }
