@@ -10,13 +10,15 @@ use super::api::{Pod, PodPhase, Time};
 use super::commands::CommandError;
 use super::controller::Outcome;
 use super::controller::{Change, Work};
+use super::label_query::LabelQuery;
 use super::store::Store;
+use super::validation::go_quote;
 use serde_json::Value;
 
 /// The flags of `kubectl drain` that RolloutScope takes. `--ignore-daemonsets` and `--force`
 /// change nothing here, since the namespace has no DaemonSet and every pod has a controller,
 /// but a command line copied from a runbook carries them, so they are accepted and echoed.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct DrainFlags {
     pub ignore_daemonsets: bool,
     pub delete_emptydir_data: bool,
@@ -26,6 +28,17 @@ pub struct DrainFlags {
     /// `--grace-period=N`: the seconds each evicted pod gets to shut down; negative (kubectl's
     /// default, -1) leaves each pod its own.
     pub grace_period: Option<i64>,
+    /// `--timeout=DURATION` in milliseconds: how long kubectl waits before it gives up (`None`
+    /// for `0`, kubectl's default, which waits for ever). A negative one has run out at once.
+    pub timeout_ms: Option<i64>,
+    /// `--pod-selector=QUERY`: only the pods on the node whose labels match are drained.
+    pub pod_selector: Option<LabelQuery>,
+    /// `--disable-eviction`: delete each pod rather than evict it, which no
+    /// PodDisruptionBudget is asked about.
+    pub disable_eviction: bool,
+    /// `--skip-wait-for-delete-timeout=N`: a pod whose deletion timestamp is more than N
+    /// seconds past is neither evicted nor waited for (0, the default, and negatives: never).
+    pub skip_wait_for_delete_timeout: i64,
 }
 
 impl DrainFlags {
@@ -37,6 +50,7 @@ impl DrainFlags {
             (self.delete_emptydir_data, " --delete-emptydir-data"),
             (self.force, " --force"),
             (self.dry_run, " --dry-run=client"),
+            (self.disable_eviction, " --disable-eviction"),
         ] {
             if on {
                 s.push_str(flag);
@@ -45,8 +59,35 @@ impl DrainFlags {
         if let Some(g) = self.grace_period {
             s.push_str(&format!(" --grace-period={g}"));
         }
+        if let Some(t) = self.timeout_ms {
+            s.push_str(&format!(" --timeout={}", go_duration_signed(t)));
+        }
+        if let Some(q) = &self.pod_selector {
+            if q.text.contains(char::is_whitespace) {
+                s.push_str(&format!(" --pod-selector='{}'", q.text));
+            } else {
+                s.push_str(&format!(" --pod-selector={}", q.text));
+            }
+        }
+        if self.skip_wait_for_delete_timeout != 0 {
+            s.push_str(&format!(
+                " --skip-wait-for-delete-timeout={}",
+                self.skip_wait_for_delete_timeout
+            ));
+        }
         s
     }
+
+    /// The grace period the evictions or deletions ask for, when not each pod's own.
+    pub fn grace(&self) -> Option<i64> {
+        self.grace_period.filter(|g| *g >= 0)
+    }
+}
+
+/// A Go `time.Duration` in milliseconds as `%v` prints it, negative ones with their sign.
+fn go_duration_signed(ms: i64) -> String {
+    let text = super::kubelet::go_duration(ms.unsigned_abs());
+    if ms < 0 { format!("-{text}") } else { text }
 }
 
 /// Reads the argument of a `drain` action or of the app's drain button: a node name, then any
@@ -55,7 +96,8 @@ impl DrainFlags {
 /// # Errors
 /// The reason in words when there is no node name, or a flag this model does not take.
 pub fn parse(text: &str) -> Result<(String, DrainFlags), String> {
-    let mut words = text.split_whitespace();
+    let words = shell_words(text)?;
+    let mut words = words.iter().map(String::as_str);
     let node = match words.next() {
         Some(n) if !n.starts_with('-') => n.to_string(),
         _ => {
@@ -90,18 +132,11 @@ pub fn parse(text: &str) -> Result<(String, DrainFlags), String> {
                     "Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
                 ));
             }
-            // pflag takes `--grace-period=N` and `--grace-period N`, N as `strconv.ParseInt(s, 0,
-            // 64)` reads it (so `010` is octal and `0x10` hexadecimal).
+            // pflag takes a value after `=` or as the next word; integers as
+            // `strconv.ParseInt(s, 0, 64)` reads them (so `010` is octal and `0x10`
+            // hexadecimal), durations as `time.ParseDuration`.
             ("--grace-period", value) => {
-                let value = match value {
-                    Some(v) => v,
-                    None => words.next().unwrap_or_default(),
-                };
-                let seconds = go_parse_int(value).map_err(|why| {
-                    format!(
-                        "invalid argument {value:?} for \"--grace-period\" flag: strconv.ParseInt: parsing {value:?}: {why}"
-                    )
-                })?;
+                let seconds = flag_value(flag, value, &mut words, go_int_flag)?;
                 // Zero asks the API server to delete each pod object at once, before its
                 // kubelet has stopped anything, which this model does not do.
                 if seconds == 0 {
@@ -109,9 +144,37 @@ pub fn parse(text: &str) -> Result<(String, DrainFlags), String> {
                 }
                 flags.grace_period = Some(seconds);
             }
+            ("--timeout", value) => {
+                let nanos = flag_value(flag, value, &mut words, go_parse_duration)?;
+                if nanos % 1_000_000 != 0 {
+                    return Err(format!(
+                        "--timeout={} is finer than the millisecond RolloutScope keeps time in",
+                        value.unwrap_or_default()
+                    ));
+                }
+                // Whole milliseconds of a Go duration always fit.
+                let ms = i64::try_from(nanos / 1_000_000).unwrap_or(i64::MAX);
+                flags.timeout_ms = (ms != 0).then_some(ms);
+            }
+            ("--skip-wait-for-delete-timeout", value) => {
+                flags.skip_wait_for_delete_timeout =
+                    flag_value(flag, value, &mut words, go_int_flag)?;
+            }
+            ("--pod-selector", value) => {
+                let text = match value {
+                    Some(v) => v,
+                    None => words.next().unwrap_or_default(),
+                };
+                // `Complete` says only this, whatever is wrong with the selector.
+                let query = LabelQuery::parse(text).ok_or(
+                    "--pod-selector=<pod_selector> must be a valid label selector".to_string(),
+                )?;
+                flags.pod_selector = (!text.is_empty()).then_some(query);
+            }
+            ("--disable-eviction", None) => flags.disable_eviction = true,
             (other, _) if other.starts_with('-') => {
                 return Err(format!(
-                    "unknown flag: {w} (this model takes --ignore-daemonsets, --delete-emptydir-data, --force, --dry-run=client and --grace-period=N)"
+                    "unknown flag: {w} (this model takes --ignore-daemonsets, --delete-emptydir-data, --force, --dry-run=client, --grace-period=N, --timeout=DURATION, --pod-selector=QUERY, --disable-eviction and --skip-wait-for-delete-timeout=N)"
                 ));
             }
             _ => {
@@ -122,6 +185,160 @@ pub fn parse(text: &str) -> Result<(String, DrainFlags), String> {
         }
     }
     Ok((node, flags))
+}
+
+/// The words of a command line as a shell splits them: at whitespace, except inside single or
+/// double quotes, which are removed (`--pod-selector='app in (web)'` is one word), and a
+/// backslash outside single quotes keeps the next character as it is.
+fn shell_words(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => words.extend(word.take()),
+            '\'' | '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some(q) if q == c => break,
+                        Some('\\') if c == '"' => w.extend(chars.next()),
+                        Some(other) => w.push(other),
+                        None => return Err(format!("has an unterminated {c} quote")),
+                    }
+                }
+            }
+            '\\' => word.get_or_insert_with(String::new).extend(chars.next()),
+            other => word.get_or_insert_with(String::new).push(other),
+        }
+    }
+    words.extend(word);
+    Ok(words)
+}
+
+/// A flag's value, after `=` or as the next word, read by `read`; its error is pflag's.
+fn flag_value<'w, T, E: std::fmt::Display>(
+    flag: &str,
+    inline: Option<&'w str>,
+    words: &mut impl Iterator<Item = &'w str>,
+    read: impl Fn(&str) -> Result<T, E>,
+) -> Result<T, String> {
+    let value = match inline {
+        Some(v) => v,
+        None => words.next().unwrap_or_default(),
+    };
+    read(value).map_err(|why| {
+        format!(
+            "invalid argument {} for {flag:?} flag: {why}",
+            go_quote(value)
+        )
+    })
+}
+
+/// An `int` flag's value as pflag reads it, with `strconv.ParseInt`'s error.
+fn go_int_flag(s: &str) -> Result<i64, String> {
+    go_parse_int(s).map_err(|why| format!("strconv.ParseInt: parsing {}: {why}", go_quote(s)))
+}
+
+/// `time.ParseDuration`: an optional sign, then numbers (with an optional fraction) each with a
+/// unit (`ns`, `us`, `µs`, `ms`, `s`, `m`, `h`), or a bare `0`; in nanoseconds. The errors are
+/// Go's.
+fn go_parse_duration(orig: &str) -> Result<i128, String> {
+    let invalid = || format!("time: invalid duration {}", go_quote(orig));
+    let (negative, mut s) = match orig.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, orig.strip_prefix('+').unwrap_or(orig)),
+    };
+    if s == "0" {
+        return Ok(0);
+    }
+    if s.is_empty() {
+        return Err(invalid());
+    }
+    const MAX: i128 = 1 << 63;
+    let mut total: i128 = 0;
+    while !s.is_empty() {
+        if !s.starts_with(|c: char| c == '.' || c.is_ascii_digit()) {
+            return Err(invalid());
+        }
+        let int_len = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+        let (int_part, rest) = s.split_at(int_len);
+        let mut whole: i128 = 0;
+        for d in int_part.bytes() {
+            whole = whole * 10 + i128::from(d - b'0');
+            if whole > MAX {
+                return Err(invalid());
+            }
+        }
+        s = rest;
+        let mut fraction = "";
+        if let Some(rest) = s.strip_prefix('.') {
+            let len = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            fraction = &rest[..len];
+            s = &rest[len..];
+            if int_part.is_empty() && fraction.is_empty() {
+                return Err(invalid());
+            }
+        } else if int_part.is_empty() {
+            return Err(invalid());
+        }
+        let unit_len = s
+            .find(|c: char| c == '.' || c.is_ascii_digit())
+            .unwrap_or(s.len());
+        if unit_len == 0 {
+            return Err(format!("time: missing unit in duration {}", go_quote(orig)));
+        }
+        let (unit, rest) = s.split_at(unit_len);
+        s = rest;
+        let scale: i128 = match unit {
+            "ns" => 1,
+            "us" | "\u{b5}s" | "\u{3bc}s" => 1_000,
+            "ms" => 1_000_000,
+            "s" => 1_000_000_000,
+            "m" => 60_000_000_000,
+            "h" => 3_600_000_000_000,
+            _ => {
+                return Err(format!(
+                    "time: unknown unit {} in duration {}",
+                    go_quote(unit),
+                    go_quote(orig)
+                ));
+            }
+        };
+        // The fraction as Go adds it: `float64(f) * (float64(unit) / scale)`, truncated.
+        let mut f: u64 = 0;
+        let mut f_scale: f64 = 1.0;
+        for d in fraction.bytes() {
+            if f > (u64::MAX - 9) / 10 {
+                continue;
+            }
+            f = f * 10 + u64::from(d - b'0');
+            f_scale *= 10.0;
+        }
+        let mut v = whole * scale;
+        if v > MAX {
+            return Err(invalid());
+        }
+        if f > 0 {
+            v += (f as f64 * (scale as f64 / f_scale)) as i128;
+            if v > MAX {
+                return Err(invalid());
+            }
+        }
+        total += v;
+        if total > MAX {
+            return Err(invalid());
+        }
+    }
+    if negative {
+        return Ok(-total);
+    }
+    if total > MAX - 1 {
+        return Err(invalid());
+    }
+    Ok(total)
 }
 
 /// `strconv.ParseInt(s, 0, 64)`: an optional sign, then a decimal number, or one with a base
@@ -181,8 +398,9 @@ pub struct DrainWait {
     /// The errors of evictions kubectl gave up on; the drain then ends with them, not with
     /// `node/… drained`.
     pub failed: Vec<String>,
-    /// The grace period its evictions ask for (`--grace-period`), if not each pod's own.
-    pub grace: Option<i64>,
+    /// The command's flags: the grace period it asks for, its timeout, its pod selector,
+    /// whether it deletes rather than evicts, and when it stops waiting for a pod.
+    pub flags: DrainFlags,
 }
 
 impl DrainWait {
@@ -191,15 +409,67 @@ impl DrainWait {
         self.pods.is_empty() && self.pending.is_empty()
     }
 
+    /// Whether `--timeout` has run out at `now` (`ctx.Done()`), counted from when the
+    /// evictions began.
+    fn timed_out(&self, now: Time) -> bool {
+        self.flags.timeout_ms.is_some_and(|t| {
+            i128::from(now.as_millis()) >= i128::from(self.since.as_millis()) + i128::from(t)
+        })
+    }
+
+    /// The end of an eviction's or a wait's error when `--timeout` ran out.
+    fn timeout_reached(&self) -> String {
+        format!(
+            "global timeout reached: {}",
+            go_duration_signed(self.flags.timeout_ms.unwrap_or_default())
+        )
+    }
+
+    /// Gives up on evicting pod `name`, as `--timeout` ran out: kubectl's error for it.
+    fn give_up_evicting(&mut self, name: &str) {
+        let err = format!(
+            "error when evicting pods/{} -n \"default\": {}",
+            go_quote(name),
+            self.timeout_reached()
+        );
+        self.failed.push(err);
+    }
+
+    /// What kubectl prints of a pod that is gone: `pod/NAME evicted`, or `deleted` when it
+    /// deleted the pods (`onPodDeletionOrEvictionFinished`).
+    fn gone_verb(&self) -> &'static str {
+        if self.flags.disable_eviction {
+            "deleted"
+        } else {
+            "evicted"
+        }
+    }
+
+    /// [`Self::ending`] with how long the drain took, for the step that ends it.
+    fn ended(&self, store: &Store, now: Time) -> String {
+        let took = super::kubelet::go_duration(now.millis_since(self.since));
+        if self.failed.is_empty() {
+            format!(
+                "{}: the drain is done, {took} after it began",
+                self.ending(store, now)
+            )
+        } else {
+            format!(
+                "{}. The drain gave up {took} after it began, and the node stays cordoned",
+                self.ending(store, now)
+            )
+        }
+    }
+
     /// What kubectl prints when the drain is over: `node/NAME drained`, or, when evictions
-    /// failed, the failure as `RunDrain` and `CheckErr` print it: the pods still on the node
+    /// failed, the failure as `RunDrain` and `CheckErr` print it: the pods still to drain
     /// (when any are), then [`unable_to_drain`].
-    fn ending(&self, store: &Store) -> String {
+    fn ending(&self, store: &Store, now: Time) -> String {
         if self.failed.is_empty() {
             return format!("node/{} drained", self.node);
         }
         let err = aggregate(&self.failed);
-        let left: Vec<String> = pods_on(store, &self.node)
+        let left: Vec<String> = pods_for_deletion(store, &self.node, &self.flags, now)
             .map(|p| format!("pod/{}", p.metadata.name))
             .collect();
         let pending = if left.is_empty() {
@@ -228,14 +498,37 @@ fn unable_to_drain(node: &str, err: &str, errors: &[String]) -> String {
     )
 }
 
-/// The pods bound to `node`, by name, those being deleted included (`GetPodsForDeletion` lists
-/// them by `spec.nodeName`).
-fn pods_on<'s>(store: &'s Store, node: &'s str) -> impl Iterator<Item = &'s Pod> {
+/// `GetPodsForDeletion`: the pods bound to `node` (by `spec.nodeName`, those being deleted
+/// included) that `--pod-selector` selects, less those `--skip-wait-for-delete-timeout` skips
+/// (`skipDeletedFilter`), by name.
+fn pods_for_deletion<'s>(
+    store: &'s Store,
+    node: &'s str,
+    flags: &'s DrainFlags,
+    now: Time,
+) -> impl Iterator<Item = &'s Pod> {
     store
         .pods
         .values()
-        .filter(move |p| p.node_name == node)
+        .filter(move |p| {
+            p.node_name == node
+                && flags
+                    .pod_selector
+                    .as_ref()
+                    .is_none_or(|q| q.matches(&p.metadata.labels))
+                && !skips(p, flags.skip_wait_for_delete_timeout, now)
+        })
         .map(|p| &**p)
+}
+
+/// `shouldSkipPod`: whether the pod's deletion timestamp is more than `after` whole seconds
+/// past (never when `after` is 0 or less). The timestamp is when the grace period ends, so
+/// only a pod that outlives it, on a node whose kubelet is gone, is ever skipped.
+fn skips(pod: &Pod, after: i64, now: Time) -> bool {
+    after > 0
+        && pod.metadata.deletion_timestamp.is_some_and(|t| {
+            now >= t && i64::try_from(now.millis_since(t) / 1000).unwrap_or(i64::MAX) > after
+        })
 }
 
 /// `utilerrors.NewAggregate(errs).Error()`: one error as it is, several in brackets.
@@ -261,6 +554,8 @@ struct Evictions {
     /// How many were refused for now, and the refusals' causes, each once.
     refused: usize,
     causes: std::collections::BTreeSet<String>,
+    /// Pods kubectl gave up on without asking, as `--timeout` had run out.
+    timed_out: Vec<String>,
 }
 
 /// `evictPods` for `pods`, in name order: each eviction prints `evicting pod default/NAME`, and
@@ -280,6 +575,12 @@ fn evict_pods(
     for p in pods {
         let name = &p.metadata.name;
         report.lines.push(format!("evicting pod default/{name}"));
+        // kubectl looks at its timeout after printing the line and before asking.
+        if wait.timed_out(now) {
+            wait.give_up_evicting(name);
+            report.timed_out.push(name.clone());
+            continue;
+        }
         match disruption::evict(store, p, &spent, now) {
             Eviction::Granted { spent: budget } => {
                 if let Some((b, status)) = budget {
@@ -294,7 +595,7 @@ fn evict_pods(
                     out,
                     p,
                     ("EvictionByEvictionAPI", "Eviction API: evicting"),
-                    wait.grace,
+                    wait.flags.grace(),
                     now,
                 );
                 wait.pods.push((name.clone(), p.metadata.uid.clone()));
@@ -337,6 +638,30 @@ fn evict_pods(
     report
 }
 
+/// `deletePods` (`--disable-eviction`): each pod is deleted as `kubectl delete pod` deletes it,
+/// with the grace period asked for or its own, and no line is printed until it is gone. No
+/// budget is asked and no `DisruptionTarget` condition is added.
+fn delete_pods(pods: &[&Pod], wait: &mut DrainWait, out: &mut Outcome) -> Evictions {
+    let mut report = Evictions::default();
+    for p in pods {
+        let name = &p.metadata.name;
+        if p.metadata.deletion_timestamp.is_some() {
+            report.terminating.push(name.clone());
+        } else {
+            out.change(Change::DeletePod {
+                name: name.clone(),
+                grace_seconds: wait
+                    .flags
+                    .grace()
+                    .unwrap_or_else(|| p.spec.termination_grace_seconds()),
+            });
+            report.evicted.push(name.clone());
+        }
+        wait.pods.push((name.clone(), p.metadata.uid.clone()));
+    }
+    report
+}
+
 /// kubectl's lines as one sentence, ending in one full stop.
 fn sentence(lines: &[String]) -> String {
     let text = lines.join(", ");
@@ -348,20 +673,22 @@ fn sentence(lines: &[String]) -> String {
 }
 
 /// The sentences after kubectl's lines: what the evictions did, and what kubectl does next.
-fn explain(store: &Store, wait: &DrainWait, done: &Evictions) -> String {
+fn explain(store: &Store, wait: &DrainWait, done: &Evictions, now: Time) -> String {
     let mut said = Vec::new();
     let evicted = &done.evicted;
+    let deleting = wait.flags.disable_eviction;
     if !evicted.is_empty() {
         let graces: std::collections::BTreeSet<i64> = evicted
             .iter()
             .filter_map(|n| store.pods.get(n.as_str()))
             .map(|p| {
-                wait.grace
+                wait.flags
+                    .grace()
                     .unwrap_or_else(|| p.spec.termination_grace_seconds())
             })
             .collect();
         let grace = match (graces.first(), graces.last()) {
-            (Some(a), _) if wait.grace.is_some() => {
+            (Some(a), _) if wait.flags.grace().is_some() => {
                 format!("the {a}s grace period --grace-period asks for")
             }
             (Some(a), Some(b)) if a == b => format!("its {a}s grace period"),
@@ -374,18 +701,35 @@ fn explain(store: &Store, wait: &DrainWait, done: &Evictions) -> String {
             "The Eviction API grants "
         };
         let one = evicted.len() == 1;
-        said.push(format!(
-            "{budget}{}: {} marked DisruptionTarget (EvictionByEvictionAPI) and deleted with {grace}; {} no longer counts it and creates a replacement at once, which the scheduler places on another node.",
-            if one { "the eviction".to_string() } else { format!("{} evictions", evicted.len()) },
-            if one { "the pod is" } else { "each pod is" },
-            if one { "its ReplicaSet" } else { "each pod's ReplicaSet" },
-        ));
+        let owner = if one {
+            "its ReplicaSet"
+        } else {
+            "each pod's ReplicaSet"
+        };
+        if deleting {
+            said.push(format!(
+                "With --disable-eviction kubectl deletes {}, as kubectl delete pod does, with {grace}: no PodDisruptionBudget is asked and no DisruptionTarget condition is added, so nothing holds the pods back. {owner} no longer counts {} and creates a replacement at once, which the scheduler places on another node.",
+                if one { "the pod".to_string() } else { format!("the {} pods", evicted.len()) },
+                if one { "it" } else { "its pod" },
+            ));
+        } else {
+            said.push(format!(
+                "{budget}{}: {} marked DisruptionTarget (EvictionByEvictionAPI) and deleted with {grace}; {owner} no longer counts it and creates a replacement at once, which the scheduler places on another node.",
+                if one { "the eviction".to_string() } else { format!("{} evictions", evicted.len()) },
+                if one { "the pod is" } else { "each pod is" },
+            ));
+        }
     }
     if !done.terminating.is_empty() {
         let one = done.terminating.len() == 1;
         let it = if one { "it" } else { "them" };
+        let how = if deleting {
+            format!("so deleting {it} again")
+        } else {
+            format!("so the Eviction API lets {it} go without asking a budget, and")
+        };
         said.push(format!(
-            "{} {} being deleted already, so the Eviction API lets {it} go without asking a budget, and nothing changes for {it}: kubectl waits for {it} too.",
+            "{} {} being deleted already, {how} changes nothing for {it}: kubectl waits for {it} too.",
             done.terminating.join(", "),
             if one { "was" } else { "were" },
         ));
@@ -399,7 +743,8 @@ fn explain(store: &Store, wait: &DrainWait, done: &Evictions) -> String {
                     .pods
                     .get(n.as_str())
                     .and_then(|p| p.metadata.deletion_grace_period_seconds);
-                wait.grace
+                wait.flags
+                    .grace()
                     .zip(running)
                     .is_some_and(|(asked, has)| asked < has)
             })
@@ -410,7 +755,7 @@ fn explain(store: &Store, wait: &DrainWait, done: &Evictions) -> String {
                 "The API server would shorten the grace period {} already {} to the {}s --grace-period asks for; RolloutScope keeps the longer one.",
                 longer.join(", "),
                 if longer.len() == 1 { "has" } else { "have" },
-                wait.grace.unwrap_or_default()
+                wait.flags.grace().unwrap_or_default()
             ));
         }
     }
@@ -425,15 +770,51 @@ fn explain(store: &Store, wait: &DrainWait, done: &Evictions) -> String {
             RETRY_MS / 1000
         ));
     }
+    if !done.timed_out.is_empty() {
+        let one = done.timed_out.len() == 1;
+        said.push(format!(
+            "The --timeout of {} has run out ({} after the drain began), so kubectl gives up on {} without asking the Eviction API; the error{} print{} when the drain ends.",
+            go_duration_signed(wait.flags.timeout_ms.unwrap_or_default()),
+            super::kubelet::go_duration(now.millis_since(wait.since)),
+            done.timed_out.join(", "),
+            if one { "" } else { "s" },
+            if one { "s" } else { "" },
+        ));
+    }
     if wait.is_done() {
-        said.push(format!("kubectl prints {}.", wait.ending(store)));
+        said.push(format!("kubectl prints {}.", wait.ending(store, now)));
     } else if !wait.pods.is_empty() {
         said.push(format!(
-            "kubectl now waits: it prints pod/NAME evicted as each pod is gone, and node/{} drained after the last.",
-            wait.node
+            "kubectl now waits: it prints pod/NAME {} as each pod is gone, and node/{} drained after the last{}.",
+            wait.gone_verb(),
+            wait.node,
+            waiting_limits(wait)
         ));
     }
     said.join(" ")
+}
+
+/// What cuts a drain's wait short, as a clause: its `--timeout` and its
+/// `--skip-wait-for-delete-timeout`.
+fn waiting_limits(wait: &DrainWait) -> String {
+    let mut limits = Vec::new();
+    if let Some(t) = wait.flags.timeout_ms {
+        limits.push(format!(
+            "it gives up on the pods still there when its --timeout of {} runs out",
+            go_duration_signed(t)
+        ));
+    }
+    let n = wait.flags.skip_wait_for_delete_timeout;
+    if n > 0 {
+        limits.push(format!(
+            "it stops waiting for a pod whose deletion timestamp (the end of its grace period) is more than {n}s past"
+        ));
+    }
+    if limits.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", limits.join(", and "))
+    }
 }
 
 /// One round of a drain's evictions: kubectl's lines, why, and the drain as it goes on.
@@ -444,10 +825,18 @@ fn evict_round(
     now: Time,
     out: &mut Outcome,
 ) -> String {
-    let done = evict_pods(store, pods, &mut wait, now, out);
-    let why = explain(store, &wait, &done);
+    let done = if wait.flags.disable_eviction {
+        delete_pods(pods, &mut wait, out)
+    } else {
+        evict_pods(store, pods, &mut wait, now, out)
+    };
+    let why = explain(store, &wait, &done, now);
     out.change(Change::WatchDrain(Box::new(wait)));
-    format!("{} {why}", sentence(&done.lines))
+    if done.lines.is_empty() {
+        why
+    } else {
+        format!("{} {why}", sentence(&done.lines))
+    }
 }
 
 /// Drain `id` tries again the evictions a budget refused (`evictPods`' retry after
@@ -461,10 +850,33 @@ pub fn retry(store: &Store, id: u64, now: Time) -> Outcome {
     if wait.pending.is_empty() {
         return out;
     }
-    let next = DrainWait {
+    let mut next = DrainWait {
         pending: Vec::new(),
         ..wait.clone()
     };
+    // Each retry prints its line, then looks at the timeout before it asks again, whether or
+    // not the pod is still there.
+    if wait.timed_out(now) {
+        let lines: Vec<String> = wait
+            .pending
+            .iter()
+            .map(|n| format!("evicting pod default/{n}"))
+            .collect();
+        for n in &wait.pending {
+            next.give_up_evicting(n);
+        }
+        let done = Evictions {
+            timed_out: wait.pending.clone(),
+            ..Evictions::default()
+        };
+        out.say(format!(
+            "kubectl drain {node} tries again: {} {}",
+            sentence(&lines),
+            explain(store, &next, &done, now)
+        ));
+        out.change(Change::WatchDrain(Box::new(next)));
+        return out;
+    }
     // A pod that went meanwhile (NotFound) needs no eviction: kubectl counts it as done.
     let pods: Vec<&Pod> = wait
         .pending
@@ -475,7 +887,7 @@ pub fn retry(store: &Store, id: u64, now: Time) -> Outcome {
     if pods.is_empty() {
         let ended = next
             .is_done()
-            .then(|| format!(" kubectl prints {}.", next.ending(store)));
+            .then(|| format!(" kubectl prints {}.", next.ending(store, now)));
         out.say(format!(
             "kubectl drain {node} would try its refused evictions again, but the pods are gone (NotFound), which it counts as done.{}",
             ended.unwrap_or_default()
@@ -511,7 +923,7 @@ pub fn drain(
     // A client dry run prints what kubectl would do, from the objects as they are, and
     // writes nothing (the printer adds ` (dry run)` to each line).
     let (cordon, _) = super::commands::cordon(store, node, true, now, flags.dry_run, out)?;
-    let pods: Vec<&Pod> = pods_on(store, node).collect();
+    let pods: Vec<&Pod> = pods_for_deletion(store, node, flags, now).collect();
     let finished = |p: &Pod| matches!(p.status.phase, PodPhase::Succeeded | PodPhase::Failed);
     let local: Vec<String> = pods
         .iter()
@@ -547,8 +959,13 @@ pub fn drain(
         return Ok(());
     }
     if pods.is_empty() {
+        let why = if flags.pod_selector.is_some() || flags.skip_wait_for_delete_timeout > 0 {
+            "no pod on it is left to evict once --pod-selector and --skip-wait-for-delete-timeout have picked"
+        } else {
+            "there is no pod on it to evict"
+        };
         out.say(format!(
-            "{cordon}; node/{node} drained: there is no pod on it to evict, so the drain is done at once."
+            "{cordon}; node/{node} drained: {why}, so the drain is done at once."
         ));
         return Ok(());
     }
@@ -559,7 +976,7 @@ pub fn drain(
         pods: Vec::new(),
         pending: Vec::new(),
         failed: Vec::new(),
-        grace: flags.grace_period.filter(|g| *g >= 0),
+        flags: flags.clone(),
     };
     let said = evict_round(store, &pods, wait, now, out);
     out.say(format!("{cordon}; {said}"));
@@ -585,7 +1002,7 @@ pub fn progress(store: &Store, now: Time) -> Option<(String, Vec<DrainWait>)> {
         }
         let evicted: Vec<String> = gone
             .iter()
-            .map(|(name, _)| format!("pod/{name} evicted"))
+            .map(|(name, _)| format!("pod/{name} {}", d.gone_verb()))
             .collect();
         let next = DrainWait {
             pods: left,
@@ -593,11 +1010,10 @@ pub fn progress(store: &Store, now: Time) -> Option<(String, Vec<DrainWait>)> {
         };
         if next.is_done() {
             said.push(format!(
-                "kubectl drain {}, which looks every second, prints {} and {}: the drain is done, {} after it began.",
+                "kubectl drain {}, which looks every second, prints {} and {}.",
                 d.node,
                 evicted.join(", "),
-                next.ending(store),
-                super::kubelet::go_duration(now.millis_since(d.since)),
+                next.ended(store, now),
             ));
         } else {
             let more = next.pods.len() + next.pending.len();
@@ -614,12 +1030,123 @@ pub fn progress(store: &Store, now: Time) -> Option<(String, Vec<DrainWait>)> {
     (!said.is_empty()).then(|| (said.join(" "), changed))
 }
 
+/// Drain `id` looks again at the pods it waits for, as `waitForDelete` does every second: it
+/// stops waiting for a pod that `--skip-wait-for-delete-timeout` skips, and gives up on those
+/// left when `--timeout` has run out. Nothing to say is no step.
+pub fn poll(store: &Store, id: u64, now: Time) -> Outcome {
+    let mut out = Outcome::default();
+    let Some(wait) = store.drains.iter().find(|d| d.id == id) else {
+        return out;
+    };
+    let mut next = wait.clone();
+    let mut said = Vec::new();
+    let after = wait.flags.skip_wait_for_delete_timeout;
+    let mut skipped = Vec::new();
+    next.pods.retain(|(name, uid)| {
+        let skip = store
+            .pods
+            .get(name.as_str())
+            .is_some_and(|p| p.metadata.uid == *uid && skips(p, after, now));
+        if skip {
+            skipped.push(format!(
+                "pod {} has DeletionTimestamp older than {after} seconds, skipping",
+                go_quote(name)
+            ));
+        }
+        !skip
+    });
+    if !skipped.is_empty() {
+        said.push(format!(
+            "kubectl drain {}, which looks every second, prints {} The pod{} outlived {} grace period by more than the {after}s --skip-wait-for-delete-timeout allows (its kubelet is not there to finish it), so kubectl stops waiting for {} and prints no evicted line for {}.",
+            wait.node,
+            sentence(&skipped),
+            if skipped.len() == 1 { "" } else { "s" },
+            if skipped.len() == 1 { "its" } else { "their" },
+            if skipped.len() == 1 { "it" } else { "them" },
+            if skipped.len() == 1 { "it" } else { "them" },
+        ));
+    }
+    if !next.pods.is_empty() && wait.timed_out(now) {
+        let names: Vec<&str> = next.pods.iter().map(|(n, _)| n.as_str()).collect();
+        if wait.flags.disable_eviction {
+            // `deletePods` waits with the timeout as the poll's own, whose error names no pod.
+            next.failed
+                .push("timed out waiting for the condition".to_string());
+        } else {
+            for n in &names {
+                next.failed.push(format!(
+                    "error when waiting for pod {} in namespace \"default\" to terminate: {}",
+                    go_quote(n),
+                    wait.timeout_reached()
+                ));
+            }
+        }
+        said.push(format!(
+            "kubectl drain {}'s --timeout of {} has run out with {} still terminating, so it stops waiting for {}.",
+            wait.node,
+            go_duration_signed(wait.flags.timeout_ms.unwrap_or_default()),
+            names.join(", "),
+            if names.len() == 1 { "it" } else { "them" },
+        ));
+        next.pods.clear();
+    }
+    if said.is_empty() {
+        return out;
+    }
+    if next.is_done() {
+        said.push(format!("kubectl prints {}.", next.ended(store, now)));
+    }
+    out.say(said.join(" "));
+    out.change(Change::WatchDrain(Box::new(next)));
+    out
+}
+
+/// When drain `wait` must next look at its pods ([`poll`]): the first of its one-second looks
+/// at which a pod it waits for is skipped, or at which its `--timeout` has run out (a
+/// `--disable-eviction` drain's wait ends at the timeout itself). `None` when neither can
+/// happen.
+pub fn next_poll(store: &Store, wait: &DrainWait, now: Time) -> Option<Time> {
+    if wait.pods.is_empty() {
+        return None;
+    }
+    let since = wait.since.as_millis();
+    // The evictions and the waits began on the drain's whole seconds, so every look is too.
+    let look = |t: u64| since + t.saturating_sub(since).div_ceil(1000).saturating_mul(1000);
+    let mut due = Vec::new();
+    if let Some(t) = wait.flags.timeout_ms {
+        let deadline = since.saturating_add(u64::try_from(t).unwrap_or(0));
+        due.push(if wait.flags.disable_eviction {
+            deadline
+        } else {
+            look(deadline)
+        });
+    }
+    let after = wait.flags.skip_wait_for_delete_timeout;
+    if after > 0 {
+        // A whole number of seconds past the timestamp greater than `after` first holds
+        // `after + 1` seconds after it.
+        let wait_ms = u64::try_from(after)
+            .unwrap_or(0)
+            .saturating_add(1)
+            .saturating_mul(1000);
+        due.extend(wait.pods.iter().filter_map(|(name, uid)| {
+            let p = store.pods.get(name.as_str())?;
+            let t = p.metadata.deletion_timestamp?;
+            (p.metadata.uid == *uid).then(|| look(t.as_millis().saturating_add(wait_ms)))
+        }));
+    }
+    due.into_iter()
+        .min()
+        .map(|t| Time::from_millis(t.max(now.as_millis())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// Flags are read as kubectl's pflag reads them: `--grace-period` with `=` or a space and
-    /// Go's base-0 integers, `--dry-run`'s values as `GetDryRunStrategy` takes them.
+    /// Go's base-0 integers, `--timeout` as `time.ParseDuration`, a quoted `--pod-selector`
+    /// as one word, `--dry-run`'s values as `GetDryRunStrategy` takes them.
     #[test]
     fn flags_are_read_as_kubectl_reads_them() {
         let grace = |text: &str| parse(text).map(|(_, f)| f.grace_period);
@@ -640,6 +1167,42 @@ mod tests {
                 "{bad:?}"
             );
         }
+        let timeout = |text: &str| parse(text).map(|(_, f)| f.timeout_ms);
+        assert_eq!(timeout("a --timeout=1m30s"), Ok(Some(90_000)));
+        assert_eq!(timeout("a --timeout 1.5s"), Ok(Some(1_500)));
+        assert_eq!(timeout("a --timeout=0"), Ok(None));
+        assert_eq!(timeout("a --timeout=-2s"), Ok(Some(-2_000)));
+        assert_eq!(timeout("a --timeout=250000us"), Ok(Some(250)));
+        assert_eq!(
+            timeout("a --timeout=5d"),
+            Err("invalid argument \"5d\" for \"--timeout\" flag: time: unknown unit \"d\" in duration \"5d\"".into())
+        );
+        assert_eq!(
+            timeout("a --timeout=soon"),
+            Err(
+                "invalid argument \"soon\" for \"--timeout\" flag: time: invalid duration \"soon\""
+                    .into()
+            )
+        );
+        assert!(
+            timeout("a --timeout=1500ns").is_err_and(|e| e.contains("finer than the millisecond"))
+        );
+        let skip = |text: &str| parse(text).map(|(_, f)| f.skip_wait_for_delete_timeout);
+        assert_eq!(skip("a --skip-wait-for-delete-timeout=30"), Ok(30));
+        assert!(
+            skip("a --skip-wait-for-delete-timeout=30s")
+                .is_err_and(|e| e.ends_with("invalid syntax"))
+        );
+        let (_, flags) =
+            parse("a --pod-selector='app in (web, db)' --disable-eviction --timeout=90s")
+                .unwrap_or_default();
+        assert!(flags.disable_eviction);
+        assert_eq!(
+            flags.text(),
+            " --disable-eviction --timeout=1m30s --pod-selector='app in (web, db)'"
+        );
+        assert!(parse("a --pod-selector='app in (web'").is_err());
+        assert!(parse("a --pod-selector='app").is_err_and(|e| e.contains("unterminated")));
         let dry = |text: &str| parse(text).map(|(_, f)| f.dry_run);
         assert_eq!(dry("a --dry-run"), Ok(true));
         assert_eq!(dry("a --dry-run=client"), Ok(true));

@@ -651,18 +651,25 @@ impl Sim {
             ),
             // A retry is kubectl's own output, so it is a step like a command; a drain that is
             // over has nothing to retry, and that is no step at all.
-            Work::DrainRetry(id) => match self.store.drains.iter().find(|d| d.id == *id) {
-                Some(d) => (
-                    Subject::Kubectl(["node/", &d.node].concat()),
-                    super::drain::retry(&self.store, *id, now),
-                    Stage::Declare,
-                ),
-                None => (
-                    Subject::component("kubectl", "node", ""),
-                    Outcome::default(),
-                    Stage::Declare,
-                ),
-            },
+            Work::DrainRetry(id) | Work::DrainPoll(id) => {
+                let outcome = match work {
+                    Work::DrainRetry(_) => super::drain::retry(&self.store, *id, now),
+                    _ => super::drain::poll(&self.store, *id, now),
+                };
+                match self.store.drains.iter().find(|d| d.id == *id) {
+                    // A look that finds nothing to say is no step.
+                    Some(d) if !outcome.is_noop() => (
+                        Subject::Kubectl(["node/", &d.node].concat()),
+                        outcome,
+                        Stage::Declare,
+                    ),
+                    _ => (
+                        Subject::component("kubectl", "node", ""),
+                        Outcome::default(),
+                        Stage::Declare,
+                    ),
+                }
+            }
         };
         // The controllers' workers forget a key whose sync succeeded and requeue a failed one
         // with rate limiting.
@@ -771,6 +778,10 @@ impl Sim {
             Change::DeletePod { name, .. } => Some(name.clone()),
             _ => None,
         };
+        let drain = match &change {
+            Change::WatchDrain(wait) => Some(wait.id),
+            _ => None,
+        };
         let watched = match (&self.deployment_watch, &change) {
             (Some(_), Change::UpdateDeployment(d) | Change::UpdateDeploymentStatus(d)) => Some((
                 d.metadata.name.clone(),
@@ -790,6 +801,14 @@ impl Sim {
             && let Some((key, _)) = self.store.pods.get_key_value(name.as_str())
         {
             self.queue.push(now, Work::KubeletSyncPod(Arc::clone(key)));
+        }
+        // A drain that waits with a timeout, or skips pods stuck terminating, looks at its
+        // pods again when one of those can next happen.
+        if let Some(id) = drain
+            && let Some(wait) = self.store.drains.iter().find(|d| d.id == id)
+            && let Some(at) = super::drain::next_poll(&self.store, wait, now)
+        {
+            self.queue.push(at, Work::DrainPoll(id));
         }
         if let Some(t) = touched {
             self.informers(t);

@@ -15,6 +15,7 @@ pub mod engine;
 pub mod fingerprint;
 pub mod kubectl;
 pub mod kubelet;
+pub mod label_query;
 pub mod manifest;
 pub mod order;
 pub mod recorder;

@@ -171,6 +171,26 @@ fn drain_note(store: &super::store::Store, node: &str) -> Option<String> {
             super::drain::RETRY_MS / 1000
         ));
     }
+    // A drain with a --timeout gives up at a known moment, which a trainer may want to point at.
+    let gives_up = store
+        .drains
+        .iter()
+        .filter(|d| d.node == node)
+        .filter_map(|d| {
+            let t = d.flags.timeout_ms?;
+            Some(
+                d.since
+                    .as_millis()
+                    .saturating_add(u64::try_from(t).unwrap_or(0)),
+            )
+        })
+        .min();
+    if let Some(at) = gives_up {
+        parts.push(format!(
+            "gives up at {} (--timeout)",
+            super::kubelet::go_duration(at)
+        ));
+    }
     Some(format!("kubectl drain waits: {}", parts.join("; ")))
 }
 

@@ -1698,9 +1698,10 @@ fn a_sidecar_counts_for_readiness_and_is_killed_in_its_own_words() {
         );
     let (sim, steps) = run_yaml(&unready, 40);
     assert!(
-        steps.iter().any(|s| s.narration.contains(
+        narrated(
+            &steps,
             "so the container is ready but the pod stays not Ready until proxy is ready too"
-        )),
+        ),
         "no step says the pod waits for proxy"
     );
     for p in sim.store().pods.values() {
@@ -2191,9 +2192,7 @@ fn a_missing_config_map_is_create_container_config_error() {
     let d = sim.deployment("web").expect("web");
     assert_eq!(d.status.available_replicas, 3, "the old pods serve on");
     assert!(
-        steps
-            .iter()
-            .any(|s| s.narration.contains("ProgressDeadlineExceeded")),
+        narrated(&steps, "ProgressDeadlineExceeded"),
         "the rollout is reported stuck"
     );
     let diagnosis = diagnose(&sim, &steps, "web");
@@ -3539,9 +3538,7 @@ run_until: 3m
         per_node.sort();
         assert_eq!(per_node, ["node-1", "node-2", "node-3"], "seed {seed}");
         assert!(
-            steps
-                .iter()
-                .any(|s| s.narration.contains("2 × spread 100 (it runs 0 of web-")),
+            narrated(&steps, "2 × spread 100 (it runs 0 of web-"),
             "seed {seed}"
         );
     }
@@ -3804,9 +3801,10 @@ fn schedule_anyway_constraints_score_nodes() {
     assert_eq!(pods_per_zone(&sim), "a=2 b=2 c=2");
     assert!(failed_scheduling(&steps).is_empty());
     assert!(
-        steps.iter().any(|s| s
-            .narration
-            .contains("the pod's ScheduleAnyway constraints count 1 in its topology.kubernetes.io/zone domain; fewer scores higher")),
+        narrated(
+            &steps,
+            "the pod's ScheduleAnyway constraints count 1 in its topology.kubernetes.io/zone domain; fewer scores higher"
+        ),
         "the spread score is explained"
     );
 }
@@ -3949,9 +3947,10 @@ fn a_prefer_no_schedule_taint_scores_nodes_down() {
     assert_eq!(pods_per_node(&sim), "a=2 b=3");
     assert!(failed_scheduling(&steps).is_empty());
     assert!(
-        steps.iter().any(|s| s.narration.contains(
+        narrated(
+            &steps,
             "+ 3 × taints 100 (PreferNoSchedule taints it does not tolerate count against a node)"
-        )),
+        ),
         "the taint score is explained"
     );
 }
@@ -4039,9 +4038,10 @@ fn preferred_node_affinity_scores_nodes() {
     let (sim, steps) = run_yaml(yaml, 60);
     assert_eq!(pods_per_node(&sim), "a=3 b=2");
     assert!(
-        steps.iter().any(|s| s.narration.contains(
+        narrated(
+            &steps,
             "+ 2 × node affinity 100 (the preferred node affinity terms it matches weigh 50)"
-        )),
+        ),
         "the affinity score is explained"
     );
     // Weights outside 1–100 are refused at their path.
@@ -4062,9 +4062,10 @@ fn preferred_pod_anti_affinity_scores_nodes() {
     let (sim, steps) = run_yaml(yaml, 60);
     assert_eq!(pods_per_node(&sim), "a=2 b=2 c=2");
     assert!(
-        steps
-            .iter()
-            .any(|s| s.narration.contains("+ 2 × pod affinity 100 (its preferred anti-affinity terms and the preferred terms of pods that select it sum to 0 here, from -200 to 0 over the nodes)")),
+        narrated(
+            &steps,
+            "+ 2 × pod affinity 100 (its preferred anti-affinity terms and the preferred terms of pods that select it sum to 0 here, from -200 to 0 over the nodes)"
+        ),
         "the pod affinity score is explained"
     );
     let without = yaml.replace(
@@ -4295,20 +4296,32 @@ fn a_drain_refuses_pods_with_local_storage_without_the_flag() {
     );
     assert!(
         load_errors(&drain("a --ignore-daemonset")).contains(
-            "unknown flag: --ignore-daemonset (this model takes --ignore-daemonsets, --delete-emptydir-data, --force, --dry-run=client and --grace-period=N)"
+            "unknown flag: --ignore-daemonset (this model takes --ignore-daemonsets, --delete-emptydir-data, --force, --dry-run=client, --grace-period=N, --timeout=DURATION, --pod-selector=QUERY, --disable-eviction and --skip-wait-for-delete-timeout=N)"
         ),
         "{}",
         load_errors(&drain("a --ignore-daemonset"))
     );
 }
 
+/// The names of the pods bound to `node`, in name order.
+fn pod_names_on(sim: &Sim, node: &str) -> Vec<String> {
+    sim.store()
+        .pods
+        .values()
+        .filter(|p| p.node_name == node)
+        .map(|p| p.metadata.name.clone())
+        .collect()
+}
+
+/// Whether any step's narration says `text`.
+fn narrated(steps: &[Step], text: &str) -> bool {
+    steps.iter().any(|s| s.narration.contains(text))
+}
+
 /// Asserts that a `kubectl drain` of `node` ended, printing `node/NODE drained`.
 fn assert_drained(steps: &[Step], node: &str) {
     let line = format!("node/{node} drained: the drain is done");
-    assert!(
-        steps.iter().any(|s| s.narration.contains(&line)),
-        "no step says {line:?}"
-    );
+    assert!(narrated(steps, &line), "no step says {line:?}");
 }
 
 /// A scenario with PodDisruptionBudgets (`spec` given as YAML flow mappings) selecting `app=app`.
@@ -4357,13 +4370,7 @@ fn a_budget_lets_a_drain_evict_one_pod_at_a_time() {
         "{:?}",
         budget.status
     );
-    let on_a: Vec<String> = sim
-        .store()
-        .pods
-        .values()
-        .filter(|p| p.node_name == "a")
-        .map(|p| p.metadata.name.clone())
-        .collect();
+    let on_a: Vec<String> = pod_names_on(&sim, "a");
     let [first, second] = on_a.as_slice() else {
         panic!("two pods on a: {}", pods_per_node(&sim));
     };
@@ -4798,9 +4805,10 @@ fn a_drain_grace_period_sets_each_pods_shutdown_time() {
     // Under 2 s the kubelet gives its minimum (`minimumGracePeriodInSeconds`).
     let (_, steps) = run_yaml(&drain("--grace-period=1"), 25);
     assert!(
-        steps.iter().any(|s| s
-            .narration
-            .contains("grace period 1s, which the kubelet raises to its 2s minimum")),
+        narrated(
+            &steps,
+            "grace period 1s, which the kubelet raises to its 2s minimum"
+        ),
         "the kubelet's minimum"
     );
     // Negative is kubectl's default: each pod's own.
@@ -4833,5 +4841,179 @@ fn a_drain_of_a_terminating_pod_says_its_grace_period_is_kept() {
             "already has to the 3s --grace-period asks for; RolloutScope keeps the longer one."
         ),
         "{said}"
+    );
+}
+
+/// `kubectl drain --timeout`: a drain a budget keeps refusing gives up at its first retry after
+/// the timeout, printing each retry's line and then the pods still to drain and one error per
+/// pod, as `evictPods` and `RunDrain` print them; the node stays cordoned and the pods stay.
+#[test]
+fn a_drain_timeout_gives_up_on_evictions_a_budget_refuses() {
+    let yaml = blocked_drain(30, "").replace("drain: a}", "drain: \"a --timeout=12s\"}");
+    let (sim, steps) = run_yaml(&yaml, 60);
+    let retries: Vec<u64> = steps
+        .iter()
+        .filter(|s| s.actor == "kubectl" && s.narration.starts_with("kubectl drain a tries again"))
+        .map(|s| s.time.as_millis() / 1000)
+        .collect();
+    assert_eq!(retries, [25, 30, 35], "{retries:?}");
+    let said = kubectl_said_at(&steps, 35);
+    let pods: Vec<String> = pod_names_on(&sim, "a");
+    assert_eq!(pods.len(), 2, "{}", pods_per_node(&sim));
+    let errors: Vec<String> = pods
+        .iter()
+        .map(|p| {
+            format!("error when evicting pods/\"{p}\" -n \"default\": global timeout reached: 12s")
+        })
+        .collect();
+    let aggregate = format!("[{}]", errors.join(", "));
+    assert!(
+        said.starts_with(&format!(
+            "kubectl drain a tries again: evicting pod default/{}, evicting pod default/{}. The --timeout of 12s has run out (15s after the drain began), so kubectl gives up on {}, {} without asking the Eviction API",
+            pods[0], pods[1], pods[0], pods[1]
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!(
+            "kubectl prints There are pending pods in node \"a\" when an error occurred: {aggregate} pod/{} pod/{}; error: unable to drain node \"a\" due to error: {aggregate}, continuing command... There are pending nodes to be drained: a. {}.",
+            pods[0],
+            pods[1],
+            errors.join(" ")
+        )),
+        "{said}"
+    );
+    assert!(sim.store().drains.is_empty(), "the drain is over");
+    assert!(sim.store().nodes["a"].spec.unschedulable);
+    assert!(
+        load_errors(&blocked_drain(30, "").replace("drain: a}", "drain: \"a --timeout=60\"}"))
+            .contains("invalid argument \"60\" for \"--timeout\" flag: time: missing unit in duration \"60\""),
+    );
+}
+
+/// Two nodes with two pods each; node a's kubelet stops at 10 s, and `drain` (its flags) runs
+/// at 20 s, while the node still reads Ready.
+fn dead_node_drain(flags: &str) -> String {
+    let nodes = "    - {name: a, cpu: \"4\"}\n    - {name: b, cpu: \"4\"}\n";
+    with_actions(
+        &tainted_yaml(nodes, 4, "", "2m"),
+        &[
+            "{at: 10s, fail_node: a}",
+            &format!("{{at: 20s, drain: \"a{flags}\"}}"),
+        ],
+    )
+}
+
+/// A drain of a node whose kubelet is gone: the evicted pods stay Terminating, so the drain
+/// waits for ever, unless `--skip-wait-for-delete-timeout` lets it stop waiting once a pod's
+/// deletion timestamp (the end of its grace period, 20 s + 30 s) is more than N seconds past,
+/// or `--timeout` gives up on them.
+#[test]
+fn a_drain_of_a_dead_node_waits_unless_told_to_skip_or_give_up() {
+    let (sim, _) = run_yaml(&dead_node_drain(""), 120);
+    assert_eq!(sim.store().drains.len(), 1, "the drain still waits");
+    // Skipped at the first look with more than 10 whole seconds past 50 s: 61 s.
+    let (sim, steps) = run_yaml(&dead_node_drain(" --skip-wait-for-delete-timeout=10"), 120);
+    let said = kubectl_said_at(&steps, 61);
+    let stuck: Vec<String> = pod_names_on(&sim, "a");
+    assert_eq!(stuck.len(), 2, "{}", pods_per_node(&sim));
+    assert!(
+        said.starts_with(&format!(
+            "kubectl drain a, which looks every second, prints pod \"{}\" has DeletionTimestamp older than 10 seconds, skipping, pod \"{}\" has DeletionTimestamp older than 10 seconds, skipping.",
+            stuck[0], stuck[1]
+        )),
+        "{said}"
+    );
+    assert!(
+        said.ends_with("kubectl prints node/a drained: the drain is done, 41s after it began."),
+        "{said}"
+    );
+    assert!(sim.store().drains.is_empty());
+    // Given up at 50 s, the first look at or after 20 s + 30 s.
+    let (sim, steps) = run_yaml(&dead_node_drain(" --timeout=30s"), 120);
+    let said = kubectl_said_at(&steps, 50);
+    let errors: Vec<String> = stuck
+        .iter()
+        .map(|p| format!("error when waiting for pod \"{p}\" in namespace \"default\" to terminate: global timeout reached: 30s"))
+        .collect();
+    assert!(
+        said.contains(&format!(
+            "There are pending pods in node \"a\" when an error occurred: [{}] pod/{} pod/{};",
+            errors.join(", "),
+            stuck[0],
+            stuck[1]
+        )),
+        "{said}"
+    );
+    assert!(sim.store().drains.is_empty());
+    // A later drain skips the pods at once: they are not listed for deletion at all.
+    let yaml = dead_node_drain("").replace(
+        "run_until: ",
+        "  - {at: 90s, drain: \"a --skip-wait-for-delete-timeout=5\"}\nrun_until: ",
+    );
+    let (_, steps) = run_yaml(&yaml, 120);
+    assert_eq!(
+        kubectl_said_at(&steps, 90),
+        "node/a already cordoned; node/a drained: no pod on it is left to evict once --pod-selector and --skip-wait-for-delete-timeout have picked, so the drain is done at once."
+    );
+}
+
+/// `--disable-eviction` deletes the pods, which no budget holds back (no DisruptionTarget
+/// condition, no 429), and prints `pod/NAME deleted` as each goes.
+#[test]
+fn a_drain_with_eviction_disabled_deletes_past_a_budget() {
+    let yaml = blocked_drain(1, "").replace("drain: a}", "drain: \"a --disable-eviction\"}");
+    let (sim, steps) = run_yaml(&yaml, 20);
+    let said = kubectl_said_at(&steps, 20);
+    assert!(
+        said.starts_with("node/a cordoned; With --disable-eviction kubectl deletes the 2 pods, as kubectl delete pod does, with its 1s grace period: no PodDisruptionBudget is asked"),
+        "{said}"
+    );
+    assert!(
+        sim.store()
+            .pods
+            .values()
+            .filter(|p| p.node_name == "a")
+            .all(|p| {
+                p.metadata.deletion_timestamp.is_some()
+                    && p.status.conditions.iter().all(|c| {
+                        c.type_ != rolloutscope::sim::api::PodConditionType::DisruptionTarget
+                    })
+            })
+    );
+    let (_, steps) = run_yaml(&yaml, 60);
+    assert!(
+        narrated(&steps, " deleted and node/a drained: the drain is done"),
+        "the drain ends"
+    );
+}
+
+/// `--pod-selector` drains only the pods whose labels match; a query kubectl cannot parse is
+/// refused with kubectl's words.
+#[test]
+fn a_drain_pod_selector_picks_the_pods_to_evict() {
+    let nodes = "    - {name: a, cpu: \"4\"}\n    - {name: b, cpu: \"4\"}\n";
+    let base = tainted_yaml(nodes, 4, "", "1m");
+    let drain = |flags: &str| with_actions(&base, &[&format!("{{at: 20s, drain: \"a {flags}\"}}")]);
+    let (sim, steps) = run_yaml(&drain("--pod-selector=app!=app"), 40);
+    assert!(
+        kubectl_said_at(&steps, 20)
+            .starts_with("node/a cordoned; node/a drained: no pod on it is left to evict"),
+        "{}",
+        kubectl_said_at(&steps, 20)
+    );
+    assert_eq!(pods_per_node(&sim), "a=2 b=2");
+    // Quotes keep a query with spaces one word, as a shell does.
+    let (sim, _) = run_yaml(&drain("--pod-selector 'app notin (app)'"), 40);
+    assert_eq!(pods_per_node(&sim), "a=2 b=2");
+    let (sim, _) = run_yaml(&drain("--pod-selector='app in (app)'"), 60);
+    assert_eq!(pods_per_node(&sim), "a=0 b=4");
+    let (sim, _) = run_yaml(&drain("--pod-selector=app"), 60);
+    assert_eq!(pods_per_node(&sim), "a=0 b=4");
+    assert!(
+        load_errors(&drain("--pod-selector=app=(x)"))
+            .contains("--pod-selector=<pod_selector> must be a valid label selector"),
+        "{}",
+        load_errors(&drain("--pod-selector=app=(x)"))
     );
 }

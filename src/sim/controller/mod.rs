@@ -161,6 +161,9 @@ pub enum Work {
     },
     /// A `kubectl drain` (by its id) tries again the evictions a budget refused.
     DrainRetry(u64),
+    /// A `kubectl drain` (by its id) looks at the pods it waits for when one may be skipped or
+    /// its timeout has run out.
+    DrainPoll(u64),
 }
 
 /// An object's name as [`Work`] carries it. It hashes, compares and serializes as the text
