@@ -554,6 +554,8 @@ struct Evictions {
     /// How many were refused for now, and the refusals' causes, each once.
     refused: usize,
     causes: std::collections::BTreeSet<String>,
+    /// The budgets that refused, each once.
+    refused_by: std::collections::BTreeSet<String>,
     /// Pods kubectl gave up on without asking, as `--timeout` had run out.
     timed_out: Vec<String>,
 }
@@ -616,6 +618,7 @@ fn evict_pods(
                     disruption::TOO_MANY_REQUESTS
                 ));
                 report.causes.insert(cause);
+                report.refused_by.insert(budget);
                 report.refused += 1;
                 wait.pending.push(name.clone());
             }
@@ -769,6 +772,12 @@ fn explain(store: &Store, wait: &DrainWait, done: &Evictions, now: Time) -> Stri
             if done.refused == 1 { "s" } else { "" },
             RETRY_MS / 1000
         ));
+        said.extend(
+            done.refused_by
+                .iter()
+                .filter_map(|b| store.pdbs.get(b.as_str()))
+                .map(when_allowed),
+        );
     }
     if !done.timed_out.is_empty() {
         let one = done.timed_out.len() == 1;
@@ -815,6 +824,35 @@ fn waiting_limits(wait: &DrainWait) -> String {
     } else {
         format!("; {}", limits.join(", and "))
     }
+}
+
+/// When budget `b`, which refused an eviction, will allow one: once more of its pods are
+/// healthy, or, when it needs as many healthy pods as it expects (`minAvailable` equal to the
+/// replicas, `maxUnavailable: 0`, `100%`), never at this size, so that a drain waits for ever.
+fn when_allowed(b: &crate::sim::api::PodDisruptionBudget) -> String {
+    let s = &b.status;
+    let name = &b.metadata.name;
+    if blocks_for_good(s) {
+        format!(
+            "Budget {name} needs {} healthy pods of the {} it expects, so it allows no disruption until the Deployment has more replicas or the budget is relaxed: this drain would retry every {}s for ever (scale up first, change the budget, or give kubectl drain a --timeout).",
+            s.desired_healthy,
+            s.expected_pods,
+            RETRY_MS / 1000
+        )
+    } else {
+        // The status's healthy count may be the controller's last, from before this round's
+        // evictions, so no number is given here.
+        format!(
+            "Budget {name} allows another once more than {} of its pods are healthy again (a replacement turning Ready).",
+            s.desired_healthy
+        )
+    }
+}
+
+/// Whether a budget's status allows no disruption however long a drain waits: it needs every
+/// pod it expects (or more) to be healthy.
+pub fn blocks_for_good(s: &crate::sim::api::PodDisruptionBudgetStatus) -> bool {
+    s.expected_pods > 0 && s.desired_healthy >= s.expected_pods
 }
 
 /// One round of a drain's evictions: kubectl's lines, why, and the drain as it goes on.

@@ -153,6 +153,19 @@ fn drain_note(store: &super::store::Store, node: &str) -> Option<String> {
         refused.extend(d.pending.iter());
         going.extend(d.pods.iter().map(|(name, _)| name));
     }
+    // The budgets over the refused pods that can never allow one at this size.
+    let stuck: std::collections::BTreeSet<&str> = refused
+        .iter()
+        .filter_map(|n| store.pods.get(n.as_str()))
+        .flat_map(|p| {
+            store
+                .pdbs
+                .values()
+                .filter(|b| b.selects(&p.metadata.labels))
+        })
+        .filter(|b| super::drain::blocks_for_good(&b.status))
+        .map(|b| b.metadata.name.as_str())
+        .collect();
     let (refused, going) = (refused.len(), going.len());
     if refused + going == 0 {
         return None;
@@ -169,6 +182,13 @@ fn drain_note(store: &super::store::Store, node: &str) -> Option<String> {
             "{refused} eviction{} refused by a PodDisruptionBudget, retried every {} s",
             super::trace::plural(refused as i64),
             super::drain::RETRY_MS / 1000
+        ));
+    }
+    if !stuck.is_empty() {
+        parts.push(format!(
+            "{} {} no disruption at this size",
+            stuck.iter().copied().collect::<Vec<_>>().join(", "),
+            if stuck.len() == 1 { "allows" } else { "allow" }
         ));
     }
     // A drain with a --timeout gives up at a known moment, which a trainer may want to point at.

@@ -4850,6 +4850,25 @@ fn a_drain_of_a_terminating_pod_says_its_grace_period_is_kept() {
 #[test]
 fn a_drain_timeout_gives_up_on_evictions_a_budget_refuses() {
     let yaml = blocked_drain(30, "").replace("drain: a}", "drain: \"a --timeout=12s\"}");
+    // The budget needs both of its pods, so it can never allow one: the narration and the node
+    // card say so, and when kubectl gives up.
+    let (sim, steps) = run_yaml(&yaml, 20);
+    assert!(
+        kubectl_said_at(&steps, 20).contains("Budget app needs 2 healthy pods of the 2 it expects, so it allows no disruption until the Deployment has more replicas or the budget is relaxed"),
+        "{}",
+        kubectl_said_at(&steps, 20)
+    );
+    let note = rolloutscope::sim::view::ClusterView::of(&sim)
+        .nodes
+        .into_iter()
+        .find(|n| n.name == "a")
+        .and_then(|n| n.drain);
+    assert_eq!(
+        note.as_deref(),
+        Some(
+            "kubectl drain waits: 2 evictions refused by a PodDisruptionBudget, retried every 5 s; app allows no disruption at this size; gives up at 32s (--timeout)"
+        )
+    );
     let (sim, steps) = run_yaml(&yaml, 60);
     let retries: Vec<u64> = steps
         .iter()
