@@ -114,12 +114,13 @@ pub fn parse(text: &str) -> Result<(String, DrainFlags), String> {
             None => (w, None),
         };
         match (flag, inline) {
-            ("--ignore-daemonsets", None) => flags.ignore_daemonsets = true,
+            ("--ignore-daemonsets", value) => flags.ignore_daemonsets = go_bool_flag(flag, value)?,
             // The older spelling, which kubectl still takes with a deprecation warning.
-            ("--delete-emptydir-data" | "--delete-local-data", None) => {
-                flags.delete_emptydir_data = true;
+            ("--delete-emptydir-data" | "--delete-local-data", value) => {
+                flags.delete_emptydir_data = go_bool_flag(flag, value)?;
             }
-            ("--force", None) => flags.force = true,
+            ("--force", value) => flags.force = go_bool_flag(flag, value)?,
+            ("--disable-eviction", value) => flags.disable_eviction = go_bool_flag(flag, value)?,
             // `GetDryRunStrategy`: a bare `--dry-run` and `true` are the deprecated spellings of
             // `client`, `false` of `none`.
             ("--dry-run", None | Some("client" | "true")) => flags.dry_run = true,
@@ -136,7 +137,7 @@ pub fn parse(text: &str) -> Result<(String, DrainFlags), String> {
             // `strconv.ParseInt(s, 0, 64)` reads them (so `010` is octal and `0x10`
             // hexadecimal), durations as `time.ParseDuration`.
             ("--grace-period", value) => {
-                let seconds = flag_value(flag, value, &mut words, go_int_flag)?;
+                let (seconds, _) = flag_value(flag, value, &mut words, go_int_flag)?;
                 // Zero asks the API server to delete each pod object at once, before its
                 // kubelet has stopped anything, which this model does not do.
                 if seconds == 0 {
@@ -145,11 +146,10 @@ pub fn parse(text: &str) -> Result<(String, DrainFlags), String> {
                 flags.grace_period = Some(seconds);
             }
             ("--timeout", value) => {
-                let nanos = flag_value(flag, value, &mut words, go_parse_duration)?;
+                let (nanos, text) = flag_value(flag, value, &mut words, go_parse_duration)?;
                 if nanos % 1_000_000 != 0 {
                     return Err(format!(
-                        "--timeout={} is finer than the millisecond RolloutScope keeps time in",
-                        value.unwrap_or_default()
+                        "--timeout={text} is finer than the millisecond RolloutScope keeps time in"
                     ));
                 }
                 // Whole milliseconds of a Go duration always fit.
@@ -157,21 +157,17 @@ pub fn parse(text: &str) -> Result<(String, DrainFlags), String> {
                 flags.timeout_ms = (ms != 0).then_some(ms);
             }
             ("--skip-wait-for-delete-timeout", value) => {
-                flags.skip_wait_for_delete_timeout =
+                (flags.skip_wait_for_delete_timeout, _) =
                     flag_value(flag, value, &mut words, go_int_flag)?;
             }
             ("--pod-selector", value) => {
-                let text = match value {
-                    Some(v) => v,
-                    None => words.next().unwrap_or_default(),
-                };
                 // `Complete` says only this, whatever is wrong with the selector.
+                let text = next_value(flag, value, &mut words)?;
                 let query = LabelQuery::parse(text).ok_or(
                     "--pod-selector=<pod_selector> must be a valid label selector".to_string(),
                 )?;
                 flags.pod_selector = (!text.is_empty()).then_some(query);
             }
-            ("--disable-eviction", None) => flags.disable_eviction = true,
             (other, _) if other.starts_with('-') => {
                 return Err(format!(
                     "unknown flag: {w} (this model takes --ignore-daemonsets, --delete-emptydir-data, --force, --dry-run=client, --grace-period=N, --timeout=DURATION, --pod-selector=QUERY, --disable-eviction and --skip-wait-for-delete-timeout=N)"
@@ -216,18 +212,26 @@ fn shell_words(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
+/// A flag's text, after `=` or as the next word; pflag's error when there is none.
+fn next_value<'w>(
+    flag: &str,
+    inline: Option<&'w str>,
+    words: &mut impl Iterator<Item = &'w str>,
+) -> Result<&'w str, String> {
+    inline
+        .or_else(|| words.next())
+        .ok_or_else(|| format!("flag needs an argument: {flag}"))
+}
+
 /// A flag's value, after `=` or as the next word, read by `read`; its error is pflag's.
 fn flag_value<'w, T, E: std::fmt::Display>(
     flag: &str,
     inline: Option<&'w str>,
     words: &mut impl Iterator<Item = &'w str>,
     read: impl Fn(&str) -> Result<T, E>,
-) -> Result<T, String> {
-    let value = match inline {
-        Some(v) => v,
-        None => words.next().unwrap_or_default(),
-    };
-    read(value).map_err(|why| {
+) -> Result<(T, &'w str), String> {
+    let value = next_value(flag, inline, words)?;
+    read(value).map(|v| (v, value)).map_err(|why| {
         format!(
             "invalid argument {} for {flag:?} flag: {why}",
             go_quote(value)
@@ -235,16 +239,51 @@ fn flag_value<'w, T, E: std::fmt::Display>(
     })
 }
 
+/// A `bool` flag as pflag reads it: bare is true, or `=` and a value `strconv.ParseBool` takes.
+fn go_bool_flag(flag: &str, value: Option<&str>) -> Result<bool, String> {
+    match value {
+        None => Ok(true),
+        Some("1" | "t" | "T" | "TRUE" | "true" | "True") => Ok(true),
+        Some("0" | "f" | "F" | "FALSE" | "false" | "False") => Ok(false),
+        Some(v) => Err(format!(
+            "invalid argument {} for {flag:?} flag: strconv.ParseBool: parsing {}: invalid syntax",
+            go_quote(v),
+            go_quote(v)
+        )),
+    }
+}
+
 /// An `int` flag's value as pflag reads it, with `strconv.ParseInt`'s error.
 fn go_int_flag(s: &str) -> Result<i64, String> {
     go_parse_int(s).map_err(|why| format!("strconv.ParseInt: parsing {}: {why}", go_quote(s)))
+}
+
+/// The `quote` of Go's `time` package: printable ASCII as it is (with `"` and `\\` escaped),
+/// anything else as `\\x` bytes.
+fn time_quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        if c.is_ascii() && c >= ' ' {
+            if c == '"' || c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+        } else {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("\\x{b:02x}"));
+            }
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// `time.ParseDuration`: an optional sign, then numbers (with an optional fraction) each with a
 /// unit (`ns`, `us`, `µs`, `ms`, `s`, `m`, `h`), or a bare `0`; in nanoseconds. The errors are
 /// Go's.
 fn go_parse_duration(orig: &str) -> Result<i128, String> {
-    let invalid = || format!("time: invalid duration {}", go_quote(orig));
+    let invalid = || format!("time: invalid duration {}", time_quote(orig));
     let (negative, mut s) = match orig.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, orig.strip_prefix('+').unwrap_or(orig)),
@@ -288,7 +327,10 @@ fn go_parse_duration(orig: &str) -> Result<i128, String> {
             .find(|c: char| c == '.' || c.is_ascii_digit())
             .unwrap_or(s.len());
         if unit_len == 0 {
-            return Err(format!("time: missing unit in duration {}", go_quote(orig)));
+            return Err(format!(
+                "time: missing unit in duration {}",
+                time_quote(orig)
+            ));
         }
         let (unit, rest) = s.split_at(unit_len);
         s = rest;
@@ -302,19 +344,27 @@ fn go_parse_duration(orig: &str) -> Result<i128, String> {
             _ => {
                 return Err(format!(
                     "time: unknown unit {} in duration {}",
-                    go_quote(unit),
-                    go_quote(orig)
+                    time_quote(unit),
+                    time_quote(orig)
                 ));
             }
         };
-        // The fraction as Go adds it: `float64(f) * (float64(unit) / scale)`, truncated.
+        // The fraction as `leadingFraction` reads it (digits past 63 bits are dropped) and Go
+        // adds it: `float64(f) * (float64(unit) / scale)`, truncated.
         let mut f: u64 = 0;
         let mut f_scale: f64 = 1.0;
+        let mut overflow = false;
         for d in fraction.bytes() {
-            if f > (u64::MAX - 9) / 10 {
+            if overflow || f > (i64::MAX as u64) / 10 {
+                overflow = true;
                 continue;
             }
-            f = f * 10 + u64::from(d - b'0');
+            let y = f * 10 + u64::from(d - b'0');
+            if y > 1 << 63 {
+                overflow = true;
+                continue;
+            }
+            f = y;
             f_scale *= 10.0;
         }
         let mut v = whole * scale;
@@ -417,6 +467,19 @@ impl DrainWait {
         })
     }
 
+    /// When `--timeout` ends this drain, if it does: its waits end at the timeout itself, and
+    /// its refused evictions at their first 5 s retry from then on.
+    pub fn gives_up_at(&self) -> Option<Time> {
+        let t = u64::try_from(self.flags.timeout_ms?).unwrap_or(0);
+        let waits = (!self.pods.is_empty()).then_some(t);
+        let retries = (!self.pending.is_empty())
+            .then(|| t.div_ceil(RETRY_MS).max(1).saturating_mul(RETRY_MS));
+        let last = waits.into_iter().chain(retries).max()?;
+        Some(Time::from_millis(
+            self.since.as_millis().saturating_add(last),
+        ))
+    }
+
     /// The end of an eviction's or a wait's error when `--timeout` ran out.
     fn timeout_reached(&self) -> String {
         format!(
@@ -481,16 +544,20 @@ impl DrainWait {
                 left.join(" ")
             )
         };
-        format!(
-            "{pending}{}",
-            unable_to_drain(&self.node, &err, &self.failed)
-        )
+        // `deletePods` fails with one plain error, which `CheckErr` prints with its prefix;
+        // `evictPods` fails with an aggregate, whose lines it prints bare.
+        let last = if self.flags.disable_eviction {
+            self.failed.iter().map(|e| format!("error: {e}")).collect()
+        } else {
+            self.failed.clone()
+        };
+        format!("{pending}{}", unable_to_drain(&self.node, &err, &last))
     }
 }
 
 /// How `RunDrain` ends for a node it could not drain: the error on stderr, the node left to
-/// drain, and `CheckErr`'s print of the aggregate, each error on a line of its own without
-/// kubectl's `error: ` prefix (an aggregate's lines carry none).
+/// drain, and `CheckErr`'s print of `errors` (lines of an aggregate carry no `error: `
+/// prefix).
 fn unable_to_drain(node: &str, err: &str, errors: &[String]) -> String {
     format!(
         "error: unable to drain node {node:?} due to error: {err}, continuing command... There are pending nodes to be drained: {node}. {}",
@@ -711,8 +778,9 @@ fn explain(store: &Store, wait: &DrainWait, done: &Evictions, now: Time) -> Stri
         };
         if deleting {
             said.push(format!(
-                "With --disable-eviction kubectl deletes {}, as kubectl delete pod does, with {grace}: no PodDisruptionBudget is asked and no DisruptionTarget condition is added, so nothing holds the pods back. {owner} no longer counts {} and creates a replacement at once, which the scheduler places on another node.",
+                "With --disable-eviction kubectl deletes {}, as kubectl delete pod does, with {grace}: no PodDisruptionBudget is asked and no DisruptionTarget condition is added, so nothing holds the pods back. {} no longer counts {} and creates a replacement at once, which the scheduler places on another node.",
                 if one { "the pod".to_string() } else { format!("the {} pods", evicted.len()) },
+                if one { "Its ReplicaSet" } else { "Each pod's ReplicaSet" },
                 if one { "it" } else { "its pod" },
             ));
         } else {
@@ -1095,27 +1163,27 @@ pub fn poll(store: &Store, id: u64, now: Time) -> Outcome {
     });
     if !skipped.is_empty() {
         said.push(format!(
-            "kubectl drain {}, which looks every second, prints {} The pod{} outlived {} grace period by more than the {after}s --skip-wait-for-delete-timeout allows (its kubelet is not there to finish it), so kubectl stops waiting for {} and prints no evicted line for {}.",
+            "kubectl drain {}, which looks every second, prints {} The pod{} outlived {} grace period by more than the {after}s --skip-wait-for-delete-timeout allows (its kubelet is not there to finish it), so kubectl stops waiting for {} and prints no {} line for {}.",
             wait.node,
             sentence(&skipped),
             if skipped.len() == 1 { "" } else { "s" },
             if skipped.len() == 1 { "its" } else { "their" },
             if skipped.len() == 1 { "it" } else { "them" },
+            wait.gone_verb(),
             if skipped.len() == 1 { "it" } else { "them" },
         ));
     }
     if !next.pods.is_empty() && wait.timed_out(now) {
         let names: Vec<&str> = next.pods.iter().map(|(n, _)| n.as_str()).collect();
+        // Both waits are `PollUntilContextTimeout` (since v1.32), which ends when its context
+        // does, with the context's error.
         if wait.flags.disable_eviction {
-            // `deletePods` waits with the timeout as the poll's own, whose error names no pod.
-            next.failed
-                .push("timed out waiting for the condition".to_string());
+            next.failed.push(DEADLINE_EXCEEDED.to_string());
         } else {
             for n in &names {
                 next.failed.push(format!(
-                    "error when waiting for pod {} in namespace \"default\" to terminate: {}",
+                    "error when waiting for pod {} in namespace \"default\" to terminate: {DEADLINE_EXCEEDED}",
                     go_quote(n),
-                    wait.timeout_reached()
                 ));
             }
         }
@@ -1139,25 +1207,23 @@ pub fn poll(store: &Store, id: u64, now: Time) -> Outcome {
     out
 }
 
+/// `context.DeadlineExceeded`'s text.
+const DEADLINE_EXCEEDED: &str = "context deadline exceeded";
+
 /// When drain `wait` must next look at its pods ([`poll`]): the first of its one-second looks
-/// at which a pod it waits for is skipped, or at which its `--timeout` has run out (a
-/// `--disable-eviction` drain's wait ends at the timeout itself). `None` when neither can
-/// happen.
+/// at which a pod it waits for is skipped, or the moment its `--timeout` runs out, which ends
+/// the wait's context at once. `None` when neither can happen.
 pub fn next_poll(store: &Store, wait: &DrainWait, now: Time) -> Option<Time> {
     if wait.pods.is_empty() {
         return None;
     }
     let since = wait.since.as_millis();
     // The evictions and the waits began on the drain's whole seconds, so every look is too.
-    let look = |t: u64| since + t.saturating_sub(since).div_ceil(1000).saturating_mul(1000);
+    let look =
+        |t: u64| since.saturating_add(t.saturating_sub(since).div_ceil(1000).saturating_mul(1000));
     let mut due = Vec::new();
     if let Some(t) = wait.flags.timeout_ms {
-        let deadline = since.saturating_add(u64::try_from(t).unwrap_or(0));
-        due.push(if wait.flags.disable_eviction {
-            deadline
-        } else {
-            look(deadline)
-        });
+        due.push(since.saturating_add(u64::try_from(t).unwrap_or(0)));
     }
     let after = wait.flags.skip_wait_for_delete_timeout;
     if after > 0 {
@@ -1241,6 +1307,27 @@ mod tests {
         );
         assert!(parse("a --pod-selector='app in (web'").is_err());
         assert!(parse("a --pod-selector='app").is_err_and(|e| e.contains("unterminated")));
+        assert_eq!(
+            parse("a --timeout").map(|_| ()),
+            Err("flag needs an argument: --timeout".into())
+        );
+        assert_eq!(
+            timeout("a --timeout=5\u{b5}x"),
+            Err("invalid argument \"5\u{b5}x\" for \"--timeout\" flag: time: unknown unit \"\\xc2\\xb5x\" in duration \"5\\xc2\\xb5x\"".into())
+        );
+        // Digits of a fraction past 63 bits are dropped, as Go drops them.
+        assert!(
+            timeout("a --timeout=0.9999999999999999999m")
+                .is_err_and(|e| e.contains("finer than the millisecond"))
+        );
+        let force = |text: &str| parse(text).map(|(_, f)| f.force);
+        assert_eq!(force("a --force"), Ok(true));
+        assert_eq!(force("a --force=false"), Ok(false));
+        assert_eq!(force("a --force=T"), Ok(true));
+        assert_eq!(
+            force("a --force=yes"),
+            Err("invalid argument \"yes\" for \"--force\" flag: strconv.ParseBool: parsing \"yes\": invalid syntax".into())
+        );
         let dry = |text: &str| parse(text).map(|(_, f)| f.dry_run);
         assert_eq!(dry("a --dry-run"), Ok(true));
         assert_eq!(dry("a --dry-run=client"), Ok(true));

@@ -100,6 +100,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "drain-for-maintenance.yaml",
         include_str!("../../scenarios/drain-for-maintenance.yaml"),
     ),
+    (
+        "drain-blocked-by-budget.yaml",
+        include_str!("../../scenarios/drain-blocked-by-budget.yaml"),
+    ),
 ];
 
 /// One problem in a scenario file, with where it is.

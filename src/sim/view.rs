@@ -145,14 +145,22 @@ pub struct NodeView {
 /// the evicted pods still terminating, over every `kubectl drain` of the node.
 fn drain_note(store: &super::store::Store, node: &str) -> Option<String> {
     // Two drains of one node may wait for the same pod: each pod counts once.
-    let (mut refused, mut going) = (
+    let (mut refused, mut going, mut deleted) = (
+        std::collections::BTreeSet::new(),
         std::collections::BTreeSet::new(),
         std::collections::BTreeSet::new(),
     );
     for d in store.drains.iter().filter(|d| d.node == node) {
         refused.extend(d.pending.iter());
-        going.extend(d.pods.iter().map(|(name, _)| name));
+        // A `--disable-eviction` drain deleted its pods rather than evicting them.
+        let names = d.pods.iter().map(|(name, _)| name);
+        if d.flags.disable_eviction {
+            deleted.extend(names);
+        } else {
+            going.extend(names);
+        }
     }
+    going.retain(|n| !deleted.contains(n));
     // The budgets over the refused pods that can never allow one at this size.
     let stuck: std::collections::BTreeSet<&str> = refused
         .iter()
@@ -166,16 +174,18 @@ fn drain_note(store: &super::store::Store, node: &str) -> Option<String> {
         .filter(|b| super::drain::blocks_for_good(&b.status))
         .map(|b| b.metadata.name.as_str())
         .collect();
-    let (refused, going) = (refused.len(), going.len());
-    if refused + going == 0 {
+    let (refused, going, deleted) = (refused.len(), going.len(), deleted.len());
+    if refused + going + deleted == 0 {
         return None;
     }
     let mut parts = Vec::new();
-    if going > 0 {
-        parts.push(format!(
-            "{going} evicted pod{} still terminating",
-            super::trace::plural(going as i64)
-        ));
+    for (n, verb) in [(going, "evicted"), (deleted, "deleted")] {
+        if n > 0 {
+            parts.push(format!(
+                "{n} {verb} pod{} still terminating",
+                super::trace::plural(n as i64)
+            ));
+        }
     }
     if refused > 0 {
         parts.push(format!(
@@ -196,19 +206,12 @@ fn drain_note(store: &super::store::Store, node: &str) -> Option<String> {
         .drains
         .iter()
         .filter(|d| d.node == node)
-        .filter_map(|d| {
-            let t = d.flags.timeout_ms?;
-            Some(
-                d.since
-                    .as_millis()
-                    .saturating_add(u64::try_from(t).unwrap_or(0)),
-            )
-        })
+        .filter_map(|d| d.gives_up_at())
         .min();
     if let Some(at) = gives_up {
         parts.push(format!(
             "gives up at {} (--timeout)",
-            super::kubelet::go_duration(at)
+            super::kubelet::go_duration(at.as_millis())
         ));
     }
     Some(format!("kubectl drain waits: {}", parts.join("; ")))

@@ -571,6 +571,31 @@ test('the drain scenario: a node card drains its node, the budget refuses one ev
   expect(app.consoleErrors).toEqual([]);
 });
 
+test('the blocked drain scenario: the node card says the budget never allows an eviction, kubectl gives up at its timeout, and a scale-up lets a second drain finish', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('drain-blocked-by-budget.yaml');
+  const forwardUntil = async (text: string) => {
+    for (let i = 0; i < 200 && !((await app.narration.textContent()) ?? '').includes(text); i++) await app.forward();
+    await expect(app.narration).toContainText(text);
+  };
+  await forwardUntil('node/node-2 cordoned; evicting pod default/web-');
+  await expect(app.narration).toContainText('Budget web needs 3 healthy pods of the 3 it expects, so it allows no disruption');
+  const node = page.locator('[data-testid="node"][data-node="node-2"]');
+  await expect(node.getByTestId('node-drain-status')).toHaveText(
+    'kubectl drain waits: 1 eviction refused by a PodDisruptionBudget, retried every 5 s; web allows no disruption at this size; gives up at 1m10s (--timeout)');
+  await app.screenshot('node-drain-blocked-by-budget');
+  await forwardUntil('global timeout reached: 30s');
+  await expect(app.narration).toContainText('error: unable to drain node "node-2"');
+  await expect(node.getByTestId('node-drain-status')).toHaveCount(0);
+  await expect(node).toContainText('Ready,SchedulingDisabled');
+  await expect(node).toContainText('1 pod');
+  await app.screenshot('node-drain-timed-out');
+  await forwardUntil('node/node-2 drained: the drain is done');
+  await expect(node).toContainText('0 pods');
+  expect(app.consoleErrors).toEqual([]);
+});
+
 test('the page has no serious accessibility violations', async ({ page }) => {
   const app = new AppPage(page);
   await app.goto();

@@ -4866,7 +4866,7 @@ fn a_drain_timeout_gives_up_on_evictions_a_budget_refuses() {
     assert_eq!(
         note.as_deref(),
         Some(
-            "kubectl drain waits: 2 evictions refused by a PodDisruptionBudget, retried every 5 s; app allows no disruption at this size; gives up at 32s (--timeout)"
+            "kubectl drain waits: 2 evictions refused by a PodDisruptionBudget, retried every 5 s; app allows no disruption at this size; gives up at 35s (--timeout)"
         )
     );
     let (sim, steps) = run_yaml(&yaml, 60);
@@ -4948,12 +4948,16 @@ fn a_drain_of_a_dead_node_waits_unless_told_to_skip_or_give_up() {
         "{said}"
     );
     assert!(sim.store().drains.is_empty());
-    // Given up at 50 s, the first look at or after 20 s + 30 s.
-    let (sim, steps) = run_yaml(&dead_node_drain(" --timeout=30s"), 120);
-    let said = kubectl_said_at(&steps, 50);
+    // Given up when the timeout runs out, at 20 s + 30.5 s: the wait's context ends.
+    let (sim, steps) = run_yaml(&dead_node_drain(" --timeout=30.5s"), 120);
+    let said: String = steps
+        .iter()
+        .filter(|s| s.time.as_millis() == 50_500 && s.actor == "kubectl")
+        .map(|s| s.narration.clone())
+        .collect();
     let errors: Vec<String> = stuck
         .iter()
-        .map(|p| format!("error when waiting for pod \"{p}\" in namespace \"default\" to terminate: global timeout reached: 30s"))
+        .map(|p| format!("error when waiting for pod \"{p}\" in namespace \"default\" to terminate: context deadline exceeded"))
         .collect();
     assert!(
         said.contains(&format!(
@@ -4965,6 +4969,12 @@ fn a_drain_of_a_dead_node_waits_unless_told_to_skip_or_give_up() {
         "{said}"
     );
     assert!(sim.store().drains.is_empty());
+    // A skip too long to come due is never scheduled past the end of time.
+    let (sim, _) = run_yaml(
+        &dead_node_drain(" --skip-wait-for-delete-timeout=9223372036854775807"),
+        120,
+    );
+    assert_eq!(sim.store().drains.len(), 1);
     // A later drain skips the pods at once: they are not listed for deletion at all.
     let yaml = dead_node_drain("").replace(
         "run_until: ",
@@ -4978,9 +4988,17 @@ fn a_drain_of_a_dead_node_waits_unless_told_to_skip_or_give_up() {
 }
 
 /// `--disable-eviction` deletes the pods, which no budget holds back (no DisruptionTarget
-/// condition, no 429), and prints `pod/NAME deleted` as each goes.
+/// condition, no 429), and prints `pod/NAME deleted` as each goes; with a `--timeout` that runs
+/// out first, `deletePods` fails with one plain error, which kubectl prints with `error: `.
 #[test]
 fn a_drain_with_eviction_disabled_deletes_past_a_budget() {
+    let (sim, steps) = run_yaml(&dead_node_drain(" --disable-eviction --timeout=5s"), 60);
+    assert!(sim.store().drains.is_empty());
+    let said = kubectl_said_at(&steps, 25);
+    assert!(
+        said.ends_with("error: unable to drain node \"a\" due to error: context deadline exceeded, continuing command... There are pending nodes to be drained: a. error: context deadline exceeded. The drain gave up 5s after it began, and the node stays cordoned."),
+        "{said}"
+    );
     let yaml = blocked_drain(1, "").replace("drain: a}", "drain: \"a --disable-eviction\"}");
     let (sim, steps) = run_yaml(&yaml, 20);
     let said = kubectl_said_at(&steps, 20);

@@ -75,6 +75,10 @@ const GOLDEN: &[(&str, &str)] = &[
         "drain-for-maintenance.yaml",
         include_str!("../golden/drain-for-maintenance.txt"),
     ),
+    (
+        "drain-blocked-by-budget.yaml",
+        include_str!("../golden/drain-blocked-by-budget.txt"),
+    ),
 ];
 
 /// Same seed and same inputs give the same trace on wasm as natively: every bundled scenario's
