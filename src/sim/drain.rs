@@ -115,9 +115,13 @@ pub fn parse(text: &str) -> Result<(String, DrainFlags), String> {
         };
         match (flag, inline) {
             ("--ignore-daemonsets", value) => flags.ignore_daemonsets = go_bool_flag(flag, value)?,
-            // The older spelling, which kubectl still takes with a deprecation warning.
-            ("--delete-emptydir-data" | "--delete-local-data", value) => {
+            ("--delete-emptydir-data", value) => {
                 flags.delete_emptydir_data = go_bool_flag(flag, value)?;
+            }
+            // The older spelling, deprecated since v1.20, is gone from kubectl (v1.31 and
+            // later refuse it), though old runbooks still carry it.
+            ("--delete-local-data", _) => {
+                return Err("unknown flag: --delete-local-data (kubectl no longer takes it: use --delete-emptydir-data)".into());
             }
             ("--force", value) => flags.force = go_bool_flag(flag, value)?,
             ("--disable-eviction", value) => flags.disable_eviction = go_bool_flag(flag, value)?,
@@ -1327,6 +1331,10 @@ mod tests {
         assert_eq!(
             force("a --force=yes"),
             Err("invalid argument \"yes\" for \"--force\" flag: strconv.ParseBool: parsing \"yes\": invalid syntax".into())
+        );
+        assert!(
+            parse("a --delete-local-data")
+                .is_err_and(|e| e.starts_with("unknown flag: --delete-local-data"))
         );
         let dry = |text: &str| parse(text).map(|(_, f)| f.dry_run);
         assert_eq!(dry("a --dry-run"), Ok(true));
