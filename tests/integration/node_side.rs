@@ -5054,3 +5054,43 @@ fn a_drain_pod_selector_picks_the_pods_to_evict() {
         load_errors(&drain("--pod-selector=app=(x)"))
     );
 }
+
+/// A pod whose containers have stopped for its deletion reports a terminal phase (Failed here:
+/// its container exits on SIGTERM with a non-zero code), and then its ContainersReady and Ready
+/// conditions are False with reason PodFailed (PodCompleted for Succeeded) and no message, as
+/// `generateContainersReadyConditionForTerminalPhase` writes them.
+#[test]
+fn a_terminal_pod_is_not_ready_with_its_phases_reason() {
+    use rolloutscope::sim::api::{PodConditionType, PodPhase};
+    let nodes = "    - {name: a, cpu: \"4\"}\n";
+    let yaml = with_actions(
+        &tainted_yaml(nodes, 1, "", "1m"),
+        &["{at: 20s, delete_pod: app-}"],
+    );
+    let mut sim = Scenario::parse(&yaml)
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .sim();
+    let mut seen = Vec::new();
+    while sim.step_until(Time::from_secs(60)).is_some() {
+        for p in sim.store().pods.values() {
+            let reason = match p.status.phase {
+                PodPhase::Succeeded => "PodCompleted",
+                PodPhase::Failed => "PodFailed",
+                _ => continue,
+            };
+            for c in &p.status.conditions {
+                if matches!(
+                    c.type_,
+                    PodConditionType::Ready | PodConditionType::ContainersReady
+                ) {
+                    seen.push((
+                        c.status.as_str(),
+                        c.reason.as_deref() == Some(reason),
+                        c.message.is_none(),
+                    ));
+                }
+            }
+        }
+    }
+    assert_eq!(seen, [("False", true, true), ("False", true, true)]);
+}

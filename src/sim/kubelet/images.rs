@@ -383,7 +383,10 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
                 behavior.size_bytes
             ),
         );
-        k.runtime.pull_backoff.remove(&image);
+        // Upstream keeps the image's back-off entry after a success and only collects the
+        // expired ones (`backOff.GC()`): a failure soon after doubles from where it was.
+        let now = k.now;
+        k.runtime.pull_backoff.retain(|_, b| !b.has_expired(now));
         start_container(k, c);
         return;
     }

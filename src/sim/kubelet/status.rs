@@ -78,7 +78,15 @@ pub(super) fn generate_into(
     let all_ready = !status.container_statuses.is_empty() && unready_names().next().is_none();
     let unready =
         (!all_ready).then(|| bracketed("containers with unready status: [", unready_names()));
-    let unready = unready.as_deref().map(|m| ("ContainersNotReady", m));
+    // A terminal pod's containers are not ready whatever they last said
+    // (`generateContainersReadyConditionForTerminalPhase`, and the status manager's override
+    // for a terminal phase): reason PodCompleted or PodFailed, with no message.
+    let terminal = match phase {
+        PodPhase::Succeeded => Some(("PodCompleted", "")),
+        PodPhase::Failed => Some(("PodFailed", "")),
+        _ => None,
+    };
+    let unready = terminal.or(unready.as_deref().map(|m| ("ContainersNotReady", m)));
     // `GeneratePodInitializedCondition`: the init containers that have not completed (a sidecar:
     // not started), unless an app container has already started.
     let incomplete = (inits > 0 && !app_started).then(|| {
@@ -214,7 +222,11 @@ fn set_condition(
     } else {
         ConditionStatus::False
     };
-    let (reason, message) = (unready.map(|u| u.0), unready.map(|u| u.1));
+    // An empty message is none (a terminal pod's conditions carry only a reason).
+    let (reason, message) = (
+        unready.map(|u| u.0),
+        unready.map(|u| u.1).filter(|m| !m.is_empty()),
+    );
     if pod_status
         .conditions
         .iter()
