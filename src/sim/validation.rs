@@ -64,6 +64,10 @@ pub enum ErrorKind {
     /// error, which the API server returns under `kubectl apply`'s default
     /// `--validate=strict`: it renders as `unknown field "<path>"`.
     UnknownField,
+    /// Not a `field.Error` either: kubectl's REST mapper knows no such kind in that version
+    /// (a Deployment in `apps/v1beta2` or `extensions/v1beta1`, from tutorials older than
+    /// v1.16), so nothing reaches the API server. The detail is kubectl's whole message.
+    NoKindMatch,
 }
 
 impl ErrorKind {
@@ -78,6 +82,7 @@ impl ErrorKind {
             Self::NotFound => "Not found",
             Self::TooLong => "Too long",
             Self::UnknownField => "unknown field",
+            Self::NoKindMatch => "no matches for kind",
         }
     }
 
@@ -186,6 +191,9 @@ impl fmt::Display for FieldError {
         // The strict decoder names the field inside its own text (`unknown field "spec.x"`).
         if self.kind == ErrorKind::UnknownField {
             return write!(f, "unknown field {}", go_quote(&self.field));
+        }
+        if self.kind == ErrorKind::NoKindMatch {
+            return write!(f, "{}: {}", self.field, self.detail);
         }
         if !self.field.is_empty() {
             write!(f, "{}: ", self.field)?;
@@ -454,7 +462,9 @@ impl From<&Path> for String {
 /// [`Document::line_of`]):
 /// * the document is empty or not a mapping;
 /// * `apiVersion` or `kind` is missing (`apiVersion: Required value`) or is not `apps/v1` /
-///   `Deployment` (`kind: Unsupported value: "Pod": supported values: "Deployment"`);
+///   `Deployment` (`kind: Unsupported value: "Pod": supported values: "Deployment"`); a
+///   Deployment in another version is kubectl's own error (`no matches for kind "Deployment"
+///   in version "apps/v1beta2"`), as [`ErrorKind::NoKindMatch`];
 /// * a typed field has the wrong JSON type. Upstream reports this as a decode error without a
 ///   path (`json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of
 ///   type int32`); here it is a [`ErrorKind::TypeInvalid`] error at the field that reuses
@@ -480,6 +490,25 @@ pub fn decode_deployment(doc: &Document) -> Result<Deployment, Vec<FieldError>> 
     let mut errs = Vec::new();
     check_type_meta(root.get("apiVersion"), "apiVersion", "apps/v1", &mut errs);
     check_type_meta(root.get("kind"), "kind", "Deployment", &mut errs);
+    // A Deployment in another version is kubectl's mapping error, not the API server's.
+    if let [only] = errs.as_mut_slice()
+        && only.field == "apiVersion"
+        && only.kind == ErrorKind::Unsupported
+    {
+        let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_string();
+        let meta = root.get("metadata");
+        *only = FieldError::new(
+            "apiVersion",
+            ErrorKind::NoKindMatch,
+            None,
+            format!(
+                "resource mapping not found for name: {} namespace: {} from \"STDIN\": no matches for kind \"Deployment\" in version {}; ensure CRDs are installed first",
+                go_quote(&text(meta.and_then(|m| m.get("name")))),
+                go_quote(&text(meta.and_then(|m| m.get("namespace")))),
+                go_quote(&text(root.get("apiVersion"))),
+            ),
+        );
+    }
     if !errs.is_empty() {
         return Err(errs);
     }
@@ -652,8 +681,10 @@ const HTTP_GET: &[Field] = &[
     req("port", Shape::IntOrStr),
     opt("host", Shape::Str),
     opt("scheme", Shape::Str),
-    opt("httpHeaders", Shape::Any),
+    opt("httpHeaders", Shape::List(&Shape::Object(HTTP_HEADER))),
 ];
+
+const HTTP_HEADER: &[Field] = &[opt("name", Shape::Str), opt("value", Shape::Str)];
 
 const TCP_SOCKET: &[Field] = &[req("port", Shape::IntOrStr), opt("host", Shape::Str)];
 
@@ -795,7 +826,7 @@ const POD_SPEC: &[Field] = &[
     opt("volumes", Shape::List(&Shape::Object(VOLUME))),
     opt("initContainers", Shape::List(&Shape::Object(CONTAINER))),
     opt("ephemeralContainers", Shape::Any),
-    opt("serviceAccountName", Shape::Any),
+    opt("serviceAccountName", Shape::Str),
     opt("serviceAccount", Shape::Any),
     opt("automountServiceAccountToken", Shape::Any),
     opt("hostNetwork", Shape::Any),
@@ -804,9 +835,9 @@ const POD_SPEC: &[Field] = &[
     opt("shareProcessNamespace", Shape::Any),
     opt("securityContext", Shape::Object(POD_SECURITY_CONTEXT)),
     opt("imagePullSecrets", Shape::Any),
-    opt("hostname", Shape::Any),
+    opt("hostname", Shape::Str),
     opt("hostnameOverride", Shape::Any),
-    opt("subdomain", Shape::Any),
+    opt("subdomain", Shape::Str),
     opt("affinity", Shape::Object(AFFINITY)),
     opt("tolerations", Shape::List(&Shape::Object(TOLERATION))),
     opt("hostAliases", Shape::Any),
@@ -1797,6 +1828,22 @@ fn validate_pod_spec(spec: &PodSpec, path: &Path, errs: &mut Vec<FieldError>) {
         &path.child("topologySpreadConstraints"),
         errs,
     );
+    let text = |key: &str| {
+        spec.extra
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    };
+    let service_account = text("serviceAccountName");
+    if !service_account.is_empty() {
+        for msg in is_dns1123_subdomain(service_account) {
+            errs.push(FieldError::invalid(
+                &path.child("serviceAccountName"),
+                go_quote(service_account),
+                msg,
+            ));
+        }
+    }
     if !spec.node_name.is_empty() {
         for msg in is_dns1123_subdomain(&spec.node_name) {
             errs.push(FieldError::invalid(
@@ -1814,6 +1861,15 @@ fn validate_pod_spec(spec: &PodSpec, path: &Path, errs: &mut Vec<FieldError>) {
             render_int(deadline),
             inclusive_range_error(1, i64::from(i32::MAX)),
         ));
+    }
+    // `ValidateDNS1123Label` for the pod's hostname and subdomain.
+    for key in ["hostname", "subdomain"] {
+        let value = text(key);
+        if !value.is_empty() {
+            for msg in is_dns1123_label(value) {
+                errs.push(FieldError::invalid(&path.child(key), go_quote(value), msg));
+            }
+        }
     }
     validate_tolerations(
         spec.extra.get("tolerations"),
@@ -1959,6 +2015,27 @@ fn validate_containers(
         }
         validate_container_probes(c, &p, errs);
     }
+    // `checkHostPortConflicts`: a host port (with its protocol and host IP) only once across
+    // the containers.
+    let mut host_ports = BTreeSet::new();
+    for (i, c) in containers.iter().enumerate() {
+        for (j, port) in c.ports.iter().enumerate() {
+            let Some(host_port) = port.host_port.filter(|p| *p != 0) else {
+                continue;
+            };
+            let key = format!(
+                "{}/{}/{host_port}",
+                port.protocol.as_deref().unwrap_or("TCP"),
+                port.host_ip.as_deref().unwrap_or_default()
+            );
+            if !host_ports.insert(key.clone()) {
+                errs.push(FieldError::duplicate(
+                    &path.index(i).child("ports").index(j).child("hostPort"),
+                    go_quote(&key),
+                ));
+            }
+        }
+    }
 }
 
 /// `validateInitContainers`: the common checks; a container `restartPolicy` of `Always` only
@@ -2049,6 +2126,7 @@ fn validate_container_common(
     }
     validate_container_ports(c, &p.child("ports"), errs);
     validate_env(c.extra.get("env"), &p.child("env"), errs);
+    validate_env_from(c.extra.get("envFrom"), &p.child("envFrom"), errs);
     validate_volume_mounts(
         c.extra.get("volumeMounts"),
         volumes,
@@ -2583,15 +2661,17 @@ fn validate_env(env: Option<&Value>, path: &Path, errs: &mut Vec<FieldError>) {
         let name = text_of(var, "name");
         if name.is_empty() {
             errs.push(FieldError::required(&p.child("name"), ""));
-        } else if name.chars().any(|c| !(' '..='~').contains(&c) || c == '=') {
-            errs.push(FieldError::invalid(
-                &p.child("name"),
-                go_quote(name),
-                "a valid environment variable name must consist only of printable ASCII characters other than '='",
-            ));
+        } else {
+            validate_env_var_name(name, &p.child("name"), errs);
         }
-        // `validateEnvVarValueFrom`: exactly one source, and no `value` beside it.
+        // `validateEnvVarValueFrom`: each source's own rules (the key selectors' names and
+        // keys), then exactly one source, and no `value` beside it.
         if let Some(from) = var.get("valueFrom").and_then(Value::as_object) {
+            for source in ["configMapKeyRef", "secretKeyRef"] {
+                if let Some(selector) = from.get(source).and_then(Value::as_object) {
+                    validate_key_selector(selector, &p.child("valueFrom").child(source), errs);
+                }
+            }
             let sources = from.values().filter(|v| !v.is_null()).count();
             let detail = if sources == 0 {
                 Some(
@@ -2611,6 +2691,79 @@ fn validate_env(env: Option<&Value>, path: &Path, errs: &mut Vec<FieldError>) {
                     detail,
                 ));
             }
+        }
+    }
+}
+
+/// The relaxed environment variable name rule (`IsRelaxedEnvVarName`): printable ASCII other
+/// than `=`, for a variable's name and for an `envFrom` prefix.
+fn validate_env_var_name(name: &str, path: &Path, errs: &mut Vec<FieldError>) {
+    if name.chars().any(|c| !(' '..='~').contains(&c) || c == '=') {
+        errs.push(FieldError::invalid(
+            path,
+            go_quote(name),
+            "a valid environment variable name must consist only of printable ASCII characters other than '='",
+        ));
+    }
+}
+
+/// `validateConfigMapKeySelector` / `validateSecretKeySelector`: the object's name is a DNS
+/// subdomain (an empty one too is invalid, not missing), and the key is set and a valid key.
+fn validate_key_selector(selector: &Map<String, Value>, path: &Path, errs: &mut Vec<FieldError>) {
+    let name = text_of(selector, "name");
+    for msg in is_dns1123_subdomain(name) {
+        errs.push(FieldError::invalid(
+            &path.child("name"),
+            go_quote(name),
+            msg,
+        ));
+    }
+    let key = text_of(selector, "key");
+    if key.is_empty() {
+        errs.push(FieldError::required(&path.child("key"), ""));
+    } else {
+        for msg in is_config_map_key(key) {
+            errs.push(FieldError::invalid(&path.child("key"), go_quote(key), msg));
+        }
+    }
+}
+
+/// `ValidateEnvFrom`: a prefix is a valid variable name; each entry names one ConfigMap or
+/// Secret (set, and a DNS subdomain). The one-source errors are at the list's path, without
+/// the entry's index, as upstream reports them.
+fn validate_env_from(env_from: Option<&Value>, path: &Path, errs: &mut Vec<FieldError>) {
+    for (p, source) in items(env_from, path) {
+        let prefix = text_of(source, "prefix");
+        if !prefix.is_empty() {
+            validate_env_var_name(prefix, &p.child("prefix"), errs);
+        }
+        let mut sources = 0;
+        for kind in ["configMapRef", "secretRef"] {
+            let Some(reference) = source.get(kind).and_then(Value::as_object) else {
+                continue;
+            };
+            sources += 1;
+            let name_path = p.child(kind).child("name");
+            let name = text_of(reference, "name");
+            if name.is_empty() {
+                errs.push(FieldError::required(&name_path, ""));
+            } else {
+                for msg in is_dns1123_subdomain(name) {
+                    errs.push(FieldError::invalid(&name_path, go_quote(name), msg));
+                }
+            }
+        }
+        match sources {
+            0 => errs.push(FieldError::invalid(
+                path,
+                go_quote(""),
+                "must specify one of: `configMapRef` or `secretRef`",
+            )),
+            1 => {}
+            _ => errs.push(FieldError::forbidden(
+                path,
+                "may not have more than one field specified at a time",
+            )),
         }
     }
 }
@@ -2729,7 +2882,7 @@ fn validate_handler(probe: &Probe, path: &Path, errs: &mut Vec<FieldError>) {
     }
 }
 
-/// `validateHTTPGetAction` (headers are not modelled).
+/// `validateHTTPGetAction`.
 fn validate_http_get(http: &HttpGetAction, path: &Path, errs: &mut Vec<FieldError>) {
     if http.path.as_deref().is_none_or(str::is_empty) {
         errs.push(FieldError::required(&path.child("path"), ""));
@@ -2742,6 +2895,27 @@ fn validate_http_get(http: &HttpGetAction, path: &Path, errs: &mut Vec<FieldErro
             go_json_str(scheme),
             &["HTTP", "HTTPS"],
         ));
+    }
+    // `IsHTTPHeaderName` for each header, reported at the list's path without an index.
+    let headers = http.http_headers.as_ref().and_then(Value::as_array);
+    for header in headers.into_iter().flatten() {
+        let name = header
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let valid =
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        if !valid {
+            errs.push(FieldError::invalid(
+                &path.child("httpHeaders"),
+                go_quote(name),
+                regex_error(
+                    "a valid HTTP header must consist of alphanumeric characters or '-'",
+                    "[-A-Za-z0-9]+",
+                    &["X-Header-Name"],
+                ),
+            ));
+        }
     }
 }
 
@@ -3453,14 +3627,16 @@ fn is_valid_port_name(port: &str) -> Vec<String> {
         errs.push(
             "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)".to_string(),
         );
-    } else if !port.bytes().any(|b| b.is_ascii_lowercase()) {
+    }
+    // Each rule is checked on its own, so `HTTP` breaks the first two.
+    if !port.bytes().any(|b| b.is_ascii_lowercase()) {
         errs.push("must contain at least one letter (a-z)".to_string());
     }
     if port.contains("--") {
-        errs.push("must not contain consecutive hyphens (-)".to_string());
+        errs.push("must not contain consecutive hyphens".to_string());
     }
     if port.starts_with('-') || port.ends_with('-') {
-        errs.push("must not begin or end with a hyphen (-)".to_string());
+        errs.push("must not begin or end with a hyphen".to_string());
     }
     errs
 }
@@ -4105,6 +4281,84 @@ spec:
         );
     }
 
+    /// `ValidateEnvFrom`, the key selectors of `valueFrom`, HTTP header names, a duplicate host
+    /// port across containers, the service account and the hostname, each where
+    /// `ValidatePodSpec` and `validateContainerCommon` put them.
+    #[test]
+    fn env_from_key_selectors_headers_host_ports_and_pod_names() {
+        let errs = errors_after(|d| {
+            let spec = &mut d.spec.template.spec;
+            spec.extra
+                .insert("serviceAccountName".into(), "Bad_Name".into());
+            spec.extra.insert("hostname".into(), "A_B".into());
+            let mut second = spec.containers[0].clone();
+            second.name = "two".into();
+            second.ports[0].host_port = Some(8080);
+            let c = &mut spec.containers[0];
+            c.ports[0].host_port = Some(8080);
+            c.extra.insert(
+                "env".into(),
+                serde_json::json!([
+                    {"name": "A", "valueFrom": {"configMapKeyRef": {"key": "bad key"}}},
+                    {"name": "B", "valueFrom": {"secretKeyRef": {"name": "s"}}}
+                ]),
+            );
+            c.extra.insert(
+                "envFrom".into(),
+                serde_json::json!([
+                    {"prefix": "P=", "configMapRef": {"name": ""}},
+                    {},
+                    {"configMapRef": {"name": "c"}, "secretRef": {"name": "Bad"}}
+                ]),
+            );
+            c.readiness_probe = Some(crate::sim::api::Probe {
+                http_get: Some(crate::sim::api::pod::HttpGetAction {
+                    path: Some("/".into()),
+                    port: crate::sim::api::IntOrString::Int(8080),
+                    host: None,
+                    scheme: Some("HTTP".into()),
+                    http_headers: Some(
+                        serde_json::json!([{"name": "bad header", "value": "v"}, {"name": "X-Ok", "value": "v"}]),
+                    ),
+                }),
+                ..Default::default()
+            });
+            spec.containers.push(second);
+        });
+        let c = "spec.template.spec.containers[0]";
+        let subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+        let expected = [
+            format!("{c}.env[0].valueFrom.configMapKeyRef.name: Invalid value: \"\": {subdomain}"),
+            format!("{c}.env[0].valueFrom.configMapKeyRef.key: Invalid value: \"bad key\": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"),
+            format!("{c}.env[1].valueFrom.secretKeyRef.key: Required value"),
+            format!("{c}.envFrom[0].prefix: Invalid value: \"P=\": a valid environment variable name must consist only of printable ASCII characters other than '='"),
+            format!("{c}.envFrom[0].configMapRef.name: Required value"),
+            format!("{c}.envFrom: Invalid value: \"\": must specify one of: `configMapRef` or `secretRef`"),
+            format!("{c}.envFrom[2].secretRef.name: Invalid value: \"Bad\": {subdomain}"),
+            format!("{c}.envFrom: Forbidden: may not have more than one field specified at a time"),
+            format!("{c}.readinessProbe.httpGet.httpHeaders: Invalid value: \"bad header\": a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')"),
+            "spec.template.spec.containers[1].ports[0].hostPort: Duplicate value: \"TCP//8080\"".to_string(),
+            format!("spec.template.spec.serviceAccountName: Invalid value: \"Bad_Name\": {subdomain}"),
+            "spec.template.spec.hostname: Invalid value: \"A_B\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')".to_string(),
+        ];
+        assert_eq!(errs, expected);
+    }
+
+    /// `IsValidPortName` checks each rule on its own: `HTTP` has no lower-case letter either.
+    #[test]
+    fn port_name_rules_are_each_checked() {
+        let errs = errors_after(|d| {
+            d.spec.template.spec.containers[0].ports[0].name = Some("HTTP".into());
+        });
+        assert_eq!(
+            errs,
+            [
+                "spec.template.spec.containers[0].ports[0].name: Invalid value: \"HTTP\": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)",
+                "spec.template.spec.containers[0].ports[0].name: Invalid value: \"HTTP\": must contain at least one letter (a-z)",
+            ]
+        );
+    }
+
     #[test]
     fn pull_policy_must_be_supported() {
         assert_eq!(
@@ -4136,8 +4390,8 @@ spec:
                 "spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive",
                 "spec.template.spec.containers[0].ports[0].protocol: Unsupported value: \"HTTP\": supported values: \"SCTP\", \"TCP\", \"UDP\"",
                 "spec.template.spec.containers[0].ports[1].name: Invalid value: \"Web--\": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)",
-                "spec.template.spec.containers[0].ports[1].name: Invalid value: \"Web--\": must not contain consecutive hyphens (-)",
-                "spec.template.spec.containers[0].ports[1].name: Invalid value: \"Web--\": must not begin or end with a hyphen (-)",
+                "spec.template.spec.containers[0].ports[1].name: Invalid value: \"Web--\": must not contain consecutive hyphens",
+                "spec.template.spec.containers[0].ports[1].name: Invalid value: \"Web--\": must not begin or end with a hyphen",
                 "spec.template.spec.containers[0].ports[1].containerPort: Required value",
             ]
         );
@@ -4342,6 +4596,7 @@ spec:
                 "spec.template.spec.containers[0].livenessProbe.tcpSocket.port: Invalid value: 0: must be between 1 and 65535, inclusive",
                 "spec.template.spec.containers[0].livenessProbe.terminationGracePeriodSeconds: Invalid value: 0: must be greater than 0",
                 "spec.template.spec.containers[0].readinessProbe.httpGet.port: Invalid value: \"HTTP\": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)",
+                "spec.template.spec.containers[0].readinessProbe.httpGet.port: Invalid value: \"HTTP\": must contain at least one letter (a-z)",
                 "spec.template.spec.containers[0].readinessProbe.httpGet.scheme: Unsupported value: \"ftp\": supported values: \"HTTP\", \"HTTPS\"",
                 "spec.template.spec.containers[0].readinessProbe.initialDelaySeconds: Invalid value: -2: must be greater than or equal to 0",
                 "spec.template.spec.containers[0].readinessProbe.periodSeconds: Invalid value: -1: must be greater than or equal to 0",
@@ -4835,6 +5090,10 @@ spec:
                 "apiVersion: Unsupported value: \"extensions/v1beta1\": supported values: \"apps/v1\"",
                 "kind: Unsupported value: \"Pod\": supported values: \"Deployment\"",
             ]
+        );
+        assert_eq!(
+            decode_errors("apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: web}\n"),
+            ["apiVersion: resource mapping not found for name: \"web\" namespace: \"\" from \"STDIN\": no matches for kind \"Deployment\" in version \"apps/v1beta2\"; ensure CRDs are installed first"]
         );
         assert_eq!(
             decode_errors("apiVersion: 1\nkind: Deployment\n"),
