@@ -111,11 +111,7 @@ impl RankFacts {
             phase: pod.status.phase,
             ready: ready.is_some_and(|c| c.status == ConditionStatus::True),
             ready_time: ready.map(|c| c.last_transition_time),
-            deletion_cost: pod
-                .metadata
-                .annotations
-                .get(super::controller::replica_set::POD_DELETION_COST_ANNOTATION)
-                .and_then(|v| v.parse().ok())
+            deletion_cost: super::api::meta::pod_deletion_cost(&pod.metadata.annotations)
                 .unwrap_or(0),
             max_restarts: pod.max_restarts(),
             max_sidecar_restarts: pod.max_sidecar_restarts(),
@@ -530,12 +526,25 @@ impl Store {
                 let owner = rs.metadata.controller_ref().map(|r| r.name.clone());
                 Some(Touched::ReplicaSet { name, owner })
             }
-            Change::UpdateDeployment(d) => {
+            Change::UpdateDeployment(mut d) => {
                 let name = d.metadata.name.clone();
+                // An empty rollback annotation converts to no `rollbackTo`, and the conversion
+                // back to apps/v1 for storage drops it; the internal objects compared for the
+                // generation still carry it.
+                let rollback_key = crate::sim::controller::deployment::util::DEPRECATED_ROLLBACK_TO;
+                let bump = self.deployments.get(&name).is_some_and(|cur| {
+                    cur.spec != d.spec || cur.metadata.annotations != d.metadata.annotations
+                });
+                if d.metadata
+                    .annotations
+                    .get(rollback_key)
+                    .is_some_and(|v| v.is_empty())
+                {
+                    d.metadata.annotations.remove(rollback_key);
+                }
                 match self.deployments.get_mut(&name) {
                     Some(cur) => {
-                        if cur.spec != d.spec || cur.metadata.annotations != d.metadata.annotations
-                        {
+                        if bump {
                             cur.metadata.generation += 1;
                         }
                         cur.spec = d.spec;

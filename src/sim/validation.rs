@@ -1775,6 +1775,16 @@ fn validate_pod_template_spec(template: &PodTemplateSpec, path: &Path, errs: &mu
         &path.child("annotations"),
         errs,
     );
+    // `ValidatePodSpecificAnnotations`: a deletion cost is a 32-bit integer.
+    let annotations = &template.metadata.annotations;
+    if crate::sim::api::meta::pod_deletion_cost(annotations).is_none() {
+        let key = crate::sim::api::meta::POD_DELETION_COST_ANNOTATION;
+        errs.push(FieldError::invalid(
+            &path.child("annotations").key(key),
+            go_quote(annotations.get(key).map(String::as_str).unwrap_or_default()),
+            "must be a 32bit integer",
+        ));
+    }
     let spec_path = path.child("spec");
     validate_pod_spec(&template.spec, &spec_path, errs);
     let has_ephemeral = match template.spec.extra.get("ephemeralContainers") {
@@ -4344,6 +4354,32 @@ spec:
         assert_eq!(errs, expected);
     }
 
+    /// `ValidatePodSpecificAnnotations`: a template's deletion cost is a 32-bit integer without
+    /// a plus sign or leading zeros, at upstream's path (`spec.template.annotations`).
+    #[test]
+    fn a_template_deletion_cost_is_a_32bit_integer() {
+        let with_cost = |cost: &str| {
+            let cost = cost.to_string();
+            errors_after(move |d| {
+                let mut annotations = (*d.spec.template.metadata.annotations).clone();
+                annotations.insert("controller.kubernetes.io/pod-deletion-cost".into(), cost);
+                d.spec.template.metadata.annotations = annotations.into();
+            })
+        };
+        for ok in ["0", "-5", "2147483647"] {
+            assert_eq!(with_cost(ok), Vec::<String>::new(), "{ok}");
+        }
+        for bad in ["+10", "008", "abc", "2147483648", ""] {
+            assert_eq!(
+                with_cost(bad),
+                [format!(
+                    "spec.template.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: {bad:?}: must be a 32bit integer"
+                )],
+                "{bad}"
+            );
+        }
+    }
+
     /// `IsValidPortName` checks each rule on its own: `HTTP` has no lower-case letter either.
     #[test]
     fn port_name_rules_are_each_checked() {
@@ -5093,7 +5129,9 @@ spec:
         );
         assert_eq!(
             decode_errors("apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: web}\n"),
-            ["apiVersion: resource mapping not found for name: \"web\" namespace: \"\" from \"STDIN\": no matches for kind \"Deployment\" in version \"apps/v1beta2\"; ensure CRDs are installed first"]
+            [
+                "apiVersion: resource mapping not found for name: \"web\" namespace: \"\" from \"STDIN\": no matches for kind \"Deployment\" in version \"apps/v1beta2\"; ensure CRDs are installed first"
+            ]
         );
         assert_eq!(
             decode_errors("apiVersion: 1\nkind: Deployment\n"),

@@ -226,7 +226,7 @@ fn a_template_name_change_starts_a_rollout() {
 }
 
 /// `getRollbackTo`: an empty `deprecated.deployment.rollback.to` is no rollback request, so the
-/// apply rolls out normally.
+/// apply rolls out normally; the conversion for storage drops it, so it is never stored.
 #[test]
 fn an_empty_legacy_rollback_annotation_is_ignored() {
     let actions = format!(
@@ -238,11 +238,18 @@ fn an_empty_legacy_rollback_annotation_is_ignored() {
             "web:3.0"
         )
     );
-    let (_, steps) = run(&scenario(4, PLAIN, BY_APP, &actions), 80);
+    let (sim, steps) = run(&scenario(4, PLAIN, BY_APP, &actions), 80);
     assert!(messages(&steps, EventReason::DeploymentRollback).is_empty());
     assert!(
         messages(&steps, EventReason::DeploymentRollbackRevisionNotFound).is_empty(),
         "no rollback at all"
+    );
+    assert_eq!(
+        sim.store().deployments["web"]
+            .metadata
+            .annotations
+            .get("deprecated.deployment.rollback.to"),
+        None
     );
 }
 
@@ -1365,7 +1372,8 @@ fn set_image_with_the_wildcard_changes_every_container() {
 }
 
 /// `names.SimpleNameGenerator`: a pod's `generateName` base (`<rs>-`) is cut to 58 characters
-/// before the 5 random ones, so a long Deployment name still gives 63-character pod names.
+/// before the 5 random ones, so a long Deployment name still gives 63-character pod names; the
+/// pod keeps its whole `generateName`.
 #[test]
 fn long_names_give_pods_of_at_most_63_characters() {
     let long = "a-deployment-with-a-name-long-enough-to-need-cutting-short";
@@ -1383,6 +1391,11 @@ fn long_names_give_pods_of_at_most_63_characters() {
     for p in pods {
         assert_eq!(p.len(), 63, "{p}");
         assert!(p.starts_with(&long[..50]), "{p}");
+    }
+    for p in sim.store().pods.values() {
+        let rs = &p.metadata.owner_references[0].name;
+        assert_eq!(p.metadata.generate_name, format!("{rs}-"));
+        assert!(p.metadata.generate_name.len() > 58);
     }
 }
 

@@ -5094,3 +5094,39 @@ fn a_terminal_pod_is_not_ready_with_its_phases_reason() {
     }
     assert_eq!(seen, [("False", true, true), ("False", true, true)]);
 }
+
+/// A pod quota does not charge pods stuck terminating on a lost node once their deletion
+/// timestamp plus grace period has passed (`QuotaV1Pod`), from the quota controller's next
+/// 5-minute recount: here the taint eviction deletes them at 360 s (grace 30 s, so free after
+/// 420 s), the recount at 600 s frees the quota, and the ReplicaSet's next rate-limited retry
+/// creates the replacements.
+#[test]
+fn a_quota_stops_charging_pods_stuck_terminating_on_a_lost_node() {
+    let yaml = "cluster:\n  nodes:\n    - {name: a}\n    - {name: b}\n  quota: {pods: 4}\nimages:\n  app:1: {pull_time: 1s}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:\n    replicas: 4\n    selector: {matchLabels: {app: app}}\n    template:\n      metadata: {labels: {app: app}}\n      spec:\n        containers:\n          - {name: app, image: app:1}\nactions:\n  - {at: 10s, fail_node: a}\nrun_until: 20m\n";
+    let running = |sim: &Sim| {
+        sim.store()
+            .pods
+            .values()
+            .filter(|p| p.metadata.deletion_timestamp.is_none())
+            .count()
+    };
+    let (sim, steps) = run_yaml(yaml, 599);
+    assert_eq!(running(&sim), 2, "the quota still charges the stuck pods");
+    assert!(
+        steps
+            .iter()
+            .flat_map(|s| &s.events)
+            .any(|e| e.message.contains("used: pods=4, limited: pods=4")),
+        "the replacements are refused until then"
+    );
+    let (sim, _) = run_yaml(yaml, 20 * 60);
+    assert_eq!(running(&sim), 4, "{}", pods_per_node(&sim));
+    let replaced_at = sim
+        .store()
+        .pods
+        .values()
+        .map(|p| p.metadata.creation_timestamp)
+        .max()
+        .map(|t| t.as_millis() / 1000);
+    assert!(replaced_at.is_some_and(|t| t >= 600), "{replaced_at:?}");
+}

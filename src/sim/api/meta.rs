@@ -147,6 +147,25 @@ pub struct ObjectMeta {
 /// and its ReplicaSets; as plain maps each copy allocated every key and value again.
 pub type StringMap = Shared<BTreeMap<String, String>>;
 
+/// `controller.kubernetes.io/pod-deletion-cost`.
+pub const POD_DELETION_COST_ANNOTATION: &str = "controller.kubernetes.io/pod-deletion-cost";
+
+/// `GetDeletionCostFromPodAnnotations`: the pod's deletion cost, 0 when the annotation is
+/// absent; `None` when it is not a base-10 32-bit integer written without a plus sign or
+/// leading zeros (`+10` and `008` are refused), which the ReplicaSet controller reads as 0.
+pub fn pod_deletion_cost(annotations: &BTreeMap<String, String>) -> Option<i32> {
+    let Some(value) = annotations.get(POD_DELETION_COST_ANNOTATION) else {
+        return Some(0);
+    };
+    let valid_first_digit = value.starts_with('-')
+        || value == "0"
+        || value.starts_with(|c: char| ('1'..='9').contains(&c));
+    if !valid_first_digit {
+        return None;
+    }
+    value.parse().ok()
+}
+
 /// Whether a label or annotation map is empty (serialization leaves such maps out).
 pub fn is_empty_map(m: &StringMap) -> bool {
     m.is_empty()

@@ -19,8 +19,7 @@ use std::sync::Arc;
 pub const COMPONENT: &str = "replicaset-controller";
 /// `burstReplicas`: the most pods one sync creates or deletes.
 pub const BURST_REPLICAS: usize = 500;
-/// `controller.kubernetes.io/pod-deletion-cost`.
-pub const POD_DELETION_COST_ANNOTATION: &str = "controller.kubernetes.io/pod-deletion-cost";
+pub use crate::sim::api::meta::POD_DELETION_COST_ANNOTATION;
 
 /// Limits the simulated API server places on pod creation (a pod-count quota), so that
 /// `FailedCreate` and `ReplicaFailure` can be shown.
@@ -137,6 +136,28 @@ fn narrate_status(rs: &ReplicaSet, new: &ReplicaSetStatus, out: &mut Outcome) {
 /// `manageReplicas`: creates or deletes pods to close the gap. Returns the error text of a failed
 /// create or delete, if any: the first of the failing batch, as upstream returns one error from
 /// `slowStartBatch` while each failed create has already recorded its own event.
+/// How often the resource quota controller recounts every quota's usage
+/// (`--resource-quota-sync-period`, 5 minutes).
+const QUOTA_RESYNC_MS: u64 = 300_000;
+
+/// Whether a pod is charged to the namespace's pod quota (`QuotaV1Pod`): not when its phase is
+/// terminal, nor once it is stuck terminating (a lost node) past its deletion timestamp plus
+/// its grace period. Nothing announces that moment, so the usage drops only at the quota
+/// controller's next full recount after it, every 5 minutes.
+fn quota_charged(p: &crate::sim::api::Pod, now: Time) -> bool {
+    if p.is_terminal() {
+        return false;
+    }
+    let (Some(deleted_at), Some(grace)) = (
+        p.metadata.deletion_timestamp,
+        p.metadata.deletion_grace_period_seconds,
+    ) else {
+        return true;
+    };
+    let last_recount = Time::from_millis(now.as_millis() / QUOTA_RESYNC_MS * QUOTA_RESYNC_MS);
+    last_recount <= deleted_at.plus_secs(grace)
+}
+
 fn manage_replicas(
     store: &Store,
     rs: &ReplicaSet,
@@ -150,7 +171,16 @@ fn manage_replicas(
     let rs_ref = ObjectRef::new("ReplicaSet", &rs.metadata.name);
     if diff < 0 {
         let want = usize::try_from(-diff).unwrap_or(0).min(BURST_REPLICAS);
-        let mut existing_pods = store.pods.len();
+        // The quota's usage, counted only when there is a quota to check.
+        let mut existing_pods = if quota.max_pods.is_some() {
+            store
+                .pods
+                .values()
+                .filter(|p| quota_charged(p, now))
+                .count()
+        } else {
+            0
+        };
         let mut created = Vec::new();
         let (successes, errs, batches) = slow_start_batch(want, 1, || {
             let pod = new_pod(store, rs, names);
@@ -320,7 +350,9 @@ const MAX_GENERATED_NAME_BASE: usize = 58;
 /// A new pod from the ReplicaSet's template, named by `generateName` (`<rs>-<5 random>`), its
 /// base cut to 58 characters first so that the name fits in 63.
 fn new_pod(store: &Store, rs: &ReplicaSet, names: &mut Rng) -> Pod {
-    let mut prefix = [rs.metadata.name.as_str(), "-"].concat();
+    // The object keeps the whole `generateName`; only the generated name uses the cut base.
+    let generate_name = [rs.metadata.name.as_str(), "-"].concat();
+    let mut prefix = generate_name.clone();
     // Names are ASCII (validated DNS labels), so a byte count is a character count; the cut
     // still lands on a character boundary whatever the name.
     if prefix.len() > MAX_GENERATED_NAME_BASE {
@@ -344,7 +376,7 @@ fn new_pod(store: &Store, rs: &ReplicaSet, names: &mut Rng) -> Pod {
     Pod {
         metadata: ObjectMeta {
             name,
-            generate_name: prefix,
+            generate_name,
             namespace: rs.metadata.namespace.clone(),
             labels: rs.spec.template.metadata.labels.clone(),
             annotations: rs.spec.template.metadata.annotations.clone(),
