@@ -64,10 +64,12 @@ pub enum ErrorKind {
     /// error, which the API server returns under `kubectl apply`'s default
     /// `--validate=strict`: it renders as `unknown field "<path>"`.
     UnknownField,
-    /// Not a `field.Error` either: kubectl's REST mapper knows no such kind in that version
-    /// (a Deployment in `apps/v1beta2` or `extensions/v1beta1`, from tutorials older than
-    /// v1.16), so nothing reaches the API server. The detail is kubectl's whole message.
-    NoKindMatch,
+    /// Not a `field.Error` either: the request fails as a whole before validation. kubectl's
+    /// REST mapper knows no such kind in that version (a Deployment in `apps/v1beta2` or
+    /// `extensions/v1beta1`, from tutorials older than v1.16), or the API server cannot convert
+    /// the object (a legacy rollback annotation that is not an integer). The detail is the whole
+    /// message.
+    Request,
 }
 
 impl ErrorKind {
@@ -82,7 +84,7 @@ impl ErrorKind {
             Self::NotFound => "Not found",
             Self::TooLong => "Too long",
             Self::UnknownField => "unknown field",
-            Self::NoKindMatch => "no matches for kind",
+            Self::Request => "request failed",
         }
     }
 
@@ -192,7 +194,7 @@ impl fmt::Display for FieldError {
         if self.kind == ErrorKind::UnknownField {
             return write!(f, "unknown field {}", go_quote(&self.field));
         }
-        if self.kind == ErrorKind::NoKindMatch {
+        if self.kind == ErrorKind::Request {
             return write!(f, "{}: {}", self.field, self.detail);
         }
         if !self.field.is_empty() {
@@ -225,6 +227,10 @@ fn distinct_messages(errs: &[FieldError]) -> Vec<String> {
 /// there are several (kubectl's `MultilineError`). `kind` is the bare kind (`Deployment`), which
 /// is what the status details carry.
 pub fn render_kubectl_invalid(kind: &str, name: &str, errs: &[FieldError]) -> String {
+    // A request that failed as a whole is a 400, which kubectl prints as the server said it.
+    if let Some(failed) = errs.iter().find(|e| e.kind == ErrorKind::Request) {
+        return format!("Error from server (BadRequest): {}", failed.detail);
+    }
     let messages = distinct_messages(errs);
     let head = format!("The {kind} {} is invalid: ", go_quote(name));
     match messages.as_slice() {
@@ -464,7 +470,7 @@ impl From<&Path> for String {
 /// * `apiVersion` or `kind` is missing (`apiVersion: Required value`) or is not `apps/v1` /
 ///   `Deployment` (`kind: Unsupported value: "Pod": supported values: "Deployment"`); a
 ///   Deployment in another version is kubectl's own error (`no matches for kind "Deployment"
-///   in version "apps/v1beta2"`), as [`ErrorKind::NoKindMatch`];
+///   in version "apps/v1beta2"`), as [`ErrorKind::Request`];
 /// * a typed field has the wrong JSON type. Upstream reports this as a decode error without a
 ///   path (`json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of
 ///   type int32`); here it is a [`ErrorKind::TypeInvalid`] error at the field that reuses
@@ -499,7 +505,7 @@ pub fn decode_deployment(doc: &Document) -> Result<Deployment, Vec<FieldError>> 
         let meta = root.get("metadata");
         *only = FieldError::new(
             "apiVersion",
-            ErrorKind::NoKindMatch,
+            ErrorKind::Request,
             None,
             format!(
                 "resource mapping not found for name: {} namespace: {} from \"STDIN\": no matches for kind \"Deployment\" in version {}; ensure CRDs are installed first",
@@ -1422,6 +1428,9 @@ fn default_pull_policy(image: &str) -> PullPolicy {
 ///
 /// Expects a defaulted object ([`set_defaults`]), as the API server validates after defaulting.
 pub fn validate_deployment(d: &Deployment) -> Vec<FieldError> {
+    if let Some(failed) = conversion_error(d) {
+        return vec![failed];
+    }
     let mut errs = Vec::new();
     validate_object_meta(&d.metadata, &Path::root("metadata"), &mut errs);
     validate_deployment_spec(d, &Path::root("spec"), &mut errs);
@@ -1434,6 +1443,9 @@ pub fn validate_deployment(d: &Deployment) -> Vec<FieldError> {
 /// finally the immutability of `spec.selector`
 /// (`spec.selector: Invalid value: {"matchLabels":{"app":"b"}}: field is immutable`).
 pub fn validate_deployment_update(new: &Deployment, old: &Deployment) -> Vec<FieldError> {
+    if let Some(failed) = conversion_error(new) {
+        return vec![failed];
+    }
     let mut errs = Vec::new();
     let meta = Path::root("metadata");
     validate_immutable_str(
@@ -1670,21 +1682,39 @@ fn validate_deployment_spec(d: &Deployment, path: &Path, errs: &mut Vec<FieldErr
 /// `ValidateRollback` on the revision the conversion reads from [`ROLLBACK_TO_ANNOTATION`]
 /// (the internal `spec.rollbackTo.revision`, reported at upstream's path
 /// `spec.rollback.version`). An empty annotation is ignored, as upstream's conversion does; one
-/// that is not an integer fails upstream's conversion and is reported at the annotation.
+/// that is not an integer never gets here ([`conversion_error`]).
 fn validate_rollback(revision: &str, spec_path: &Path, errs: &mut Vec<FieldError>) {
-    if revision.is_empty() {
-        return;
+    if let Ok(v) = revision.parse::<i64>() {
+        validate_nonnegative(v, &spec_path.child("rollback").child("version"), errs);
     }
-    match revision.parse::<i64>() {
-        Ok(v) => validate_nonnegative(v, &spec_path.child("rollback").child("version"), errs),
-        Err(_) => errs.push(FieldError::invalid(
-            &Path::root("metadata")
-                .child("annotations")
-                .key(ROLLBACK_TO_ANNOTATION),
-            go_quote(revision),
-            "must be an integer revision",
-        )),
-    }
+}
+
+/// `Convert_v1_Deployment_To_apps_Deployment`: a legacy rollback annotation that is not a
+/// base-10 int64 fails the conversion, so the API server answers 400 BadRequest before any
+/// validation (`transformDecodeError`'s wording around the conversion's own).
+fn conversion_error(d: &Deployment) -> Option<FieldError> {
+    let revision = d.metadata.annotations.get(ROLLBACK_TO_ANNOTATION)?;
+    let why = match revision.parse::<i64>() {
+        Ok(_) => return None,
+        Err(_) if revision.is_empty() => return None,
+        Err(e) => match e.kind() {
+            std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+                "value out of range"
+            }
+            _ => "invalid syntax",
+        },
+    };
+    Some(FieldError::new(
+        &Path::root("metadata")
+            .child("annotations")
+            .key(ROLLBACK_TO_ANNOTATION),
+        ErrorKind::Request,
+        None,
+        format!(
+            "Deployment in version \"v1\" cannot be handled as a Deployment: failed to parse annotation[{ROLLBACK_TO_ANNOTATION}]={revision} as int64: strconv.ParseInt: parsing {}: {why}",
+            go_quote(revision)
+        ),
+    ))
 }
 
 /// `ValidateLabelSelector` (strict: label values in expressions are checked too).
@@ -4088,16 +4118,24 @@ spec:
         assert!(errors_after(|d| d.spec.revision_history_limit = Some(0)).is_empty());
     }
 
+    /// A legacy rollback annotation that is not an integer fails the conversion before any
+    /// validation: a 400 that kubectl prints as the server words it, alone.
     #[test]
     fn unparsable_rollback_annotation() {
+        let mut d = valid();
+        d.metadata
+            .annotations
+            .insert(ROLLBACK_TO_ANNOTATION.into(), "two".into());
+        d.spec.min_ready_seconds = -5;
+        let errs = validate_deployment(&d);
         assert_eq!(
-            errors_after(|d| {
-                d.metadata
-                    .annotations
-                    .insert(ROLLBACK_TO_ANNOTATION.into(), "two".into());
-            }),
+            render_kubectl_invalid("Deployment", "web", &errs),
+            "Error from server (BadRequest): Deployment in version \"v1\" cannot be handled as a Deployment: failed to parse annotation[deprecated.deployment.rollback.to]=two as int64: strconv.ParseInt: parsing \"two\": invalid syntax"
+        );
+        assert_eq!(
+            errs.iter().map(ToString::to_string).collect::<Vec<_>>(),
             [
-                "metadata.annotations[deprecated.deployment.rollback.to]: Invalid value: \"two\": must be an integer revision"
+                "metadata.annotations[deprecated.deployment.rollback.to]: Deployment in version \"v1\" cannot be handled as a Deployment: failed to parse annotation[deprecated.deployment.rollback.to]=two as int64: strconv.ParseInt: parsing \"two\": invalid syntax"
             ]
         );
     }
