@@ -3060,7 +3060,12 @@ fn validate_requests_against_limits(
             else {
                 return;
             };
-            let (Some(req), Some(lim)) = (parse_milli(&req_text), parse_milli(&lim_text)) else {
+            // A negative quantity is refused on its own line, and still compared here.
+            let signed = |text: &str| match text.trim().strip_prefix('-') {
+                Some(magnitude) => parse_milli(magnitude).map(|v| -v),
+                None => parse_milli(text),
+            };
+            let (Some(req), Some(lim)) = (signed(&req_text), signed(&lim_text)) else {
                 return;
             };
             if req != lim && !is_overcommit_allowed(name) {
@@ -4499,6 +4504,17 @@ spec:
             }),
             [
                 "spec.template.spec.containers[0].resources.requests: Invalid value: \"1\": must be less than or equal to cpu limit of 500m"
+            ]
+        );
+        // A negative limit is refused and still compared.
+        assert_eq!(
+            errors_after(|d| {
+                let r = &mut d.spec.template.spec.containers[0].resources;
+                r.limits.insert("cpu".into(), json!("-1"));
+            }),
+            [
+                "spec.template.spec.containers[0].resources.limits[cpu]: Invalid value: \"-1\": must be greater than or equal to 0",
+                "spec.template.spec.containers[0].resources.requests: Invalid value: \"100m\": must be less than or equal to cpu limit of -1",
             ]
         );
     }
