@@ -5130,3 +5130,42 @@ fn a_quota_stops_charging_pods_stuck_terminating_on_a_lost_node() {
         .map(|t| t.as_millis() / 1000);
     assert!(replaced_at.is_some_and(|t| t >= 600), "{replaced_at:?}");
 }
+
+/// The taint eviction controller times every pod bound to the lost node, those already being
+/// deleted too (`processPodOnNode` filters nothing): when the 300 s toleration runs out, each
+/// gets the `Marking for deletion` event and the DisruptionTarget condition, and the delete
+/// changes nothing for those already Terminating.
+#[test]
+fn taint_eviction_marks_pods_already_being_deleted_too() {
+    let (sim, steps) = run_until("node-failure.yaml", 440);
+    let on_node: Vec<_> = sim
+        .store()
+        .pods
+        .values()
+        .filter(|p| p.node_name == "node-2")
+        .collect();
+    assert_eq!(on_node.len(), 6, "{}", pods_per_node(&sim));
+    for p in &on_node {
+        let marked = p
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == rolloutscope::sim::api::PodConditionType::DisruptionTarget);
+        assert_eq!(
+            marked.and_then(|c| c.reason.as_deref()),
+            Some("DeletionByTaintManager"),
+            "{}",
+            p.metadata.name
+        );
+    }
+    let marking = steps
+        .iter()
+        .flat_map(|s| &s.events)
+        .filter(|e| e.message.starts_with("Marking for deletion Pod default/"))
+        .count();
+    assert_eq!(marking, 6);
+    assert!(narrated(
+        &steps,
+        "3 of them were already being deleted, so the delete changes nothing for them"
+    ));
+}

@@ -96,11 +96,9 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
     // eviction is queued; each queues the next.
     let taints = no_execute(&all_taints);
     let mut groups: BTreeMap<Option<i64>, usize> = BTreeMap::new();
-    for pod in store
-        .pods
-        .values()
-        .filter(|p| p.node_name == node && p.metadata.deletion_timestamp.is_none())
-    {
+    // Every pod bound there counts, those being deleted too (`processPodOnNode` for each pod
+    // the node's index holds).
+    for pod in store.pods.values().filter(|p| p.node_name == node) {
         let secs = match pod_eviction(pod, &taints) {
             Eviction::Now => Some(0),
             Eviction::AfterSeconds(s) => Some(s),
@@ -274,7 +272,7 @@ pub fn cancel_evictions(store: &Store, before: &Node, after: &Node, out: &mut Ou
     for p in store
         .pods
         .values()
-        .filter(|p| p.node_name == before.metadata.name && p.metadata.deletion_timestamp.is_none())
+        .filter(|p| p.node_name == before.metadata.name)
     {
         if let Eviction::AfterSeconds(_) = pod_eviction(p, &had) {
             out.events.push(Event::normal(
@@ -351,17 +349,15 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
     {
         return out;
     }
-    // One pass over the store: the pods on the node, those being deleted counted apart, and
-    // each other one with when it is due.
-    let mut deleting = 0;
-    let mut live: Vec<(&Pod, Option<Time>)> = Vec::new();
-    for p in store.pods.values().filter(|p| p.node_name == node) {
-        if p.metadata.deletion_timestamp.is_some() {
-            deleting += 1;
-        } else {
-            live.push((&**p, eviction_due(p, tainted_at, &taints)));
-        }
-    }
+    // One pass over the store: each pod on the node with when it is due. Those already being
+    // deleted are timed too: upstream's taint eviction filters nothing, so they get the event
+    // and the condition, and the delete changes nothing for them.
+    let live: Vec<(&Pod, Option<Time>)> = store
+        .pods
+        .values()
+        .filter(|p| p.node_name == node)
+        .map(|p| (&**p, eviction_due(p, tainted_at, &taints)))
+        .collect();
     let victims: Vec<&Pod> = live
         .iter()
         .filter(|(_, due)| due.is_some_and(|due| due <= now))
@@ -401,11 +397,22 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
         ));
     }
     if !victims.is_empty() {
-        // Pods already being deleted are left as they are: the count says which were evicted.
-        let which = if deleting > 0 {
-            " not already being deleted"
-        } else {
-            ""
+        let deleting = victims
+            .iter()
+            .filter(|p| p.metadata.deletion_timestamp.is_some())
+            .count();
+        let which = match deleting {
+            0 => String::new(),
+            n if n == victims.len() => format!(
+                " The {} already being deleted, so the delete changes nothing for {}: only the condition and the event are new.",
+                if n == 1 { "pod was" } else { "pods were" },
+                if n == 1 { "it" } else { "them" }
+            ),
+            n => format!(
+                " {n} of them {} already being deleted, so the delete changes nothing for {}: only the condition and the event are new.",
+                if n == 1 { "was" } else { "were" },
+                if n == 1 { "it" } else { "them" }
+            ),
         };
         out.stage = Some(Stage::Retry);
         // The victims' tolerations, as the narration gives them: all the same, or several; and
@@ -453,7 +460,10 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
                 format!("The tolerations of these pods for {node}'s NoExecute taints have run out")
             }
         };
-        let after = match (silent, one) {
+        // What follows for the pods this eviction deletes (not those being deleted already).
+        let fresh = victims.len() - deleting;
+        let after = match (silent, fresh == 1) {
+            _ if fresh == 0 => "",
             (true, true) => {
                 "With the kubelet gone it stays Terminating, but its ReplicaSet no longer counts it and creates a replacement on a healthy node."
             }
@@ -476,11 +486,16 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
                 format!(" The {n} other pods there tolerate the taint for longer and stay for now.")
             }
         };
+        let tail: Vec<&str> = [which.trim(), after, stay.trim()]
+            .into_iter()
+            .filter(|t| !t.is_empty())
+            .collect();
         out.say(format!(
-            "{why}, so the {} pod{} on it{which} {} evicted: marked DisruptionTarget (DeletionByTaintManager), then deleted. {after}{stay}",
+            "{why}, so the {} pod{} on it {} evicted: marked DisruptionTarget (DeletionByTaintManager), then deleted. {}",
             victims.len(),
             if victims.len() == 1 { "" } else { "s" },
-            if victims.len() == 1 { "is" } else { "are" }
+            if victims.len() == 1 { "is" } else { "are" },
+            tail.join(" ")
         ));
     }
     out
