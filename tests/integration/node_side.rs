@@ -4200,11 +4200,7 @@ fn a_drain_cordons_evicts_and_waits_for_the_pods_to_go() {
             "{}",
             p.metadata.name
         );
-        let marked = p
-            .status
-            .conditions
-            .iter()
-            .find(|c| c.type_ == rolloutscope::sim::api::PodConditionType::DisruptionTarget);
+        let marked = disruption_target(p);
         assert_eq!(
             marked.and_then(|c| c.reason.as_deref()),
             Some("EvictionByEvictionAPI"),
@@ -4301,6 +4297,16 @@ fn a_drain_refuses_pods_with_local_storage_without_the_flag() {
         "{}",
         load_errors(&drain("a --ignore-daemonset"))
     );
+}
+
+/// A pod's DisruptionTarget condition, if it has one.
+fn disruption_target(
+    p: &rolloutscope::sim::api::Pod,
+) -> Option<&rolloutscope::sim::api::PodCondition> {
+    p.status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == rolloutscope::sim::api::PodConditionType::DisruptionTarget)
 }
 
 /// The names of the pods bound to `node`, in name order.
@@ -5146,11 +5152,7 @@ fn taint_eviction_marks_pods_already_being_deleted_too() {
         .collect();
     assert_eq!(on_node.len(), 6, "{}", pods_per_node(&sim));
     for p in &on_node {
-        let marked = p
-            .status
-            .conditions
-            .iter()
-            .find(|c| c.type_ == rolloutscope::sim::api::PodConditionType::DisruptionTarget);
+        let marked = disruption_target(p);
         assert_eq!(
             marked.and_then(|c| c.reason.as_deref()),
             Some("DeletionByTaintManager"),
