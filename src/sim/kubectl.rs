@@ -1255,9 +1255,9 @@ impl EventFold {
     /// The last `max` records for the first `position` steps as `kubectl events` lists them,
     /// looked at `now`: by the time each was last observed (`eventTime` in `SortableEvents`:
     /// an events.k8s.io series' last observed time to the millisecond, else the whole-second
-    /// lastTimestamp), oldest first, ties in the order the API server first received them
-    /// (kubectl's sort is not stable; this one is, so the order is always the same); and how
-    /// many earlier ones were left out. Unlike the API's name order, an event that just
+    /// lastTimestamp), oldest first, ties in name order (the API's list order, which kubectl's
+    /// sort keeps for a dozen events; past that it is not stable, and this one is, so the order
+    /// is always the same); and how many earlier ones were left out. Unlike the API's name order, an event that just
     /// repeated comes last, where a log's reader looks.
     ///
     /// This runs on every step in the browser, over every record of the run (thousands at a
@@ -1306,6 +1306,29 @@ impl EventFold {
                 writes.get(w as usize).map(|write| write.record(&r.event))
             })
             .collect();
+        // Events seen at the same moment keep the API's list order, which is by name
+        // (`<object>.<hex of its creation>`): kubectl's insertion sort keeps it for a dozen
+        // events or fewer, and past that its order among ties is not fixed at all.
+        let mut records = records;
+        order::sort_by(&mut records, |a, b| {
+            let seen = |r: &EventRecord| r.micro_last.unwrap_or(r.last_timestamp);
+            seen(a)
+                .cmp(&seen(b))
+                .then_with(|| {
+                    // The name's object part ends at its `.`, which sorts after `-`: a pod's
+                    // events (`web-5d9f-x7k2p.…`) before its ReplicaSet's (`web-5d9f.…`).
+                    let name = |r: &EventRecord| {
+                        let object = r.event.involved_object.name.as_bytes();
+                        object
+                            .iter()
+                            .copied()
+                            .chain(std::iter::once(b'.'))
+                            .collect::<Vec<u8>>()
+                    };
+                    name(a).cmp(&name(b))
+                })
+                .then_with(|| a.created.cmp(&b.created))
+        });
         (hidden, records)
     }
 
@@ -1566,7 +1589,20 @@ pub fn get_events_sorted(m: &Moment<'_>, sort_by: Option<EventSortBy>, wide: boo
     };
     for (i, r) in records.iter().enumerate() {
         let e = &r.event;
-        let last = since(now, r.last_timestamp);
+        // `printEvent`: an events.k8s.io record has no first or last timestamp, so its ages come
+        // from its eventTime and its series' last observation, to the millisecond.
+        let (first, last) = match r.micro_last {
+            Some(observed) => {
+                let first = since(now, r.created);
+                let last = if r.count > 1 {
+                    since(now, observed)
+                } else {
+                    first.clone()
+                };
+                (first, last)
+            }
+            None => (since(now, r.first_timestamp), since(now, r.last_timestamp)),
+        };
         let (kind, reason, object) = (
             e.type_.as_str(),
             e.reason.as_str(),
@@ -1578,7 +1614,7 @@ pub fn get_events_sorted(m: &Moment<'_>, sort_by: Option<EventSortBy>, wide: boo
                 "{last}\t{kind}\t{reason}\t{object}\t{}\t{}\t{message}\t{}\t{}\t{}\n",
                 e.involved_object.field_path.as_deref().unwrap_or(""),
                 e.source,
-                since(now, r.first_timestamp),
+                first,
                 r.count,
                 names.get(i).map_or("", String::as_str)
             ));
@@ -2758,7 +2794,11 @@ fn describe_controller_conditions<'a>(
 /// events by last time seen with Type, Reason, Age (`<last> (x<n> over <first>)` for repeats),
 /// From (the source component) and Message (v1.35: prefixed by a container's field path).
 fn describe_events(o: &mut String, mut events: Vec<EventRecord>, now: Time) {
-    order::sort_by_key(&mut events, |r| r.last_timestamp);
+    // `SortableEvents` sorts by `lastTimestamp`, which an events.k8s.io record (the
+    // scheduler's) leaves unset: those come first.
+    order::sort_by_key(&mut events, |r| {
+        r.micro_last.map_or(r.last_timestamp, |_| Time::ZERO)
+    });
     if events.is_empty() {
         o.push_str("Events:\t<none>\n");
         return;
@@ -2767,16 +2807,7 @@ fn describe_events(o: &mut String, mut events: Vec<EventRecord>, now: Time) {
     o.push_str("  Type\tReason\tAge\tFrom\tMessage\n");
     o.push_str("  ----\t------\t----\t----\t-------\n");
     for r in &events {
-        let first = since(now, r.first_timestamp);
-        let age = if r.count > 1 {
-            format!(
-                "{} (x{} over {first})",
-                since(now, r.last_timestamp),
-                r.count
-            )
-        } else {
-            first
-        };
+        let age = events_interval(r, now);
         o.push_str(&format!(
             "  {}\t{}\t{age}\t{}\t{}\n",
             r.event.type_.as_str(),

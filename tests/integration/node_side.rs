@@ -5171,3 +5171,72 @@ fn taint_eviction_marks_pods_already_being_deleted_too() {
         "3 of them were already being deleted, so the delete changes nothing for them"
     ));
 }
+
+/// The scheduler's events are events.k8s.io records, aged from their eventTime to the
+/// millisecond: `describe pod` and `get events` say 4s for a pod scheduled at 125.7 s, seen at
+/// 130 s, as `kubectl events` does, and `describe` lists them first (no `lastTimestamp`).
+#[test]
+fn scheduler_events_are_aged_from_their_event_time() {
+    let (sim, steps) = run_until("missing-configmap.yaml", 130);
+    let scheduled_at = steps
+        .iter()
+        .filter(|s| s.events.iter().any(|e| e.reason == EventReason::Scheduled))
+        .map(|s| s.time)
+        .max()
+        .expect("a pod is scheduled");
+    let pod = steps
+        .iter()
+        .filter(|s| s.time == scheduled_at)
+        .flat_map(|s| &s.events)
+        .find(|e| e.reason == EventReason::Scheduled)
+        .map(|e| e.involved_object.name.clone())
+        .unwrap_or_default();
+    assert!(scheduled_at.as_millis() % 1000 > 0, "{scheduled_at:?}");
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(130));
+    let age = format!("{}s", (130_000 - scheduled_at.as_millis()) / 1000);
+    let described = kubectl::describe_pod(&m, &pod).expect("described");
+    let events: Vec<&str> = described
+        .lines()
+        .skip_while(|l| !l.starts_with("Events:"))
+        .skip(3)
+        .collect();
+    assert!(
+        events.first().is_some_and(
+            |l| l.contains("Scheduled") && l.split_whitespace().nth(2) == Some(age.as_str())
+        ),
+        "{described}"
+    );
+    let listed = kubectl::get_events(&m);
+    assert!(
+        listed.lines().any(|l| l.starts_with(&format!("{age} "))
+            && l.contains(&pod)
+            && l.contains("Scheduled")),
+        "{listed}"
+    );
+}
+
+/// `kubectl events` keeps the API's name order among events seen at the same moment, as
+/// kubectl's sort does for a dozen events or fewer: `<object>.<hex>`, so a pod's events come
+/// before its ReplicaSet's and the Deployment's (`.` sorts after `-`).
+#[test]
+fn kubectl_events_ties_keep_name_order() {
+    let (sim, steps) = run_until("crash-loop.yaml", 180);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(180));
+    let listed = kubectl::events(&m).expect("events");
+    let first: Vec<&str> = listed
+        .lines()
+        .skip(1)
+        .take(4)
+        .filter_map(|l| l.split_whitespace().nth(2))
+        .collect();
+    assert_eq!(
+        first,
+        [
+            "Scheduled",
+            "Pulling",
+            "SuccessfulCreate",
+            "ScalingReplicaSet"
+        ],
+        "{listed}"
+    );
+}
