@@ -2191,7 +2191,13 @@ fn json_list<'a>(
 /// The template-only lines of a container that RolloutScope keeps but does not model:
 /// `Command:` and `Args:` (`describeContainerCommand`), `Environment:` (`describeContainerEnvVars`)
 /// and `Mounts:` (`describeContainerVolumes`, sorted by mount path).
-fn describe_unmodelled(o: &mut String, indent: &str, c: &Container, section: Unmodelled) {
+fn describe_unmodelled(
+    o: &mut String,
+    indent: &str,
+    c: &Container,
+    section: Unmodelled,
+    pod: Option<&Pod>,
+) {
     let list = |key: &str| json_list(&c.extra, key);
     match section {
         Unmodelled::Command => {
@@ -2262,14 +2268,16 @@ fn describe_unmodelled(o: &mut String, indent: &str, c: &Container, section: Unm
                         "" => "v1",
                         v => v,
                     };
+                    let path = json_str(r, "fieldPath");
                     o.push_str(&format!(
-                        "{indent}  {name}:\t ({version}:{})\n",
-                        json_str(r, "fieldPath")
+                        "{indent}  {name}:\t{} ({version}:{path})\n",
+                        pod.map_or("", |p| env_field_value(p, version, path))
                     ));
                 } else if let Some(r) = resource {
+                    let resource = json_str(r, "resource");
                     o.push_str(&format!(
-                        "{indent}  {name}:\t ({})\n",
-                        json_str(r, "resource")
+                        "{indent}  {name}:\t{} ({resource})\n",
+                        env_resource_value(c, resource, r.get("divisor"))
                     ));
                 } else {
                     let mut lines = json_str(e, "value").split('\n');
@@ -2284,6 +2292,64 @@ fn describe_unmodelled(o: &mut String, indent: &str, c: &Container, section: Unm
             }
         }
         Unmodelled::Mounts => describe_mounts(o, indent, c, None),
+    }
+}
+
+/// kubectl's `EnvValueRetriever` for a pod's `fieldRef`: the path must be one of the field
+/// labels a Pod converts (`ConvertFieldLabel`), and then one `ExtractFieldPathAsString` reads,
+/// which leaves the pod's name and namespace; anything else prints empty, as kubectl prints it.
+fn env_field_value<'p>(pod: &'p Pod, api_version: &str, path: &str) -> &'p str {
+    if api_version != "v1" {
+        return "";
+    }
+    match path {
+        "metadata.name" => &pod.metadata.name,
+        "metadata.namespace" if pod.metadata.namespace.is_empty() => {
+            crate::sim::api::DEFAULT_NAMESPACE
+        }
+        "metadata.namespace" => &pod.metadata.namespace,
+        _ => "",
+    }
+}
+
+/// `ExtractContainerResourceValue` for a `resourceFieldRef`, from the container as written
+/// (a missing quantity is 0): CPU in whole divisors (default 1) rounded up from millicores,
+/// memory and storage in whole divisors rounded up from bytes; a zero limit prints `node
+/// allocatable`, as `describeContainerEnvVars` says it. An unknown resource prints empty.
+fn env_resource_value(
+    c: &Container,
+    resource: &str,
+    divisor: Option<&serde_json::Value>,
+) -> String {
+    let (list, name) = match resource.split_once('.') {
+        Some(("limits", name)) => (&c.resources.limits, name),
+        Some(("requests", name)) => (&c.resources.requests, name),
+        _ => return String::new(),
+    };
+    let supported =
+        matches!(name, "cpu" | "memory" | "ephemeral-storage") || name.starts_with("hugepages-");
+    if !supported {
+        return String::new();
+    }
+    let milli = |v: Option<&serde_json::Value>| {
+        v.and_then(quantity::quantity_text)
+            .and_then(|t| quantity::parse_milli(&t))
+    };
+    // Quantities here are never negative (`parse_milli` refuses a sign).
+    let unsigned = |m: Option<i64>| m.and_then(|m| u64::try_from(m).ok());
+    let amount = unsigned(milli(list.get(name))).unwrap_or(0);
+    let divisor = unsigned(milli(divisor)).filter(|d| *d != 0).unwrap_or(1000);
+    let value = if name == "cpu" {
+        amount.div_ceil(divisor)
+    } else {
+        // Bytes are whole: `Quantity.Value()` rounds up.
+        let whole = |m: u64| m.div_ceil(1000);
+        whole(amount).div_ceil(whole(divisor).max(1))
+    };
+    if value == 0 && matches!(resource, "limits.cpu" | "limits.memory") {
+        "node allocatable".to_string()
+    } else {
+        value.to_string()
     }
 }
 
@@ -2356,7 +2422,7 @@ fn describe_pod_containers(
         }
         describe_ports(o, "    ", c);
         describe_seccomp(o, "    ", &c.extra);
-        describe_unmodelled(o, "    ", c, Unmodelled::Command);
+        describe_unmodelled(o, "    ", c, Unmodelled::Command, None);
         // A container without a status (no kubelet has synced the pod) has no state lines.
         if let Some(cs) = cs {
             describe_state(o, "State", &cs.state);
@@ -2371,7 +2437,7 @@ fn describe_pod_containers(
         }
         describe_resources(o, "    ", c);
         describe_probes(o, "    ", c);
-        describe_unmodelled(o, "    ", c, Unmodelled::Environment);
+        describe_unmodelled(o, "    ", c, Unmodelled::Environment, Some(pod));
         describe_mounts(o, "    ", c, token);
     }
 }
@@ -2390,11 +2456,11 @@ fn describe_template_containers(o: &mut String, title: &str, containers: &[Conta
         o.push_str(&format!("{indent}Image:\t{}\n", c.image));
         describe_ports(o, indent, c);
         describe_seccomp(o, indent, &c.extra);
-        describe_unmodelled(o, indent, c, Unmodelled::Command);
+        describe_unmodelled(o, indent, c, Unmodelled::Command, None);
         describe_resources(o, indent, c);
         describe_probes(o, indent, c);
-        describe_unmodelled(o, indent, c, Unmodelled::Environment);
-        describe_unmodelled(o, indent, c, Unmodelled::Mounts);
+        describe_unmodelled(o, indent, c, Unmodelled::Environment, None);
+        describe_unmodelled(o, indent, c, Unmodelled::Mounts, None);
     }
 }
 

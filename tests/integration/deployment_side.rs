@@ -1159,13 +1159,7 @@ fn describe_shows_spread_constraints_seccomp_and_qos() {
     ] {
         assert!(template.contains(want), "missing {want:?} in\n{template}");
     }
-    let pod = sim
-        .store()
-        .pods
-        .keys()
-        .next()
-        .map(|k| k.to_string())
-        .unwrap_or_default();
+    let pod = crate::first_pod(&sim);
     let text = kubectl::describe_pod(&m, &pod).unwrap_or_else(|e| e);
     for want in [
         "    SeccompProfile:  RuntimeDefault\n",

@@ -5240,3 +5240,45 @@ fn kubectl_events_ties_keep_name_order() {
         "{listed}"
     );
 }
+
+/// `describeContainerEnvVars`: in a pod, a `fieldRef` to the pod's name or namespace shows its
+/// value (kubectl's resolver takes no other path), and a `resourceFieldRef` shows the
+/// container's quantity in whole divisors, rounded up, with `node allocatable` for a zero limit,
+/// in the pod and in the Deployment's template alike.
+#[test]
+fn describe_shows_env_values_from_the_pod_and_its_resources() {
+    let yaml = "cluster:\n  nodes:\n    - {name: a}\nimages:\n  app:1: {pull_time: 1s}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:\n    replicas: 1\n    selector: {matchLabels: {app: app}}\n    template:\n      metadata: {labels: {app: app}}\n      spec:\n        containers:\n          - name: app\n            image: app:1\n            resources: {requests: {cpu: 250m, memory: 100M}}\n            env:\n              - {name: POD_NAME, valueFrom: {fieldRef: {fieldPath: metadata.name}}}\n              - {name: NODE, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}\n              - {name: CPU_LIMIT, valueFrom: {resourceFieldRef: {resource: limits.cpu}}}\n              - {name: CPU_REQ, valueFrom: {resourceFieldRef: {resource: requests.cpu, divisor: 1m}}}\n              - {name: MEM_REQ, valueFrom: {resourceFieldRef: {resource: requests.memory, divisor: 1Mi}}}\nrun_until: 30s\n";
+    let (sim, steps) = run_yaml(yaml, 30);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(30));
+    let pod = crate::first_pod(&sim);
+    let described = kubectl::describe_pod(&m, &pod).expect("described");
+    let env: Vec<String> = described
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("Environment:"))
+        .skip(1)
+        .take(5)
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(
+        env,
+        [
+            format!("POD_NAME: {pod} (v1:metadata.name)"),
+            "NODE: (v1:spec.nodeName)".to_string(),
+            "CPU_LIMIT: node allocatable (limits.cpu)".to_string(),
+            "CPU_REQ: 250 (requests.cpu)".to_string(),
+            "MEM_REQ: 96 (requests.memory)".to_string(),
+        ],
+        "{described}"
+    );
+    let template = kubectl::describe_deployment(&m, "app").expect("described");
+    let lines: Vec<String> = template
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    for line in [
+        "POD_NAME: (v1:metadata.name)",
+        "MEM_REQ: 96 (requests.memory)",
+    ] {
+        assert!(lines.iter().any(|l| l == line), "{template}");
+    }
+}
