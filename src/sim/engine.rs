@@ -817,15 +817,10 @@ impl Sim {
 
     /// The disruption controller's pod handlers (`addPod`, `updatePod`, `deletePod`): the budgets
     /// that count the pod are recounted, and a pod several count gets `getPdbForPod`'s warning
-    /// when it is created. Upstream recounts only the one it picks (arbitrarily); every
+    /// at each of its events. Upstream recounts only the one it picks (arbitrarily); every
     /// budget here exists before its pods, so one that is never picked would never be counted
     /// again, and its drains would wait for ever.
-    fn disruption_pod_handler(
-        &mut self,
-        pod: &ObjectName,
-        labels: &BTreeMap<String, String>,
-        created: bool,
-    ) {
+    fn disruption_pod_handler(&mut self, pod: &ObjectName, labels: &BTreeMap<String, String>) {
         let now = self.clock;
         let counting: Vec<ObjectName> = self
             .store
@@ -837,7 +832,8 @@ impl Sim {
         let Some(chosen) = counting.first().cloned() else {
             return;
         };
-        if created && counting.len() > 1 {
+        // `getPdbForPod` warns on every pod event the handlers see, not only a creation.
+        if counting.len() > 1 {
             self.queue.push(
                 now,
                 Work::OverlappingBudgets {
@@ -892,7 +888,7 @@ impl Sim {
                             .map(|p| p.metadata.labels.clone())
                     })
                 {
-                    self.disruption_pod_handler(&name, &labels, created);
+                    self.disruption_pod_handler(&name, &labels);
                 }
                 if let Some((uid, owner_name)) = owner
                     && relevant

@@ -4551,7 +4551,8 @@ fn an_unready_pod_is_evicted_as_the_unhealthy_pod_eviction_policy_says() {
 }
 
 /// Budgets that overlap or select oddly, as upstream handles them: a pod two budgets cover gets
-/// the controller's `MultiplePodDisruptionBudgets` warning and cannot be evicted (500), so the
+/// the controller's `MultiplePodDisruptionBudgets` warning at each of its events and cannot be
+/// evicted (500), so the
 /// drain ends in kubectl's error lines; `selector: {}` counts every pod for the controller, and
 /// the Eviction API ignores such a budget; a budget that counts no pod says `NoPods` when it is
 /// first counted, and a deleted pod of another app does not wake it; a budget's name is only
@@ -4583,6 +4584,9 @@ fn overlapping_and_odd_budgets_behave_as_upstream() {
                 )),
         "{warnings:?}"
     );
+    // Warned at each of the two pods' events (created, scheduled, started, Ready, evicted…),
+    // not only when each was created.
+    assert!(warnings.len() > 4, "{warnings:?}");
     let said = kubectl_said_at(&steps, 20);
     for part in [
         "-n \"default\": This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.",

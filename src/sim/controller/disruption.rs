@@ -270,7 +270,7 @@ pub fn overlapping_budgets(pod: &str, chosen: &str, count: usize) -> Outcome {
         ),
     ));
     out.say(format!(
-        "The disruption controller finds the new pod {pod} counted by {count} PodDisruptionBudgets; its pod handler picks one, {chosen} (upstream's pick is arbitrary), and warns. The Eviction API refuses to evict a pod that more than one budget covers."
+        "The disruption controller's pod handler sees pod {pod} change, and {count} PodDisruptionBudgets count it: it picks one, {chosen} (upstream's pick is arbitrary), and warns, as it does at each change of the pod. The Eviction API refuses to evict a pod that more than one budget covers."
     ));
     out
 }
