@@ -1099,6 +1099,46 @@ pub struct EventRecord {
     pub micro_last: Option<Time>,
 }
 
+/// An event's object name as its event name begins (`<object>.`), for ordering: the `.` sorts
+/// after `-`, so a pod's events (`web-5d9f-x7k2p.…`) come before its ReplicaSet's
+/// (`web-5d9f.…`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct EventName<'a>(&'a str);
+
+impl Ord for EventName<'_> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let dot = std::iter::once(b'.');
+        self.0
+            .bytes()
+            .chain(dot.clone())
+            .cmp(other.0.bytes().chain(dot))
+    }
+}
+
+impl PartialOrd for EventName<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Sorts records as `kubectl events` lists them: by when each was last seen (an events.k8s.io
+/// record's last observation to the millisecond, else its whole-second lastTimestamp), and
+/// among those seen at the same moment in the API's list order, by name (`<object>.<hex of
+/// its creation>`): kubectl's insertion sort keeps that order for a dozen events or fewer,
+/// and past that its order among ties is not fixed at all.
+pub fn sort_by_last_seen(records: &mut Vec<EventRecord>) {
+    order::sort_by(records, |a, b| {
+        let seen = |r: &EventRecord| r.micro_last.unwrap_or(r.last_timestamp);
+        seen(a)
+            .cmp(&seen(b))
+            .then_with(|| {
+                EventName(&a.event.involved_object.name)
+                    .cmp(&EventName(&b.event.involved_object.name))
+            })
+            .then_with(|| a.created.cmp(&b.created))
+    });
+}
+
 /// The events of a trace, folded the way the event recorder folds repeats, in the order they
 /// were first emitted. Timestamps are truncated to whole seconds, as on the wire.
 pub fn event_records(steps: &[Step], now: Time) -> Vec<EventRecord> {
@@ -1264,9 +1304,11 @@ impl EventFold {
     /// thousand pods): only small keys are sorted, and only the records shown are built.
     pub fn latest(&self, position: usize, max: usize, now: Time) -> (usize, Vec<EventRecord>) {
         let seen = self.records.partition_point(|r| r.first_sent < position);
-        // (time, record, write of an events.k8s.io record or u32::MAX for a core record, the
-        // occurrences counted): the first three make a total order.
-        let mut keys: Vec<(Time, u32, u32, u32)> = Vec::with_capacity(seen);
+        // (time, object name, record, write of an events.k8s.io record or u32::MAX for a core
+        // record, the occurrences counted): the first four make a total order, with ties in
+        // time in the API's name order ([`sort_by_last_seen`]). Names are compared only when
+        // times tie.
+        let mut keys: Vec<(Time, EventName<'_>, u32, u32, u32)> = Vec::with_capacity(seen);
         let mut writes = Vec::new();
         for (i, r) in self.records[..seen].iter().enumerate() {
             let i = u32::try_from(i).unwrap_or(u32::MAX);
@@ -1278,13 +1320,25 @@ impl EventFold {
                 for (w, write) in writes.iter().enumerate() {
                     let w = u32::try_from(w).unwrap_or(u32::MAX - 1);
                     if !expired(write.last, now) {
-                        keys.push((write.last, i, w, n32));
+                        keys.push((
+                            write.last,
+                            EventName(&r.event.involved_object.name),
+                            i,
+                            w,
+                            n32,
+                        ));
                     }
                 }
             } else if let Some(last) = Self::last_sent(r, n)
                 && !expired(last.exact, now)
             {
-                keys.push((last.time, i, u32::MAX, n32));
+                keys.push((
+                    last.time,
+                    EventName(&r.event.involved_object.name),
+                    i,
+                    u32::MAX,
+                    n32,
+                ));
             }
         }
         let hidden = keys.len().saturating_sub(max);
@@ -1295,7 +1349,7 @@ impl EventFold {
         order::sort_by_key(&mut shown, |k| *k);
         let records = shown
             .iter()
-            .filter_map(|&(_, i, w, n)| {
+            .filter_map(|&(_, _, i, w, n)| {
                 let r = self.records.get(i as usize)?;
                 let occ = r.occurrences.get(..n as usize)?;
                 if w == u32::MAX {
@@ -1306,29 +1360,6 @@ impl EventFold {
                 writes.get(w as usize).map(|write| write.record(&r.event))
             })
             .collect();
-        // Events seen at the same moment keep the API's list order, which is by name
-        // (`<object>.<hex of its creation>`): kubectl's insertion sort keeps it for a dozen
-        // events or fewer, and past that its order among ties is not fixed at all.
-        let mut records = records;
-        order::sort_by(&mut records, |a, b| {
-            let seen = |r: &EventRecord| r.micro_last.unwrap_or(r.last_timestamp);
-            seen(a)
-                .cmp(&seen(b))
-                .then_with(|| {
-                    // The name's object part ends at its `.`, which sorts after `-`: a pod's
-                    // events (`web-5d9f-x7k2p.…`) before its ReplicaSet's (`web-5d9f.…`).
-                    let name = |r: &EventRecord| {
-                        let object = r.event.involved_object.name.as_bytes();
-                        object
-                            .iter()
-                            .copied()
-                            .chain(std::iter::once(b'.'))
-                            .collect::<Vec<u8>>()
-                    };
-                    name(a).cmp(&name(b))
-                })
-                .then_with(|| a.created.cmp(&b.created))
-        });
         (hidden, records)
     }
 

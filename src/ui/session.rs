@@ -1052,7 +1052,7 @@ pub(crate) mod tests {
     /// A fresh fold of `steps` in `kubectl events`' order.
     fn by_last_seen(steps: &[crate::sim::trace::Step], now: Time) -> Vec<EventRecord> {
         let mut records = crate::sim::kubectl::event_records(steps, now);
-        crate::sim::order::sort_by_key(&mut records, |r| r.micro_last.unwrap_or(r.last_timestamp));
+        crate::sim::kubectl::sort_by_last_seen(&mut records);
         records
     }
 
