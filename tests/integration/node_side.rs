@@ -2945,13 +2945,14 @@ fn tolerations_decide_when_pods_leave_a_lost_node() {
             .map(|s| s.time.as_millis())
             .collect()
     };
-    // The template's own 60 s: NotReady at 130 s, evicted at 190 s.
+    // The template's own 60 s: NotReady at 130 s, tainted unreachable:NoExecute at the node
+    // controller's next pass, 135 s, evicted at 195 s.
     let short = with_tolerations(
         "          - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 60}\n",
     );
-    assert_eq!(evicted_at(&short), [190_000]);
+    assert_eq!(evicted_at(&short), [195_000]);
     // The bundled scenario keeps the admission plugin's 300 s.
-    assert_eq!(evicted_at(scenario_text("node-failure.yaml")), [430_000]);
+    assert_eq!(evicted_at(scenario_text("node-failure.yaml")), [435_000]);
     // Tolerating everything, with no time: never evicted, and the ReplicaSet keeps counting
     // the pods there as existing (not Ready).
     let forever = with_tolerations("          - {operator: Exists}\n");
@@ -3115,7 +3116,7 @@ fn a_host_port_fits_one_pod_per_node() {
 /// Pods with different tolerations on lost nodes each go when their own runs out: a rollout
 /// paused half-way leaves old pods (the admission plugin's 300 s) and new ones (the template's
 /// 60 s) on both nodes when their kubelets stop; every one of them is evicted, the new ones
-/// 60 s after NotReady and the old ones 300 s after.
+/// 60 s after the NoExecute taint (5 s after NotReady) and the old ones 300 s after.
 #[test]
 fn mixed_tolerations_on_a_lost_node_each_run_out() {
     let (sim, steps) = run_yaml(MIXED_TOLERATIONS, 600);
@@ -3128,7 +3129,7 @@ fn mixed_tolerations_on_a_lost_node_each_run_out() {
     let times: std::collections::BTreeSet<u64> = evictions.iter().map(|(t, _)| *t).collect();
     assert_eq!(
         times.into_iter().collect::<Vec<_>>(),
-        [140_000, 380_000],
+        [145_000, 385_000],
         "{evictions:?}"
     );
     // No pod that was on the lost nodes is left there undeleted.

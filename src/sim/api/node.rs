@@ -79,14 +79,14 @@ pub const TAINT_EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecu
 
 impl Node {
     /// Every taint the node carries now: the node lifecycle controller's
-    /// `node.kubernetes.io/unreachable` (`NoSchedule` and `NoExecute`) while it is NotReady,
-    /// `node.kubernetes.io/unschedulable:NoSchedule` while it is cordoned, then the scenario's.
+    /// `node.kubernetes.io/unreachable:NoSchedule` while it is NotReady (its `NoExecute` twin
+    /// comes one monitor pass later, written into the spec's taints),
+    /// `node.kubernetes.io/unschedulable:NoSchedule` while it is cordoned, then the spec's.
     pub fn taints(&self) -> Vec<Taint> {
         use super::toleration::{UNREACHABLE, UNSCHEDULABLE};
         let mut all = Vec::new();
         if !self.status.ready {
             all.push(Taint::new(UNREACHABLE, "", "NoSchedule"));
-            all.push(Taint::new(UNREACHABLE, "", "NoExecute"));
         }
         if self.spec.unschedulable {
             all.push(Taint::new(UNSCHEDULABLE, "", "NoSchedule"));

@@ -24,22 +24,29 @@ pub const NODE_MONITOR_GRACE_MS: u64 = 50_000;
 /// `nodeStatusUpdateFrequency`: how often a kubelet computes its node's status, which is when
 /// it notices that the node was cordoned or uncordoned.
 pub const NODE_STATUS_UPDATE_MS: u64 = 10_000;
+/// `--node-monitor-period`: how often the node lifecycle controller looks at every node.
+pub const NODE_MONITOR_PERIOD_MS: u64 = 5_000;
 
-/// `monitorNodeHealth` for one node: if its kubelet is silent, mark the node NotReady and every
-/// pod on it not Ready (`MarkPodsNotReady`), then schedule the taint-based eviction.
+/// `monitorNodeHealth` for one node: if its kubelet is silent, mark the node NotReady (which
+/// taints it `unreachable:NoSchedule` at once) and every pod on it not Ready
+/// (`MarkPodsNotReady`), and look again one monitor period later ([`taint_unreachable`]).
 pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
     let mut out = Outcome::default();
     let Some(n) = store.nodes.get(node) else {
         return out;
     };
     let silent = crate::sim::kubelet::node_down(store, node);
-    if !silent || !n.status.ready {
+    if !silent {
         return out;
+    }
+    if !n.status.ready {
+        return taint_unreachable(store, n, now);
     }
     let mut updated = n.clone();
     updated.status.ready = false;
-    let all_taints = updated.taints();
     out.change(Change::UpdateNode(Box::new(updated)));
+    out.requeue
+        .push((NODE_MONITOR_PERIOD_MS, Work::NodeMonitor(node.into())));
     out.events.push(Event::normal(
         COMPONENT,
         ObjectRef::new("Node", node),
@@ -89,6 +96,58 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
             ));
         }
     }
+    out.stage = Some(Stage::Retry);
+    let already = match already {
+        0 => String::new(),
+        1 => " (1 other was not Ready already, so it is left as it is)".to_string(),
+        n => format!(" ({n} others were not Ready already, so they are left as they are)"),
+    };
+    let counted = marked - terminating;
+    let effect = match (counted, terminating) {
+        (0, 0) => "no pod's availability changes".to_string(),
+        (_, 0) if marked == 1 => "it stops counting as available".to_string(),
+        (_, 0) => "they stop counting as available".to_string(),
+        (0, _) => "all of them were already Terminating, so none counted as available".to_string(),
+        (c, t) => format!(
+            "{c} of them stop{} counting as available ({t} already Terminating did not count)",
+            if c == 1 { "s" } else { "" }
+        ),
+    };
+    out.say(format!(
+        "The kubelet on {node} has not posted status for the node-monitor grace period ({}s), so the node controller marks {node} NotReady (Ready=Unknown, tainted unreachable:NoSchedule, so nothing new is placed there) and its {marked} pod{} not Ready{already}: {effect}. Its next look, {}s later, adds the NoExecute taint that starts the pods' eviction clocks.",
+        NODE_MONITOR_GRACE_MS / 1000,
+        if marked == 1 { "" } else { "s" },
+        NODE_MONITOR_PERIOD_MS / 1000
+    ));
+    out
+}
+
+/// The node lifecycle controller's next pass over a node it found NotReady: the condition it
+/// observes is now Unknown, so `processTaintBaseEviction` taints the node
+/// `unreachable:NoExecute` (`markNodeForTainting`, written by the NoExecute tainting pass), and
+/// the taint eviction controller starts timing every pod bound there.
+fn taint_unreachable(store: &Store, n: &Node, now: Time) -> Outcome {
+    let mut out = Outcome::default();
+    let node = n.metadata.name.as_str();
+    let tainted = n
+        .spec
+        .taints
+        .iter()
+        .any(|t| t.key == toleration::UNREACHABLE && t.effect == "NoExecute");
+    if tainted {
+        return out;
+    }
+    let mut updated = n.clone();
+    // `reorganizeTaints` lists a new taint first.
+    updated.spec.taints.insert(
+        0,
+        Taint {
+            time_added: Some(now.truncate_to_secs()),
+            ..Taint::new(toleration::UNREACHABLE, "", "NoExecute")
+        },
+    );
+    let all_taints = updated.taints();
+    out.change(Change::UpdateNode(Box::new(updated)));
     // The taint eviction controller looks at each pod on the newly tainted node: one whose
     // tolerations do not cover the NoExecute taint goes at once, the others after their
     // matching toleration's tolerationSeconds (300 s from the admission plugin unless the pod
@@ -118,26 +177,9 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
         ));
     }
     out.stage = Some(Stage::Retry);
-    let already = match already {
-        0 => String::new(),
-        1 => " (1 other was not Ready already, so it is left as it is)".to_string(),
-        n => format!(" ({n} others were not Ready already, so they are left as they are)"),
-    };
-    let counted = marked - terminating;
-    let effect = match (counted, terminating) {
-        (0, 0) => "no pod's availability changes".to_string(),
-        (_, 0) if marked == 1 => "it stops counting as available".to_string(),
-        (_, 0) => "they stop counting as available".to_string(),
-        (0, _) => "all of them were already Terminating, so none counted as available".to_string(),
-        (c, t) => format!(
-            "{c} of them stop{} counting as available ({t} already Terminating did not count)",
-            if c == 1 { "s" } else { "" }
-        ),
-    };
     out.say(format!(
-        "The kubelet on {node} has not posted status for the node-monitor grace period ({}s), so the node controller marks {node} NotReady (Ready=Unknown, tainted unreachable) and its {marked} pod{} not Ready{already}: {effect}. {}",
-        NODE_MONITOR_GRACE_MS / 1000,
-        if marked == 1 { "" } else { "s" },
+        "The node controller looks at {node} again, one --node-monitor-period ({}s) on, and finds it still not ready: it taints it node.kubernetes.io/unreachable:NoExecute, and the taint eviction controller starts timing each pod there. {}",
+        NODE_MONITOR_PERIOD_MS / 1000,
         describe_tolerations(&groups, taints.len() > 1)
     ));
     out
