@@ -1304,11 +1304,10 @@ impl EventFold {
     /// thousand pods): only small keys are sorted, and only the records shown are built.
     pub fn latest(&self, position: usize, max: usize, now: Time) -> (usize, Vec<EventRecord>) {
         let seen = self.records.partition_point(|r| r.first_sent < position);
-        // (time, object name, record, write of an events.k8s.io record or u32::MAX for a core
-        // record, the occurrences counted): the first four make a total order, with ties in
-        // time in the API's name order ([`sort_by_last_seen`]). Names are compared only when
-        // times tie.
-        let mut keys: Vec<(Time, EventName<'_>, u32, u32, u32)> = Vec::with_capacity(seen);
+        // (time, record, write of an events.k8s.io record or u32::MAX for a core record, the
+        // occurrences counted). The shown ones are put in kubectl's order below, with ties in
+        // time in the API's name order ([`sort_by_last_seen`]).
+        let mut keys: Vec<(Time, u32, u32, u32)> = Vec::with_capacity(seen);
         let mut writes = Vec::new();
         for (i, r) in self.records[..seen].iter().enumerate() {
             let i = u32::try_from(i).unwrap_or(u32::MAX);
@@ -1320,36 +1319,62 @@ impl EventFold {
                 for (w, write) in writes.iter().enumerate() {
                     let w = u32::try_from(w).unwrap_or(u32::MAX - 1);
                     if !expired(write.last, now) {
-                        keys.push((
-                            write.last,
-                            EventName(&r.event.involved_object.name),
-                            i,
-                            w,
-                            n32,
-                        ));
+                        keys.push((write.last, i, w, n32));
                     }
                 }
             } else if let Some(last) = Self::last_sent(r, n)
                 && !expired(last.exact, now)
             {
-                keys.push((
-                    last.time,
-                    EventName(&r.event.involved_object.name),
-                    i,
-                    u32::MAX,
-                    n32,
-                ));
+                keys.push((last.time, i, u32::MAX, n32));
             }
         }
         let hidden = keys.len().saturating_sub(max);
-        if hidden > 0 {
+        let name = |k: &(Time, u32, u32, u32)| {
+            EventName(
+                self.records
+                    .get(k.1 as usize)
+                    .map_or("", |r| r.event.involved_object.name.as_str()),
+            )
+        };
+        // kubectl's order: by time, ties in name order (compared only when times tie), then
+        // by record.
+        let kubectl_order = |a: &(Time, u32, u32, u32), b: &(Time, u32, u32, u32)| {
+            a.0.cmp(&b.0)
+                .then_with(|| {
+                    if a.1 == b.1 {
+                        std::cmp::Ordering::Equal
+                    } else {
+                        name(a).cmp(&name(b))
+                    }
+                })
+                .then_with(|| a.cmp(b))
+        };
+        // The window is cut by time first, cheaply; of the keys at the cut's time, names
+        // decide which the window keeps, and only those are compared by name.
+        let mut shown = if hidden > 0 {
             keys.select_nth_unstable(hidden);
-        }
-        let mut shown = keys.split_off(hidden);
-        order::sort_by_key(&mut shown, |k| *k);
+            let cut = keys[hidden].0;
+            let (mut ties, mut later): (Vec<_>, Vec<_>) = keys
+                .into_iter()
+                .filter(|k| k.0 >= cut)
+                .partition(|k| k.0 == cut);
+            let room = max.saturating_sub(later.len());
+            let dropped = ties.len().saturating_sub(room);
+            if dropped == ties.len() {
+                ties.clear();
+            } else if dropped > 0 {
+                ties.select_nth_unstable_by(dropped, kubectl_order);
+                ties.drain(..dropped);
+            }
+            later.extend(ties);
+            later
+        } else {
+            keys
+        };
+        order::sort_by(&mut shown, kubectl_order);
         let records = shown
             .iter()
-            .filter_map(|&(_, _, i, w, n)| {
+            .filter_map(|&(_, i, w, n)| {
                 let r = self.records.get(i as usize)?;
                 let occ = r.occurrences.get(..n as usize)?;
                 if w == u32::MAX {
