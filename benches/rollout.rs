@@ -1,12 +1,14 @@
 //! Rollout benchmarks: a rolling update of 10, 100, 1,000 and 10,000 replicas to completion,
-//! jumping back to earlier steps of the 1,000-replica run through the timeline, and the lanes
-//! view the app works out after every step (each pod's kubectl STATUS, tallied). A plain
+//! jumping back to earlier steps of the 1,000-replica run through the timeline, and what the
+//! app works out after every step: the lanes view (each pod's kubectl STATUS, tallied) and the
+//! event log's last 30 events. A plain
 //! harness (`harness = false`) that reports the median of several runs, so `cargo bench` needs
 //! no extra crates.
 
 // Benchmarks measure wall time by design; the clock ban in clippy.toml is for the simulator.
 #![allow(clippy::disallowed_methods)]
 
+use rolloutscope::sim::kubectl::EventFold;
 use rolloutscope::sim::scenario::{self, Scenario};
 use rolloutscope::sim::timeline::Timeline;
 use rolloutscope::sim::view::ClusterView;
@@ -175,5 +177,23 @@ fn main() {
         "the lanes view (pod counts by STATUS) at step {} of 1,000 replicas: median {:.3} ms",
         total / 2,
         median(times).as_secs_f64() * 1e3
+    );
+    // The event log's window, which the app works out after every step too: the last 30
+    // events in kubectl's order, at 200 positions over the whole run.
+    let run = scenario::run_with(&sc, |_, _| {});
+    let mut fold = EventFold::default();
+    fold.extend(&run.steps);
+    let mut times = Vec::new();
+    for k in 1..=200 {
+        let position = run.steps.len() * k / 200;
+        let t = Instant::now();
+        black_box(fold.latest(position, 30, run.sim.now()));
+        times.push(t.elapsed());
+    }
+    times.sort();
+    println!(
+        "the event log's last 30 events over the 1,000-replica run: median {:.3} ms, p95 {:.3} ms",
+        times[times.len() / 2].as_secs_f64() * 1e3,
+        times[times.len() * 95 / 100].as_secs_f64() * 1e3
     );
 }
