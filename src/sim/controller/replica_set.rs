@@ -133,9 +133,6 @@ fn narrate_status(rs: &ReplicaSet, new: &ReplicaSetStatus, out: &mut Outcome) {
     }
 }
 
-/// `manageReplicas`: creates or deletes pods to close the gap. Returns the error text of a failed
-/// create or delete, if any: the first of the failing batch, as upstream returns one error from
-/// `slowStartBatch` while each failed create has already recorded its own event.
 /// How often the resource quota controller recounts every quota's usage
 /// (`--resource-quota-sync-period`, 5 minutes).
 const QUOTA_RESYNC_MS: u64 = 300_000;
@@ -158,6 +155,9 @@ fn quota_charged(p: &crate::sim::api::Pod, now: Time) -> bool {
     last_recount <= deleted_at.plus_secs(grace)
 }
 
+/// `manageReplicas`: creates or deletes pods to close the gap. Returns the error text of a failed
+/// create or delete, if any: the first of the failing batch, as upstream returns one error from
+/// `slowStartBatch` while each failed create has already recorded its own event.
 fn manage_replicas(
     store: &Store,
     rs: &ReplicaSet,
