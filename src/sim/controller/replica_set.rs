@@ -352,20 +352,17 @@ const MAX_GENERATED_NAME_BASE: usize = 58;
 fn new_pod(store: &Store, rs: &ReplicaSet, names: &mut Rng) -> Pod {
     // The object keeps the whole `generateName`; only the generated name uses the cut base.
     let generate_name = [rs.metadata.name.as_str(), "-"].concat();
-    let mut prefix = generate_name.clone();
     // Names are ASCII (validated DNS labels), so a byte count is a character count; the cut
     // still lands on a character boundary whatever the name.
-    if prefix.len() > MAX_GENERATED_NAME_BASE {
-        let mut cut = MAX_GENERATED_NAME_BASE;
-        while !prefix.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        prefix.truncate(cut);
+    let mut cut = generate_name.len().min(MAX_GENERATED_NAME_BASE);
+    while !generate_name.is_char_boundary(cut) {
+        cut -= 1;
     }
+    let prefix = &generate_name[..cut];
     // Each candidate is written into one string of its final length: every pod is named here.
     let generate = |names: &mut Rng| {
         let mut name = String::with_capacity(prefix.len() + 5);
-        name.push_str(&prefix);
+        name.push_str(prefix);
         names.push_safe_string(&mut name, 5);
         name
     };
