@@ -4014,6 +4014,48 @@ fn a_no_execute_taint_evicts_pods_when_their_toleration_runs_out() {
     );
 }
 
+/// A pod removed from the API while its taint eviction is still to come cancels that work, and
+/// the taint eviction controller says so (`cancelWorkWithEvent`): scaled down at 20 s, one of two
+/// pods that tolerate the node's NoExecute taint for 60 s goes after its 30 s grace period with
+/// `Cancelling deletion of Pod default/<pod>`; the other is evicted at 60 s, and its own removal
+/// brings no such event, since its work had fired.
+#[test]
+fn a_pod_removed_before_its_taint_eviction_cancels_it() {
+    let nodes = "    - {name: edge, cpu: \"4\", taints: [\"maintenance=soon:NoExecute\"]}\n";
+    let yaml = with_actions(
+        &tainted_yaml(
+            nodes,
+            2,
+            "{key: maintenance, operator: Exists, effect: NoExecute, tolerationSeconds: 60}",
+            "100s",
+        ),
+        &["{at: 20s, scale: 1}"],
+    );
+    let (_, steps) = run_yaml(&yaml, 100);
+    let evictions: Vec<(u64, &str)> = steps_with(&steps, EventReason::TaintManagerEviction)
+        .flat_map(|s| {
+            s.events
+                .iter()
+                .filter(|e| e.reason == EventReason::TaintManagerEviction)
+                .map(|e| (s.time.as_millis() / 1000, e.message.as_str()))
+        })
+        .collect();
+    let texts: Vec<String> = evictions
+        .iter()
+        .map(|(t, m)| format!("{t}s {}", m.split(" Pod ").next().unwrap_or(m)))
+        .collect();
+    assert_eq!(
+        texts,
+        ["50s Cancelling deletion of", "60s Marking for deletion"],
+        "{evictions:?}"
+    );
+    let narration = first_narration_with(&steps, EventReason::TaintManagerEviction);
+    assert!(
+        narration.ends_with("the pod is gone. The taint eviction controller had timed it for eviction once its toleration of the node's NoExecute taint ran out: with the pod gone, that work is cancelled."),
+        "{narration}"
+    );
+}
+
 /// The scenario file's taints are checked with their paths.
 #[test]
 fn node_taints_in_a_scenario_are_checked() {

@@ -327,6 +327,38 @@ pub fn cancel_evictions(store: &Store, before: &Node, after: &Node, out: &mut Ou
     }
 }
 
+/// The taint eviction controller's answer to a pod removed from the API while its eviction was
+/// still to come (`handlePodUpdate` finds it gone and calls `cancelWorkWithEvent`): a pod on a
+/// node with `NoExecute` taints it tolerates for a time, which the controller has not marked
+/// `DeletionByTaintManager` yet, gets a `TaintManagerEviction` event `Cancelling deletion of Pod
+/// default/<pod>`. Work that has fired leaves nothing to cancel, and a pod that tolerates the
+/// taints for ever never had work, so neither gets one. Returns whether it cancelled.
+pub fn cancel_eviction_of_removed_pod(store: &Store, pod: &Pod, out: &mut Outcome) -> bool {
+    let Some(node) = store.nodes.get(&pod.node_name) else {
+        return false;
+    };
+    let taints = node.taints();
+    if !matches!(
+        pod_eviction(pod, &no_execute(&taints)),
+        Eviction::AfterSeconds(_)
+    ) {
+        return false;
+    }
+    let evicted = pod.status.conditions.iter().any(|c| {
+        c.type_ == PodConditionType::DisruptionTarget
+            && c.reason.as_deref() == Some("DeletionByTaintManager")
+    });
+    if !evicted {
+        out.events.push(Event::normal(
+            "taint-eviction-controller",
+            ObjectRef::new("Pod", &pod.metadata.name),
+            EventReason::TaintManagerEviction,
+            format!("Cancelling deletion of Pod default/{}", pod.metadata.name),
+        ));
+    }
+    !evicted
+}
+
 /// The eviction check for a pod the scheduler has just bound to a node with a `NoExecute` taint
 /// (one that tolerates it, and the node's NoSchedule taints): the taint eviction controller
 /// sees it there now and times it from now (`handlePodUpdate`).

@@ -1331,10 +1331,18 @@ pub fn termination_complete(
     let Some(mut k) = KubeletContext::new(store, world, now, rng, name).filter(|_| !status_written)
     else {
         let mut out = Outcome::default();
+        let cancelled = crate::sim::controller::node_lifecycle::cancel_eviction_of_removed_pod(
+            store, pod, &mut out,
+        );
         out.change(Change::RemovePod(name.to_string()));
         out.stage = Some(Stage::Reconcile);
         out.say(format!(
-            "{name}'s final status is written, so the kubelet's status manager deletes the pod object with grace period 0: the pod is gone."
+            "{name}'s final status is written, so the kubelet's status manager deletes the pod object with grace period 0: the pod is gone.{}",
+            if cancelled {
+                " The taint eviction controller had timed it for eviction once its toleration of the node's NoExecute taint ran out: with the pod gone, that work is cancelled."
+            } else {
+                ""
+            }
         ));
         return out;
     };
