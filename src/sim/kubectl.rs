@@ -1666,10 +1666,17 @@ pub fn get_events_sorted(m: &Moment<'_>, sort_by: Option<EventSortBy>, wide: boo
         );
         let message = e.message.trim();
         if wide {
+            // `formatEventSource` falls back to the reporting controller and instance when the
+            // core source is empty, as it is for the scheduler's events.k8s.io records; the
+            // legacy recorders fill the source (`kubelet, <node>`, `deployment-controller`).
+            let source = if legacy(r) {
+                e.source.to_string()
+            } else {
+                format!("{}, {}", e.source, scheduler::REPORTING_INSTANCE)
+            };
             t.push_str(&format!(
-                "{last}\t{kind}\t{reason}\t{object}\t{}\t{}\t{message}\t{}\t{}\t{}\n",
+                "{last}\t{kind}\t{reason}\t{object}\t{}\t{source}\t{message}\t{}\t{}\t{}\n",
                 e.involved_object.field_path.as_deref().unwrap_or(""),
-                e.source,
                 first,
                 r.count,
                 names.get(i).map_or("", String::as_str)

@@ -151,6 +151,28 @@ fn get_events_wide_adds_printevents_columns() {
             "{row}"
         );
     }
+    // The scheduler's events.k8s.io records have no core source: kubectl shows their reporting
+    // controller and instance.
+    let scheduled: Vec<&str> = out.lines().filter(|l| l.contains("Scheduled")).collect();
+    assert!(!scheduled.is_empty(), "{out}");
+    for row in scheduled {
+        assert!(
+            row.contains("   default-scheduler, default-scheduler-control-plane   Successfully assigned default/"),
+            "{row}"
+        );
+    }
+    // The deployment controller's legacy recorder fills the source's component only.
+    let scaled: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("ScalingReplicaSet"))
+        .collect();
+    assert!(!scaled.is_empty(), "{out}");
+    for row in scaled {
+        assert!(
+            row.contains("   deployment-controller   ") && !row.contains("deployment-controller,"),
+            "{row}"
+        );
+    }
 }
 
 /// §17: past the progress deadline the watch prints `error: ...` on stderr after the lines it

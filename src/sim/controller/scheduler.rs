@@ -22,6 +22,10 @@ use std::sync::Arc;
 
 /// The component name upstream records on its events.
 pub const COMPONENT: &str = "default-scheduler";
+/// The scheduler's `reportingInstance`: the events.k8s.io recorder names it
+/// `<reportingController>-<hostname>` (`eventBroadcasterImpl.NewRecorder`), and the scheduler runs
+/// on a control-plane host the scenarios do not model, so the host is called `control-plane`.
+pub const REPORTING_INSTANCE: &str = "default-scheduler-control-plane";
 /// `DefaultMilliCPURequest`: what scoring assumes for a container without a CPU request.
 pub const DEFAULT_MILLI_CPU_REQUEST: i64 = 100;
 /// `DefaultMemoryRequest`: what scoring assumes for a container without a memory request.
