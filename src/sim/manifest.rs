@@ -22,6 +22,17 @@ pub fn beyond_simulated(replicas: i64) -> Option<String> {
     })
 }
 
+/// Why a namespace is refused although Kubernetes would take it: RolloutScope simulates only
+/// `default` (an empty namespace is kubectl's default). One wording for the Deployment, applied
+/// manifests and the scenario's budgets.
+pub fn beyond_simulated_namespace(namespace: &str) -> Option<String> {
+    (!namespace.is_empty() && namespace != crate::sim::api::DEFAULT_NAMESPACE).then(|| {
+        format!(
+            "Unsupported value: {namespace:?}: supported values: \"default\" (RolloutScope simulates the default namespace)"
+        )
+    })
+}
+
 /// One problem with a manifest.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ManifestError {
@@ -79,6 +90,14 @@ fn check_document_with(
         return Err(vec![(
             "spec.replicas".to_string(),
             format!("spec.replicas: {why}"),
+        )]);
+    }
+    // A manifest for another namespace would be another Deployment on a real cluster; the
+    // simulator has one namespace, so it says so rather than run it in `default`.
+    if let Some(why) = beyond_simulated_namespace(&d.metadata.namespace) {
+        return Err(vec![(
+            "metadata.namespace".to_string(),
+            format!("metadata.namespace: {why}"),
         )]);
     }
     let mut d = d;
@@ -603,6 +622,36 @@ spec:
             recorded.contains(r#""annotations":{"note":"a \u003cb\u003e \u0026 c"}"#),
             "{recorded}"
         );
+    }
+
+    /// One namespace is simulated: `default`, spelled out or left to kubectl, is taken; another
+    /// is refused at its line with its path, in the editor as in a scenario's apply action.
+    #[test]
+    fn a_manifest_for_another_namespace_is_refused_with_its_path() {
+        let ns = |n: &str| {
+            MANIFEST.replace(
+                "  name: web # the name\n",
+                &format!("  name: web\n  namespace: {n}\n"),
+            )
+        };
+        assert!(check(MANIFEST).is_ok());
+        assert!(check(&ns("default")).is_ok());
+        let errs = check(&ns("prod")).expect_err("another namespace");
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].field, "metadata.namespace");
+        assert_eq!(errs[0].line, Some(5));
+        assert_eq!(
+            errs[0].message,
+            "metadata.namespace: Unsupported value: \"prod\": supported values: \"default\" (RolloutScope simulates the default namespace)"
+        );
+        // An invalid name is the API server's to judge first.
+        let errs = check(&ns("Bad_NS")).expect_err("invalid");
+        assert!(
+            errs[0].message.contains("a lowercase RFC 1123 label"),
+            "{errs:?}"
+        );
+        let doc = parse_document(&ns("prod")).expect("YAML");
+        assert!(decode_document(&doc).is_err(), "an applied manifest too");
     }
 
     #[test]

@@ -793,13 +793,12 @@ fn load_disruption_budgets(
                 &["name", "namespace", "labels", "annotations"],
             );
             // One namespace is simulated: a budget copied with `namespace: default` is at home.
-            if let Some(ns) = meta.get("namespace").and_then(Value::as_str)
-                && ns != "default"
+            if let Some(why) = meta
+                .get("namespace")
+                .and_then(Value::as_str)
+                .and_then(super::manifest::beyond_simulated_namespace)
             {
-                l.err(
-                    &format!("{path}.metadata.namespace"),
-                    format!("Unsupported value: {ns:?}: supported values: \"default\" (RolloutScope simulates the default namespace)"),
-                );
+                l.err(&format!("{path}.metadata.namespace"), why);
             }
         }
         if let Some(spec) = section("spec") {
