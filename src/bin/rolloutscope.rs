@@ -5,6 +5,7 @@ use rolloutscope::sim::api::Time;
 use rolloutscope::sim::diagnosis;
 use rolloutscope::sim::engine::Sim;
 use rolloutscope::sim::kubectl::{self, EventSortBy, Moment, Resource};
+use rolloutscope::sim::kubectl_yaml;
 use rolloutscope::sim::scenario::{self, Scenario};
 use rolloutscope::sim::trace::Step;
 use rolloutscope::sim::{self, TraceFormat};
@@ -26,6 +27,7 @@ usage: rolloutscope run FILE [--json]
   kubectl FILE   print what kubectl would print, for these KUBECTL-ARGS:
                    get deploy,rs,pods [-o wide]     (any of deploy, rs, pods, events, nodes, pdb)
                    get TYPE NAME… | TYPE/NAME… [-o wide]   (just those objects)
+                   get deploy|rs [NAME…] -o yaml   (the stored objects, as kubectl prints them)
                    get events [--field-selector type=Warning] [--sort-by=.lastTimestamp] [-o wide]
                    events                           (kubectl events: by the time last seen)
                    rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N]
@@ -254,13 +256,14 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage = || {
         format!(
-            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes][,pdb] [-o wide], get TYPE NAME… or TYPE/NAME… [-o wide], get events [--field-selector type=Warning] [--sort-by=.lastTimestamp], events, rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME], describe pdb NAME",
+            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes][,pdb] [-o wide], get TYPE NAME… or TYPE/NAME… [-o wide], get deploy|rs [NAME…] -o yaml, get events [--field-selector type=Warning] [--sort-by=.lastTimestamp], events, rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME], describe pdb NAME",
             words.join(" ")
         )
     };
     match words.as_slice() {
         ["get", kinds, flags @ ..] => {
             let mut wide = false;
+            let mut yaml = false;
             let mut warnings_only = false;
             let mut sort_by = None;
             let mut names: Vec<&str> = Vec::new();
@@ -270,14 +273,16 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
                     name if !name.starts_with('-') => names.push(name),
                     "-o" => match flags.next() {
                         Some(&"wide") => wide = true,
+                        Some(&"yaml") => yaml = true,
                         other => {
                             return Err(format!(
-                                "error: unsupported output format {:?} (only -o wide)",
+                                "error: unsupported output format {:?} (only -o wide or -o yaml)",
                                 other.unwrap_or(&"")
                             ));
                         }
                     },
                     "-owide" | "-o=wide" | "--output=wide" => wide = true,
+                    "-oyaml" | "-o=yaml" | "--output=yaml" => yaml = true,
                     "--field-selector" => match flags.next() {
                         Some(&"type=Warning") => warnings_only = true,
                         other => {
@@ -309,6 +314,29 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
                     )
                 })
             };
+            if yaml {
+                if warnings_only || sort_by.is_some() || wide {
+                    return Err("error: -o yaml takes no other output flag here".to_string());
+                }
+                let requests: Vec<(Resource, Option<&str>)> =
+                    if kinds.contains('/') || !names.is_empty() {
+                        named_requests(kinds, &names, resource)?
+                            .into_iter()
+                            .map(|(r, n)| (r, Some(n)))
+                            .collect()
+                    } else {
+                        kinds
+                            .split(',')
+                            .map(|k| resource(k).map(|r| (r, None)))
+                            .collect::<Result<_, _>>()?
+                    };
+                let (printed, missing) = kubectl_yaml::get(m, &requests)?;
+                if missing.is_empty() {
+                    return Ok(printed);
+                }
+                emit(&printed)?;
+                return Err(missing.join("\n"));
+            }
             // Named objects: `get TYPE NAME…` or `get TYPE/NAME…`, as kubectl takes them.
             if kinds.contains('/') || !names.is_empty() {
                 let requests = named_requests(kinds, &names, resource)?;

@@ -14,6 +14,7 @@ pub mod drain;
 pub mod engine;
 pub mod fingerprint;
 pub mod kubectl;
+pub mod kubectl_yaml;
 pub mod kubelet;
 pub mod label_query;
 pub mod manifest;

@@ -749,7 +749,7 @@ fn go_parse_int(s: &str) -> Option<Option<Value>> {
 
 /// Whether `s` (sign removed) matches the core schema's float form
 /// `(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`.
-fn is_core_float(s: &str) -> bool {
+pub(crate) fn is_core_float(s: &str) -> bool {
     let (mantissa, exponent) = match s.find(['e', 'E']) {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),

@@ -9,6 +9,7 @@ use super::session::Session;
 use crate::sim::api::{ConditionReason, EventType};
 use crate::sim::diagnosis::{self, Cause};
 use crate::sim::kubectl::{self, Moment, Resource};
+use crate::sim::kubectl_yaml;
 
 /// Up to this many pods the `kubectl get` table is open without asking.
 const AUTO_OPEN_PODS: usize = 100;
@@ -229,7 +230,8 @@ pub fn EventLog(session: RwSignal<Session>) -> impl IntoView {
 /// `kubectl get deploy,rs,pods -o wide` and `kubectl rollout status` as they print now, `kubectl
 /// get pdb` when there are PodDisruptionBudgets (and, folded, `describe pdb` of the first), and,
 /// folded until asked for, `kubectl describe deployment` (the conditions with their reasons and
-/// the Deployment's events), `kubectl describe rs` of the new ReplicaSet (its pods' phases, its
+/// the Deployment's events), `kubectl get deployment -o yaml` (the stored object: defaults,
+/// annotations, conditions with their messages and times, observedGeneration), `kubectl describe rs` of the new ReplicaSet (its pods' phases, its
 /// conditions and events), `kubectl describe nodes` (each node's pods and allocated resources)
 /// and `kubectl rollout history`.
 #[component]
@@ -271,6 +273,15 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
     let describe_open = RwSignal::new(false);
     let describe = folded_output(session, describe_open, |m, deployment| {
         kubectl::describe_deployment(m, deployment).unwrap_or_else(|e| e + "\n")
+    });
+    let yaml_open = RwSignal::new(false);
+    let yaml = folded_output(session, yaml_open, |m, deployment| match kubectl_yaml::get(
+        m,
+        &[(Resource::Deployments, Some(deployment))],
+    ) {
+        Ok((text, missing)) if missing.is_empty() => text,
+        Ok((_, missing)) => missing.join("\n") + "\n",
+        Err(e) => e + "\n",
     });
     let history_open = RwSignal::new(false);
     let history = folded_output(session, history_open, |m, deployment| {
@@ -351,6 +362,12 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
                 open=describe_open
                 output=describe
                 testid="kubectl-describe"
+            />
+            <FoldedCommand
+                command=Signal::derive(move || format!("$ kubectl get deployment {} -o yaml", name()))
+                open=yaml_open
+                output=yaml
+                testid="kubectl-get-yaml"
             />
             {move || new_rs.get().map(|rs| view! {
                 <FoldedCommand

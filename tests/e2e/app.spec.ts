@@ -71,6 +71,10 @@ test('stepping through the rolling update matches the CLI trace step by step', a
   // character.
   await page.getByText('$ kubectl describe deployment web').click();
   await expect(app.kubectlDescribe).toHaveText(cliText('rolling-update-describe.txt'));
+  await page.getByText('$ kubectl get deployment web -o yaml').click();
+  await expect(page.getByTestId('kubectl-get-yaml')).toHaveText(cliText('rolling-update-yaml.txt'));
+  await page.getByTestId('kubectl-get-yaml').scrollIntoViewIfNeeded();
+  await app.screenshot('rolling-update-get-yaml');
   await page.getByText('$ kubectl rollout history deployment/web').click();
   await expect(app.kubectlHistory).toHaveText(cliText('rolling-update-history.txt'));
   await page.getByText(/^\$ kubectl describe rs web-/).click();

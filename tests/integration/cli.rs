@@ -175,6 +175,153 @@ fn get_events_wide_adds_printevents_columns() {
     }
 }
 
+/// `kubectl get deployment web -o yaml` prints the stored object as kubectl's YAML printer
+/// does: defaults filled in, keys sorted, a sequence flush with its key, the counts that are
+/// zero left out but for terminatingReplicas, times in RFC 3339 and quoted, the last-applied
+/// manifest as a literal block. Several objects come as a List; a missing name is NotFound on
+/// stderr; kinds other than deployments and replicasets are refused.
+#[test]
+fn get_deployment_as_yaml_prints_the_stored_object() {
+    let (out, err, code) = kubectl(
+        "scenarios/rolling-update.yaml",
+        "45s",
+        &["get", "deployment", "web", "-o", "yaml"],
+    );
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let applied = r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"annotations":{},"labels":{"app":"web"},"name":"web","namespace":"default"},"spec":{"replicas":10,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"image":"web:1.0","name":"web","ports":[{"containerPort":8080}],"readinessProbe":{"httpGet":{"path":"/healthz","port":8080},"periodSeconds":5},"resources":{"requests":{"cpu":"250m","memory":"128Mi"}}}]}}}}"#;
+    let expected = format!(
+        "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  annotations:
+    deployment.kubernetes.io/revision: \"1\"
+    kubectl.kubernetes.io/last-applied-configuration: |
+      {applied}
+  creationTimestamp: \"2026-01-01T00:00:00Z\"
+  generation: 1
+  labels:
+    app: web
+  name: web
+  namespace: default
+  uid: UID
+spec:
+  progressDeadlineSeconds: 600
+  replicas: 10
+  revisionHistoryLimit: 10
+  selector:
+    matchLabels:
+      app: web
+  strategy:
+    rollingUpdate:
+      maxSurge: 25%
+      maxUnavailable: 25%
+    type: RollingUpdate
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - image: web:1.0
+        imagePullPolicy: IfNotPresent
+        name: web
+        ports:
+        - containerPort: 8080
+          protocol: TCP
+        readinessProbe:
+          failureThreshold: 3
+          httpGet:
+            path: /healthz
+            port: 8080
+            scheme: HTTP
+          periodSeconds: 5
+          successThreshold: 1
+          timeoutSeconds: 1
+        resources:
+          requests:
+            cpu: 250m
+            memory: 128Mi
+        terminationMessagePath: /dev/termination-log
+        terminationMessagePolicy: File
+      dnsPolicy: ClusterFirst
+      restartPolicy: Always
+      schedulerName: default-scheduler
+      securityContext: {{}}
+      terminationGracePeriodSeconds: 30
+status:
+  availableReplicas: 10
+  conditions:
+  - lastTransitionTime: \"2026-01-01T00:00:07Z\"
+    lastUpdateTime: \"2026-01-01T00:00:07Z\"
+    message: Deployment has minimum availability.
+    reason: MinimumReplicasAvailable
+    status: \"True\"
+    type: Available
+  - lastTransitionTime: \"2026-01-01T00:00:00Z\"
+    lastUpdateTime: \"2026-01-01T00:00:07Z\"
+    message: ReplicaSet \"web-c676df4db\" has successfully progressed.
+    reason: NewReplicaSetAvailable
+    status: \"True\"
+    type: Progressing
+  observedGeneration: 1
+  readyReplicas: 10
+  replicas: 10
+  terminatingReplicas: 0
+  updatedReplicas: 10
+"
+    );
+    let uid = out
+        .lines()
+        .find_map(|l| l.strip_prefix("  uid: "))
+        .unwrap_or_default()
+        .to_string();
+    assert_eq!(out.replace(&uid, "UID"), expected);
+
+    // Mid-rollout, the ReplicaSets as a List, each with its type and annotations.
+    let (out, err, code) = kubectl(
+        "scenarios/rolling-update.yaml",
+        "70s",
+        &["get", "rs", "-o", "yaml"],
+    );
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    assert!(out.starts_with("apiVersion: v1\nitems:\n- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    annotations:\n      deployment.kubernetes.io/desired-replicas: \"10\"\n"), "{out}");
+    assert!(
+        out.ends_with("kind: List\nmetadata:\n  resourceVersion: \"\"\n"),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("\n- apiVersion: apps/v1\n  kind: ReplicaSet\n")
+            .count(),
+        2
+    );
+
+    let (out, err, code) = kubectl(
+        "scenarios/rolling-update.yaml",
+        "70s",
+        &["get", "deploy/nope", "-o", "yaml"],
+    );
+    assert_eq!(
+        (out.as_str(), err.trim_end(), code),
+        (
+            "",
+            "Error from server (NotFound): deployments.apps \"nope\" not found",
+            Some(1)
+        )
+    );
+    let (_, err, code) = kubectl(
+        "scenarios/rolling-update.yaml",
+        "70s",
+        &["get", "pods", "-o", "yaml"],
+    );
+    assert_eq!(
+        (err.trim_end(), code),
+        (
+            "error: RolloutScope prints -o yaml for deployments and replicasets only",
+            Some(1)
+        )
+    );
+}
+
 /// §17: past the progress deadline the watch prints `error: ...` on stderr after the lines it
 /// printed and exits 1; `--watch=false` looks once and succeeds while the rollout is still
 /// waiting; `--timeout` ends the watch as kubectl does; a missing Deployment is NotFound.
