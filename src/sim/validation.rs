@@ -539,6 +539,9 @@ pub fn decode_deployment(doc: &Document) -> Result<Deployment, Vec<FieldError>> 
     if !errs.is_empty() {
         return Err(errs);
     }
+    if let Some(template) = value.pointer_mut("/spec/template") {
+        drop_zero_values(template);
+    }
     let mut d: Deployment = serde_json::from_value(value).map_err(|e| {
         vec![FieldError::new(
             "",
@@ -549,6 +552,90 @@ pub fn decode_deployment(doc: &Document) -> Result<Deployment, Vec<FieldError>> 
     })?;
     canonicalize_quantities(&mut d);
     Ok(d)
+}
+
+/// Fields of the pod template whose Go type is a pointer (or that have no `omitempty` and are
+/// checked for their zero), so that a zero written in the manifest is kept: `false`,
+/// `0` or `""` there means something other than leaving the field out.
+const ZERO_IS_SET: &[&str] = &[
+    "activeDeadlineSeconds",
+    "allowPrivilegeEscalation",
+    "automountServiceAccountToken",
+    "containerPort",
+    "defaultMode",
+    "enableServiceLinks",
+    "expirationSeconds",
+    "fsGroup",
+    "fsGroupChangePolicy",
+    "hostUsers",
+    "maxSkew",
+    "minDomains",
+    "mode",
+    "optional",
+    "port",
+    "preemptionPolicy",
+    "priority",
+    "privileged",
+    "procMount",
+    "readOnlyRootFilesystem",
+    "restartPolicy",
+    "runAsGroup",
+    "runAsNonRoot",
+    "runAsUser",
+    "runtimeClassName",
+    "service",
+    "setHostnameAsFQDN",
+    "shareProcessNamespace",
+    "sizeLimit",
+    "supplementalGroupsPolicy",
+    "terminationGracePeriodSeconds",
+    "tolerationSeconds",
+    "type",
+    "weight",
+];
+
+/// The map-typed fields of the pod template, whose empty `{}` is the same as leaving them out
+/// and whose entries are data (an empty label value is a value); an empty object elsewhere is a
+/// struct that is set (`emptyDir: {}`, `securityContext: {}`).
+const EMPTY_MAP_IS_UNSET: &[&str] = &[
+    "annotations",
+    "labels",
+    "limits",
+    "matchLabels",
+    "nodeSelector",
+    "overhead",
+    "requests",
+];
+
+/// Drops from the pod template the values the API server cannot tell from an absent field:
+/// decoding JSON into Go's typed object leaves a non-pointer field's zero (`""`, `0`, `false`,
+/// an empty list or map) exactly as if it had not been written, and serializing it back leaves
+/// it out. So `initialDelaySeconds: 0`, `hostPort: 0` or `command: []` in a manifest change
+/// neither the stored template nor its pod-template-hash, and a re-apply that adds one starts
+/// no rollout, as on a real cluster. Pointer fields keep their zero ([`ZERO_IS_SET`]).
+fn drop_zero_values(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            map.retain(|key, value| {
+                // A map's entries are data, not fields: a label's empty value is kept.
+                let is_map = EMPTY_MAP_IS_UNSET.contains(&key.as_str());
+                if !is_map {
+                    drop_zero_values(value);
+                }
+                let zero = match value {
+                    Value::String(s) => s.is_empty(),
+                    Value::Bool(b) => !*b,
+                    Value::Number(n) => n.as_f64() == Some(0.0),
+                    Value::Array(items) => items.is_empty(),
+                    Value::Object(m) => m.is_empty() && is_map,
+                    Value::Null => false,
+                };
+                !zero || ZERO_IS_SET.contains(&key.as_str())
+            });
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_zero_values),
+        _ => {}
+    }
 }
 
 /// Rewrites every resource quantity of the pod template in its canonical form, as decoding
@@ -5442,6 +5529,56 @@ spec.paused: Invalid value: \"yes\": must be of type boolean
         assert_eq!(document.line_of(&errs[0].field), Some(5));
         assert_eq!(document.line_of(&errs[1].field), Some(7));
         assert_eq!(document.line_of(&errs[5].field), Some(19));
+    }
+
+    /// Zeros of non-pointer fields are as good as absent to the API server, so they change
+    /// neither the stored template nor its hash; a label's empty value and a pointer field's
+    /// zero are kept.
+    #[test]
+    fn zeros_the_api_server_cannot_see_are_dropped_and_pointer_zeros_kept() {
+        let manifest = |extra: &str| {
+            format!(
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web}}\nspec:\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web, empty: \"\"}}}}\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        readinessProbe:\n          httpGet: {{path: /, port: 80}}\n{extra}"
+            )
+        };
+        let plain = decoded(&manifest(""));
+        let zeros = decoded(&manifest(
+            "          initialDelaySeconds: 0\n        ports: [{containerPort: 80, hostPort: 0, name: \"\"}]\n        command: []\n        stdin: false\n        workingDir: \"\"\n        env: [{name: A, value: \"\"}]\n      nodeSelector: {}\n      hostNetwork: false\n      tolerations: []\n",
+        ));
+        let ports_only = decoded(&manifest(
+            "        ports: [{containerPort: 80}]\n        env: [{name: A}]\n",
+        ));
+        // Only the port and the env var remain of what the second manifest wrote.
+        assert_eq!(zeros.spec.template, ports_only.spec.template);
+        assert_ne!(zeros.spec.template, plain.spec.template);
+        assert_eq!(
+            plain
+                .spec
+                .template
+                .metadata
+                .labels
+                .get("empty")
+                .map(String::as_str),
+            Some(""),
+            "a label's empty value is data"
+        );
+        // A pointer field's zero is a setting: it stays.
+        let grace = decoded(&manifest(
+            "      terminationGracePeriodSeconds: 0\n      automountServiceAccountToken: false\n",
+        ));
+        assert_eq!(
+            grace.spec.template.spec.termination_grace_period_seconds,
+            Some(0)
+        );
+        assert_eq!(
+            grace
+                .spec
+                .template
+                .spec
+                .extra
+                .get("automountServiceAccountToken"),
+            Some(&Value::Bool(false))
+        );
     }
 
     #[test]
