@@ -161,9 +161,31 @@ fn wire_template(spec: &mut Value) {
         }
         meta.remove("creationTimestamp");
     }
-    let Some(pod) = template.get_mut("spec").and_then(Value::as_object_mut) else {
+    let Some(pod_spec) = template.get_mut("spec") else {
         return;
     };
+    defaults_by_field(pod_spec);
+    let Some(pod) = pod_spec.as_object_mut() else {
+        return;
+    };
+    // The deprecated `serviceAccount` is filled from `serviceAccountName` on the way out
+    // (`Convert_core_PodSpec_To_v1_PodSpec`).
+    if let Some(account) = pod.get("serviceAccountName").cloned() {
+        pod.entry("serviceAccount").or_insert(account);
+    }
+    if let Some(volumes) = pod.get_mut("volumes").and_then(Value::as_array_mut) {
+        for volume in volumes.iter_mut().filter_map(Value::as_object_mut) {
+            // `SetDefaults_{ConfigMap,Secret,DownwardAPI,Projected}VolumeSource`: 0644.
+            for source in ["configMap", "secret", "downwardAPI", "projected"] {
+                if let Some(src) = volume.get_mut(source).and_then(Value::as_object_mut) {
+                    src.entry("defaultMode").or_insert_with(|| 420.into());
+                }
+            }
+            if let Some(host) = volume.get_mut("hostPath").and_then(Value::as_object_mut) {
+                host.entry("type").or_insert_with(|| "".into());
+            }
+        }
+    }
     for key in ["initContainers", "containers"] {
         let Some(containers) = pod.get_mut(key).and_then(Value::as_array_mut) else {
             continue;
@@ -181,6 +203,38 @@ fn wire_template(spec: &mut Value) {
                 }
             }
         }
+    }
+}
+
+/// A field's name and its default value.
+type FieldDefault = (&'static str, fn() -> Value);
+
+/// The defaults that follow a field wherever it is in the pod spec: `SetDefaults_HTTPGetAction`
+/// (probes and lifecycle hooks), `SetDefaults_ObjectFieldSelector` (`apiVersion: v1`),
+/// `SetDefaults_ServiceAccountTokenProjection` (an hour), a gRPC probe's `service` (no
+/// `omitempty`) and a resource field's `divisor` (a Quantity, printed as `"0"` when unset).
+fn defaults_by_field(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            for (key, value) in map.iter_mut() {
+                if let Some(field) = value.as_object_mut() {
+                    let defaults: &[FieldDefault] = match key.as_str() {
+                        "httpGet" => &[("path", || "/".into()), ("scheme", || "HTTP".into())],
+                        "fieldRef" => &[("apiVersion", || "v1".into())],
+                        "resourceFieldRef" => &[("divisor", || "0".into())],
+                        "serviceAccountToken" => &[("expirationSeconds", || 3600.into())],
+                        "grpc" => &[("service", || "".into())],
+                        _ => &[],
+                    };
+                    for (name, default) in defaults {
+                        field.entry(*name).or_insert_with(default);
+                    }
+                }
+                defaults_by_field(value);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(defaults_by_field),
+        _ => {}
     }
 }
 
@@ -418,7 +472,10 @@ impl Writer {
                 continue;
             }
             spaces = false;
+            let is_break = matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}');
+            let escape = !is_printable(c) || is_break || matches!(c, '"' | '\\' | '\u{feff}');
             let escaped = match c {
+                _ if !escape => None,
                 '\0' => Some("\\0".to_string()),
                 '\u{7}' => Some("\\a".to_string()),
                 '\u{8}' => Some("\\b".to_string()),
@@ -434,12 +491,11 @@ impl Writer {
                 '\u{a0}' => Some("\\_".to_string()),
                 '\u{2028}' => Some("\\L".to_string()),
                 '\u{2029}' => Some("\\P".to_string()),
-                c if !is_printable(c) || c == '\u{feff}' => Some(match u32::from(c) {
+                c => Some(match u32::from(c) {
                     n if n <= 0xff => format!("\\x{n:02X}"),
                     n if n <= 0xffff => format!("\\u{n:04X}"),
                     n => format!("\\U{n:08X}"),
                 }),
-                _ => None,
             };
             match escaped {
                 Some(e) => self.put(&e),
@@ -606,21 +662,25 @@ fn analyze(s: &str) -> Analysis {
     a
 }
 
-/// go-yaml's `is_printable` (with Unicode output on, as the encoder sets it).
+/// go-yaml v2's `is_printable`, which reads UTF-8 bytes: a line feed, printable ASCII, and
+/// U+00A0 to U+FFFD but for the surrogates and the byte-order mark. U+0085 and anything beyond
+/// the Basic Multilingual Plane (an emoji) are not, so a string holding one is double-quoted
+/// with `\N` or `\U0001F680`.
 fn is_printable(c: char) -> bool {
-    matches!(c, '\n' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
+    matches!(c, '\n' | ' '..='~' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
         && c != '\u{feff}'
 }
 
 /// Whether go-yaml v2's `resolve` reads the plain text as a string: not null, a YAML 1.1
 /// boolean (`yes`, `On`, `n`), a number (`010`, `1e3`, `0x1f`, `.5`) or a timestamp
-/// (`2026-01-01`, `2026-01-01T00:00:00Z`).
+/// (`2026-01-01`, `2026-01-01T00:00:00Z`). `<<` is a string too: its first character has no
+/// entry in `resolveTable`, so the merge key is never looked up.
 fn resolves_to_string(s: &str) -> bool {
     const NON_STRINGS: &[&str] = &[
         "", "~", "null", "Null", "NULL", "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE",
         "on", "On", "ON", "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off",
         "OFF", ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
-        "-.Inf", "-.INF", "<<",
+        "-.Inf", "-.INF",
     ];
     if NON_STRINGS.contains(&s) {
         return false;
@@ -846,6 +906,11 @@ mod tests {
             ("it's: here", "'it''s: here'"),
             ("/dev/termination-log", "/dev/termination-log"),
             ("tab\there", "\"tab\\there\""),
+            ("<<", "<<"),
+            ("rocket 🚀", "\"rocket \\U0001F680\""),
+            ("next\u{85}line", "\"next\\Nline\""),
+            ("no\u{a0}break", "no\u{a0}break"),
+            ("ünïcödé", "ünïcödé"),
             (
                 "ReplicaSet \"web-1\" has successfully progressed.",
                 "ReplicaSet \"web-1\" has successfully progressed.",
@@ -930,10 +995,13 @@ mod tests {
             "...",
             "a, b",
             "a,b",
-            "<<",
             "=",
             "\\",
             "é: x",
+            "rocket 🚀",
+            "next\u{85}line",
+            "no\u{a0}break",
+            "🚀\nline",
         ];
         for w in words {
             read_back(&json!({ w: w, "list": [w, {"k": w}] }));
