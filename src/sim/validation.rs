@@ -24,7 +24,9 @@
 //! security contexts, init containers, affinity and the like are kept verbatim and not checked.
 
 use super::api::pod::{HttpGetAction, ResourceRequirements};
-use super::api::quantity::{QUANTITY_REGEX_MESSAGE, canonical, parse_milli, quantity_text};
+use super::api::quantity::{
+    QUANTITY_REGEX_MESSAGE, canonical, parse_milli, quantity_text, round_up_to_milli,
+};
 use super::api::{
     Container, Deployment, DeploymentStrategyType, IntOrString, LabelSelector, ObjectMeta, PodSpec,
     PodTemplateSpec, Probe, PullPolicy, SelectorOperator,
@@ -642,13 +644,14 @@ fn drop_zero_values(v: &mut Value) {
 /// into `resource.Quantity` does on the API server: the stored template, and so template
 /// comparison, the pod-template-hash, validation messages and `kubectl describe`, see `1Gi`
 /// whether the manifest said `1Gi`, `1024Mi` or `1073741824`, and `500m` for `0.5`. Changing
-/// only a quantity's notation is therefore no template change and starts no rollout. Text that
-/// is not a quantity is left for validation to refuse.
+/// only a quantity's notation is therefore no template change and starts no rollout. An amount
+/// finer than a milli-unit is rounded up to one (`SetDefaults_ResourceList`: `100u` → `1m`).
+/// Text that is not a quantity is left for validation to refuse.
 fn canonicalize_quantities(d: &mut Deployment) {
     fn rewrite<'a>(quantities: impl Iterator<Item = &'a mut Value>) {
         for q in quantities {
             if let Some(text) = quantity_text(q).and_then(|t| canonical(&t)) {
-                *q = Value::String(text);
+                *q = Value::String(round_up_to_milli(&text));
             }
         }
     }

@@ -295,6 +295,24 @@ pub fn canonical(text: &str) -> Option<String> {
     Some(format!("{sign}{mantissa}{suffix}"))
 }
 
+/// `Quantity.RoundUp(-3)` of a canonical quantity, as `SetDefaults_ResourceList` does to a
+/// container's requests and limits: an amount finer than a milli-unit grows to the next one
+/// away from zero (`100u` → `1m`, `1000001u` → `1001m`); coarser text is returned as it is.
+pub fn round_up_to_milli(canonical_text: &str) -> String {
+    let (digits, per_milli) = match canonical_text.as_bytes().last() {
+        Some(b'u') => (&canonical_text[..canonical_text.len() - 1], 1_000),
+        Some(b'n') => (&canonical_text[..canonical_text.len() - 1], 1_000_000),
+        _ => return canonical_text.to_string(),
+    };
+    let Ok(amount) = digits.parse::<i128>() else {
+        return canonical_text.to_string();
+    };
+    let milli = amount.unsigned_abs().div_ceil(per_milli);
+    let sign = if amount < 0 { "-" } else { "" };
+    let text = format!("{sign}{milli}m");
+    canonical(&text).unwrap_or(text)
+}
+
 /// Whether `ParseQuantity` keeps the text it parsed as the quantity's string: a value that
 /// fits its fast path and already looks canonical (a decimal whose digits neither start with 0
 /// nor end in 000 at a scale that is a multiple of 3; a binary amount whose number is not a
@@ -330,6 +348,30 @@ fn reuses_text(parts: &QuantityParts<'_>, shifted: &str, exponent: i32, format: 
 
 #[cfg(test)]
 mod tests {
+
+    /// `SetDefaults_ResourceList` rounds every request and limit up to a milli-unit.
+    #[test]
+    fn amounts_finer_than_a_milli_unit_round_up() {
+        for (text, want) in [
+            ("100u", "1m"),
+            ("1000001u", "1001m"),
+            ("1n", "1m"),
+            ("-100u", "-1m"),
+            ("1500u", "2m"),
+            ("1000u", "1m"),
+            ("250m", "250m"),
+            ("1Gi", "1Gi"),
+        ] {
+            assert_eq!(round_up_to_milli(text), want, "{text}");
+        }
+        assert_eq!(
+            canonical("0.0001")
+                .map(|c| round_up_to_milli(&c))
+                .as_deref(),
+            Some("1m")
+        );
+    }
+
     use super::*;
 
     #[test]
