@@ -1417,6 +1417,15 @@ fn set_defaults_pod_spec(spec: &mut PodSpec) {
     }
     spec.termination_grace_period_seconds.get_or_insert(30);
     default_str(&mut spec.scheduler_name, "default-scheduler");
+    // `SetDefaults_Volume`: a volume that names no source is an empty directory, so the v1
+    // API never reports `must specify a volume type`.
+    if let Some(volumes) = spec.extra.get_mut("volumes").and_then(Value::as_array_mut) {
+        for volume in volumes.iter_mut().filter_map(Value::as_object_mut) {
+            if !volume.iter().any(|(k, v)| k != "name" && !v.is_null()) {
+                volume.insert("emptyDir".into(), Value::Object(serde_json::Map::new()));
+            }
+        }
+    }
     for c in spec.init_containers.iter_mut().chain(&mut spec.containers) {
         set_defaults_container(c);
     }
@@ -5532,6 +5541,28 @@ spec.paused: Invalid value: \"yes\": must be of type boolean
         assert_eq!(document.line_of(&errs[0].field), Some(5));
         assert_eq!(document.line_of(&errs[1].field), Some(7));
         assert_eq!(document.line_of(&errs[5].field), Some(19));
+    }
+
+    /// `SetDefaults_Volume`: a volume that names no source is an empty directory, stored as
+    /// such, and a container may mount it.
+    #[test]
+    fn a_volume_without_a_source_defaults_to_an_empty_directory() {
+        let mut d = valid();
+        d.spec
+            .template
+            .spec
+            .extra
+            .insert("volumes".into(), serde_json::json!([{"name": "scratch"}]));
+        d.spec.template.spec.containers[0].extra.insert(
+            "volumeMounts".into(),
+            serde_json::json!([{"name": "scratch", "mountPath": "/s"}]),
+        );
+        set_defaults(&mut d);
+        assert_eq!(validate_deployment(&d), []);
+        assert_eq!(
+            d.spec.template.spec.extra["volumes"],
+            serde_json::json!([{"name": "scratch", "emptyDir": {}}])
+        );
     }
 
     /// Zeros of non-pointer fields are as good as absent to the API server, so they change
