@@ -3628,6 +3628,21 @@ fn failed_scheduling(steps: &[Step]) -> Vec<&str> {
     event_messages(steps, EventReason::FailedScheduling)
 }
 
+/// NodeResourcesFit marks a node whose whole allocatable is smaller than the pod's request as
+/// unresolvable (PR #131345, v1.34): preemption calls it not helpful, while a node that is only
+/// full has no victims to offer.
+#[test]
+fn a_node_too_small_for_the_pod_is_not_helpful_to_preempt_on() {
+    let yaml = "cluster:\n  nodes:\n    - {name: small, cpu: \"1\"}\n    - {name: big, cpu: \"3\"}\nimages:\n  app:1: {pull_time: 1s}\ndeployment:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: app}\n  spec:\n    replicas: 2\n    selector: {matchLabels: {app: app}}\n    template:\n      metadata: {labels: {app: app}}\n      spec:\n        containers:\n          - name: app\n            image: app:1\n            resources: {requests: {cpu: \"2\"}}\nrun_until: 30s\n";
+    let (_, steps) = run_yaml(yaml, 30);
+    assert_eq!(
+        failed_scheduling(&steps).first().copied(),
+        Some(
+            "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling."
+        )
+    );
+}
+
 /// PodTopologySpread with a pod's own constraints (upstream `podtopologyspread`): a
 /// `DoNotSchedule` zone constraint with maxSkew 1 places six replicas two per zone although
 /// free capacity alone would crowd the big node; a cordoned node still counts as an empty

@@ -206,21 +206,26 @@ fn filter_node_with(
             plugin: Plugins::NODE_PORTS,
         });
     }
-    // NodeResourcesFit.
+    // NodeResourcesFit (`fitsRequest`). A request larger than the node's whole allocatable is
+    // unresolvable (PR #131345, v1.34): not even an empty node would take the pod, so preemption
+    // reports the node as not helpful rather than as lacking victims.
     let mut reasons = Vec::new();
+    let mut unresolvable = false;
     if used.pods + 1 > node.status.allocatable_pods {
         reasons.push("Too many pods".to_string());
     }
     if cpu > 0 && used.milli_cpu + cpu > node.status.allocatable_milli_cpu {
         reasons.push("Insufficient cpu".to_string());
+        unresolvable |= cpu > node.status.allocatable_milli_cpu;
     }
     if mem > 0 && used.memory + mem > node.status.allocatable_memory {
         reasons.push("Insufficient memory".to_string());
+        unresolvable |= mem > node.status.allocatable_memory;
     }
     if !reasons.is_empty() {
         return Err(FilterFailure {
             reasons,
-            unresolvable: false,
+            unresolvable,
             plugin: Plugins::NODE_RESOURCES_FIT,
         });
     }
