@@ -478,3 +478,50 @@ fn a_second_update_of_the_new_replica_set_in_one_pass_is_refused() {
         pass.narration
     );
 }
+
+/// The Priority admission plugin refuses a pod whose `priorityClassName` names no PriorityClass,
+/// or whose `priority` or `preemptionPolicy` differs from what its class gives, before the pod
+/// is named: the event names it by its generateName. The built-in system classes are admitted.
+#[test]
+fn priority_admission_refuses_unknown_classes_and_written_priorities() {
+    let with = |fields: &str| {
+        QUOTA
+            .replace("  quota: {pods: 3}\n", "")
+            .replace("run_until: 5m", "run_until: 5s")
+            .replace(
+                "        containers:\n",
+                &format!("{fields}        containers:\n"),
+            )
+    };
+    let first_refusal = |fields: &str| {
+        let steps = run(&with(fields));
+        failed_creates(&steps)
+            .first()
+            .and_then(|(_, msgs)| msgs.first().map(|m| m.to_string()))
+    };
+    let refusal = first_refusal("        priorityClassName: high\n").unwrap_or_default();
+    assert!(
+        refusal.starts_with("Error creating: pods \"web-")
+            && refusal.ends_with("-\" is forbidden: no PriorityClass with name high was found"),
+        "{refusal}"
+    );
+    let refusal = first_refusal("        preemptionPolicy: Never\n").unwrap_or_default();
+    assert!(
+        refusal.ends_with("-\" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name"),
+        "{refusal}"
+    );
+    let refusal =
+        first_refusal("        priorityClassName: system-cluster-critical\n        priority: 7\n")
+            .unwrap_or_default();
+    assert!(
+        refusal.ends_with("-\" is forbidden: the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 2000000000 from the given PriorityClass name"),
+        "{refusal}"
+    );
+    assert_eq!(
+        first_refusal(
+            "        priorityClassName: system-node-critical\n        priority: 2000001000\n        preemptionPolicy: PreemptLowerPriority\n"
+        ),
+        None
+    );
+    assert_eq!(first_refusal("        priority: 0\n"), None);
+}

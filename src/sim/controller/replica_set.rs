@@ -155,6 +155,60 @@ fn quota_charged(p: &crate::sim::api::Pod, now: Time) -> bool {
     last_recount <= deleted_at.plus_secs(grace)
 }
 
+/// The PriorityClasses every cluster has: `system-node-critical` and `system-cluster-critical`
+/// (`SystemPriorityClasses`), with their values; the scenarios declare no others.
+const SYSTEM_PRIORITY_CLASSES: &[(&str, i64)] = &[
+    ("system-node-critical", 2_000_001_000),
+    ("system-cluster-critical", 2_000_000_000),
+];
+
+/// The Priority admission plugin (`plugin/pkg/admission/priority`, `admitPod` on create): the
+/// pod's `priorityClassName` must name a PriorityClass, and a `priority` or `preemptionPolicy`
+/// written in the template must equal what the class (or, without one, the default of 0 and
+/// `PreemptLowerPriority`) gives. It runs before the API server names the pod, so its refusal
+/// names the pod by its `generateName` (`pods "web-84f646b754-" is forbidden: …`).
+fn priority_admission(pod: &crate::sim::api::Pod) -> Result<(), String> {
+    let extra = &pod.spec.extra;
+    let forbidden = |why: String| {
+        let name = if pod.metadata.generate_name.is_empty() {
+            &pod.metadata.name
+        } else {
+            &pod.metadata.generate_name
+        };
+        format!("pods {name:?} is forbidden: {why}")
+    };
+    let class = extra
+        .get("priorityClassName")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default();
+    let priority = if class.is_empty() {
+        0
+    } else {
+        SYSTEM_PRIORITY_CLASSES
+            .iter()
+            .find(|(name, _)| *name == class)
+            .map(|(_, value)| *value)
+            .ok_or_else(|| forbidden(format!("no PriorityClass with name {class} was found")))?
+    };
+    if let Some(written) = extra.get("priority").and_then(serde_json::Value::as_i64)
+        && written != priority
+    {
+        return Err(forbidden(format!(
+            "the integer value of priority ({written}) must not be provided in pod spec; priority admission controller computed {priority} from the given PriorityClass name"
+        )));
+    }
+    if let Some(policy) = extra
+        .get("preemptionPolicy")
+        .and_then(serde_json::Value::as_str)
+        .filter(|p| *p != "PreemptLowerPriority")
+    {
+        return Err(forbidden(format!(
+            "the string value of PreemptionPolicy ({policy}) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name"
+        )));
+    }
+    Ok(())
+}
+
 /// `manageReplicas`: creates or deletes pods to close the gap. Returns the error text of a failed
 /// create or delete, if any: the first of the failing batch, as upstream returns one error from
 /// `slowStartBatch` while each failed create has already recorded its own event.
@@ -184,6 +238,8 @@ fn manage_replicas(
         let mut created = Vec::new();
         let (successes, errs, batches) = slow_start_batch(want, 1, || {
             let pod = new_pod(store, rs, names);
+            // The mutating Priority admission plugin runs before the pod is named and validated.
+            priority_admission(&pod)?;
             // The API server validates a pod before admission (the quota) looks at it.
             let invalid = crate::sim::validation::validate_pod_create(&pod.spec);
             if !invalid.is_empty() {
