@@ -1892,7 +1892,11 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
     o.push_str(&format!("Name:\t{}\n", pod.metadata.name));
     o.push_str("Namespace:\tdefault\n");
     let spec_str = |key: &str| extra_str(&pod.spec.extra, key);
-    o.push_str("Priority:\t0\n");
+    // The priority admission computed from the pod's class (0 without one).
+    let priority =
+        crate::sim::controller::replica_set::priority_class_value(spec_str("priorityClassName"))
+            .unwrap_or(0);
+    o.push_str(&format!("Priority:\t{priority}\n"));
     for (title, key) in [
         ("Priority Class Name", "priorityClassName"),
         ("Runtime Class Name", "runtimeClassName"),

@@ -1171,7 +1171,8 @@ fn describe_shows_spread_constraints_seccomp_and_qos() {
     }
 }
 
-/// describe pod's header follows the pod: its priority and runtime class, its service account
+/// describe pod's header follows the pod: its priority (the class's value, as admission set it)
+/// and its priority and runtime class, its service account
 /// (`default` only when the template names none), the template's annotations with the
 /// `restartedAt` that `kubectl rollout restart` put there, and the pod's seccomp profile.
 #[test]
@@ -1180,7 +1181,7 @@ fn describe_pod_header_follows_the_pod() {
         "{labels: {app: web}, annotations: {team: blue}}",
         "
         serviceAccountName: web-sa
-        priorityClassName: high
+        priorityClassName: system-cluster-critical
         runtimeClassName: gvisor
         securityContext: {seccompProfile: {type: RuntimeDefault}}",
         "",
@@ -1199,7 +1200,7 @@ fn describe_pod_header_follows_the_pod() {
         .unwrap_or_default();
     let text = kubectl::describe_pod(&m, &pod).unwrap_or_else(|e| e);
     for want in [
-        "Priority:             0\nPriority Class Name:  high\nRuntime Class Name:   gvisor\nService Account:      web-sa\n",
+        "Priority:             2000000000\nPriority Class Name:  system-cluster-critical\nRuntime Class Name:   gvisor\nService Account:      web-sa\n",
         "Annotations:          kubectl.kubernetes.io/restartedAt: 2026-01-01T00:00:20Z\n                      team: blue\nStatus:               Running\nSeccompProfile:       RuntimeDefault\n",
     ] {
         assert!(text.contains(want), "missing {want:?} in\n{text}");

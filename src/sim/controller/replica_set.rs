@@ -162,6 +162,15 @@ const SYSTEM_PRIORITY_CLASSES: &[(&str, i64)] = &[
     ("system-cluster-critical", 2_000_000_000),
 ];
 
+/// The value of a PriorityClass the cluster has, which admission writes into each pod's
+/// `priority` (`kubectl describe pod` prints it): `None` for a class that does not exist.
+pub fn priority_class_value(class: &str) -> Option<i64> {
+    SYSTEM_PRIORITY_CLASSES
+        .iter()
+        .find(|(name, _)| *name == class)
+        .map(|(_, value)| *value)
+}
+
 /// The Priority admission plugin (`plugin/pkg/admission/priority`, `admitPod` on create): the
 /// pod's `priorityClassName` must name a PriorityClass, and a `priority` or `preemptionPolicy`
 /// written in the template must equal what the class (or, without one, the default of 0 and
@@ -184,10 +193,7 @@ fn priority_admission(pod: &crate::sim::api::Pod) -> Result<(), String> {
     let priority = if class.is_empty() {
         0
     } else {
-        SYSTEM_PRIORITY_CLASSES
-            .iter()
-            .find(|(name, _)| *name == class)
-            .map(|(_, value)| *value)
+        priority_class_value(class)
             .ok_or_else(|| forbidden(format!("no PriorityClass with name {class} was found")))?
     };
     if let Some(written) = extra.get("priority").and_then(serde_json::Value::as_i64)
