@@ -892,6 +892,7 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
                 "shutdown",
                 "shutdown_exit_code",
                 "response_time",
+                "exec_output",
             ],
         );
         let mut ib = ImageBehavior {
@@ -962,6 +963,12 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
                     &format!("{path}.exit_code"),
                     "must be an integer from 0 to 255",
                 ),
+            }
+        }
+        if let Some(v) = m.get("exec_output") {
+            match v.as_str() {
+                Some(text) => ib.exec_output = text.trim().to_string(),
+                None => l.err(&format!("{path}.exec_output"), "must be a string"),
             }
         }
         if let Some(v) = m.get("response_time") {

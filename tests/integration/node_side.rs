@@ -2397,6 +2397,35 @@ fn a_probe_on_a_port_name_the_container_lacks_errors_and_is_not_counted() {
     assert!(!pod.is_ready());
 }
 
+/// A failing exec probe's event carries what its command printed, as the scenario's image
+/// says it (the Kubernetes docs' `cat /tmp/healthy` on busybox), and nothing when it says
+/// nothing; `describe pod` shows the same text.
+#[test]
+fn a_failing_exec_probe_reports_its_commands_output() {
+    let probe = "            livenessProbe: {exec: {command: [cat, /tmp/healthy]}, periodSeconds: 5, failureThreshold: 3}";
+    let sc = probed_pod(
+        "  app:1: {pull_time: 1s, listen_after: 1h, exec_output: \"cat: can't open '/tmp/healthy': No such file or directory\"}",
+        probe,
+        "",
+    );
+    let (_, steps) = run_scenario(sc, 30);
+    let messages = unhealthy(&steps);
+    assert!(
+        messages.contains(
+            &"Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory"
+                .to_string()
+        ),
+        "{messages:?}"
+    );
+    let sc = probed_pod("  app:1: {pull_time: 1s, listen_after: 1h}", probe, "");
+    let (_, steps) = run_scenario(sc, 30);
+    assert!(
+        unhealthy(&steps).contains(&"Liveness probe failed: ".to_string()),
+        "{:?}",
+        unhealthy(&steps)
+    );
+}
+
 /// §15.4 step 8: every probe but TCP waits for its answer within `timeoutSeconds`; an exec
 /// probe's timeout is the kubelet's `command "…" timed out`, a gRPC one's `health rpc did not
 /// complete`, and a gRPC probe of a port that refuses connections runs into the timeout while

@@ -74,6 +74,11 @@ pub struct ImageBehavior {
     /// How long the app takes to answer a probe request once it listens; a probe whose
     /// `timeoutSeconds` is shorter fails with a timeout.
     pub response_ms: u64,
+    /// What an exec probe's command prints when it fails (`cat: can't open '/tmp/healthy': No
+    /// such file or directory`), which the kubelet puts after `probe failed: ` in its
+    /// `Unhealthy` event; empty when the scenario does not say, as for a silent command.
+    #[serde(default)]
+    pub exec_output: String,
 }
 
 impl Default for ImageBehavior {
@@ -91,6 +96,7 @@ impl Default for ImageBehavior {
             shutdown_ms: None,
             shutdown_exit_code: probes::SIGTERM_EXIT_CODE,
             response_ms: 0,
+            exec_output: String::new(),
         }
     }
 }

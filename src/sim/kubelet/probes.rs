@@ -582,8 +582,10 @@ fn observe_run(
             .map_or(String::new(), |e| e.command.join(" "));
         return (false, format!("command {command:?} timed out"));
     }
+    // The command's combined output is the failure's message (`exec.CombinedOutput`); kubectl
+    // prints it trimmed, so the scenario's text stands for it as shown.
     if !listening || !endpoint_ok {
-        return (false, String::new());
+        return (false, b.exec_output.clone());
     }
     (true, String::new())
 }
