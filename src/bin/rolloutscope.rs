@@ -27,7 +27,7 @@ usage: rolloutscope run FILE [--json]
   kubectl FILE   print what kubectl would print, for these KUBECTL-ARGS:
                    get deploy,rs,pods [-o wide]     (any of deploy, rs, pods, events, nodes, pdb)
                    get TYPE NAME… | TYPE/NAME… [-o wide]   (just those objects)
-                   get deploy|rs [NAME…] -o yaml   (the stored objects, as kubectl prints them)
+                   get deploy|rs [NAME…] -o yaml|json   (the stored objects, as kubectl prints them)
                    get events [--field-selector type=Warning] [--sort-by=.lastTimestamp] [-o wide]
                    events                           (kubectl events: by the time last seen)
                    rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N]
@@ -256,14 +256,14 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage = || {
         format!(
-            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes][,pdb] [-o wide], get TYPE NAME… or TYPE/NAME… [-o wide], get deploy|rs [NAME…] -o yaml, get events [--field-selector type=Warning] [--sort-by=.lastTimestamp], events, rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME], describe pdb NAME",
+            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes][,pdb] [-o wide], get TYPE NAME… or TYPE/NAME… [-o wide], get deploy|rs [NAME…] -o yaml|json, get events [--field-selector type=Warning] [--sort-by=.lastTimestamp], events, rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME], describe pdb NAME",
             words.join(" ")
         )
     };
     match words.as_slice() {
         ["get", kinds, flags @ ..] => {
             let mut wide = false;
-            let mut yaml = false;
+            let mut object_output = None;
             let mut warnings_only = false;
             let mut sort_by = None;
             let mut names: Vec<&str> = Vec::new();
@@ -273,16 +273,22 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
                     name if !name.starts_with('-') => names.push(name),
                     "-o" => match flags.next() {
                         Some(&"wide") => wide = true,
-                        Some(&"yaml") => yaml = true,
+                        Some(&"yaml") => object_output = Some(kubectl_yaml::Output::Yaml),
+                        Some(&"json") => object_output = Some(kubectl_yaml::Output::Json),
                         other => {
                             return Err(format!(
-                                "error: unsupported output format {:?} (only -o wide or -o yaml)",
+                                "error: unsupported output format {:?} (only -o wide, -o yaml or -o json)",
                                 other.unwrap_or(&"")
                             ));
                         }
                     },
                     "-owide" | "-o=wide" | "--output=wide" => wide = true,
-                    "-oyaml" | "-o=yaml" | "--output=yaml" => yaml = true,
+                    "-oyaml" | "-o=yaml" | "--output=yaml" => {
+                        object_output = Some(kubectl_yaml::Output::Yaml);
+                    }
+                    "-ojson" | "-o=json" | "--output=json" => {
+                        object_output = Some(kubectl_yaml::Output::Json);
+                    }
                     "--field-selector" => match flags.next() {
                         Some(&"type=Warning") => warnings_only = true,
                         other => {
@@ -314,9 +320,11 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
                     )
                 })
             };
-            if yaml {
+            if let Some(output) = object_output {
                 if warnings_only || sort_by.is_some() || wide {
-                    return Err("error: -o yaml takes no other output flag here".to_string());
+                    return Err(
+                        "error: -o yaml and -o json take no other output flag here".to_string()
+                    );
                 }
                 let requests: Vec<(Resource, Option<&str>)> =
                     if kinds.contains('/') || !names.is_empty() {
@@ -330,7 +338,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
                             .map(|k| resource(k).map(|r| (r, None)))
                             .collect::<Result<_, _>>()?
                     };
-                let (printed, missing) = kubectl_yaml::get(m, &requests)?;
+                let (printed, missing) = kubectl_yaml::get_as(m, &requests, output)?;
                 if missing.is_empty() {
                     return Ok(printed);
                 }

@@ -7,6 +7,9 @@
 //! text cannot hold it (`'containers with unready status: [web]'`), long strings folded past
 //! column 80, and a string with line breaks (the last-applied manifest) as a literal block.
 //!
+//! `-o json` prints the same object as kubectl's JSON printer does: Go's `json.MarshalIndent`
+//! with four spaces, keys sorted, and `<`, `>` and `&` escaped.
+//!
 //! Deployments and ReplicaSets are printed. The object's `resourceVersion` and `managedFields`
 //! are left out: the simulator keeps no write counter, and kubectl hides the managed fields.
 
@@ -20,6 +23,22 @@ const BEST_WIDTH: usize = 80;
 /// go-yaml's `best_indent`.
 const INDENT: usize = 2;
 
+/// The printed forms of `kubectl get -o`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    Yaml,
+    Json,
+}
+
+impl Output {
+    fn print(self, v: &Value) -> String {
+        match self {
+            Output::Yaml => to_yaml(v),
+            Output::Json => to_json(v),
+        }
+    }
+}
+
 /// `kubectl get <kind> [<name>] -o yaml` for Deployments and ReplicaSets: each request names one
 /// object, or with no name asks for every object of its kind. One named object prints as
 /// itself; anything else prints as kubectl's `List` of the objects found. The second part is
@@ -30,6 +49,18 @@ const INDENT: usize = 2;
 pub fn get(
     m: &Moment<'_>,
     requests: &[(Resource, Option<&str>)],
+) -> Result<(String, Vec<String>), String> {
+    get_as(m, requests, Output::Yaml)
+}
+
+/// [`get`] in the form asked for: `-o yaml` or `-o json`.
+///
+/// # Errors
+/// A kind RolloutScope does not print in these forms.
+pub fn get_as(
+    m: &Moment<'_>,
+    requests: &[(Resource, Option<&str>)],
+    output: Output,
 ) -> Result<(String, Vec<String>), String> {
     let store = m.sim.store();
     let mut items = Vec::new();
@@ -56,7 +87,7 @@ pub fn get(
             }
             _ => {
                 return Err(
-                    "error: RolloutScope prints -o yaml for deployments and replicasets only"
+                    "error: RolloutScope prints -o yaml and -o json for deployments and replicasets only"
                         .to_string(),
                 );
             }
@@ -64,18 +95,43 @@ pub fn get(
     }
     let single = matches!(requests, [(_, Some(_))]);
     let text = match items.pop() {
-        Some(only) if single => to_yaml(&only),
+        Some(only) if single => output.print(&only),
         None if single => String::new(),
         last => {
             items.extend(last);
-            list(items)
+            output.print(&list(items))
         }
     };
     Ok((text, missing))
 }
 
+/// Writes `v` as kubectl's JSON printer does (`json.MarshalIndent(obj, "", "    ")` and a final
+/// line break): keys sorted, four-space indents, and Go's HTML-safe escapes.
+pub fn to_json(v: &Value) -> String {
+    let mut bytes = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut bytes, formatter);
+    if serde::Serialize::serialize(v, &mut ser).is_err() {
+        return String::new();
+    }
+    let text = String::from_utf8(bytes).unwrap_or_default();
+    let mut out = String::with_capacity(text.len() + 1);
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out.push('\n');
+    out
+}
+
 /// kubectl's `List` of several objects.
-fn list(items: Vec<Value>) -> String {
+fn list(items: Vec<Value>) -> Value {
     let mut list = Map::new();
     list.insert("apiVersion".into(), "v1".into());
     list.insert("items".into(), Value::Array(items));
@@ -83,7 +139,7 @@ fn list(items: Vec<Value>) -> String {
     let mut meta = Map::new();
     meta.insert("resourceVersion".into(), "".into());
     list.insert("metadata".into(), Value::Object(meta));
-    to_yaml(&Value::Object(list))
+    Value::Object(list)
 }
 
 /// The Deployment as the API server returns it.
@@ -1021,6 +1077,17 @@ mod tests {
                 read_back(&replica_set_object(rs));
             }
         }
+    }
+
+    /// `-o json`: four-space indents, sorted keys, Go's escapes of `<`, `>` and `&`, empty
+    /// collections inline, a final line break.
+    #[test]
+    fn json_is_printed_as_go_marshals_it() {
+        let v = json!({"b": {"x": [], "y": {}}, "a": "<web> & co", "n": [1, true, null]});
+        assert_eq!(
+            to_json(&v),
+            "{\n    \"a\": \"\\u003cweb\\u003e \\u0026 co\",\n    \"b\": {\n        \"x\": [],\n        \"y\": {}\n    },\n    \"n\": [\n        1,\n        true,\n        null\n    ]\n}\n"
+        );
     }
 
     /// Block layout: keys in go-yaml's order (`_` before digits, numbers by value, letters

@@ -316,9 +316,28 @@ status:
     assert_eq!(
         (err.trim_end(), code),
         (
-            "error: RolloutScope prints -o yaml for deployments and replicasets only",
+            "error: RolloutScope prints -o yaml and -o json for deployments and replicasets only",
             Some(1)
         )
+    );
+    // -o json is the same object, as Go's json.MarshalIndent writes it.
+    let (out, err, code) = kubectl(
+        "scenarios/rolling-update.yaml",
+        "45s",
+        &["get", "deploy/web", "-o", "json"],
+    );
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    assert!(out.starts_with("{\n    \"apiVersion\": \"apps/v1\",\n    \"kind\": \"Deployment\",\n    \"metadata\": {\n        \"annotations\": {\n            \"deployment.kubernetes.io/revision\": \"1\",\n"), "{out}");
+    assert!(
+        out.contains(
+            "\n        \"terminatingReplicas\": 0,\n        \"updatedReplicas\": 10\n    }\n}\n"
+        ),
+        "{out}"
+    );
+    let parsed: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(
+        parsed["status"]["conditions"][1]["reason"],
+        "NewReplicaSetAvailable"
     );
 }
 
