@@ -91,6 +91,16 @@ impl fmt::Display for CommandError {
 
 impl std::error::Error for CommandError {}
 
+/// The file `kubectl apply -f` reads a manifest from, as the trace names it: the Deployment's
+/// name with `.yaml`, or `deployment.yaml` for a manifest without a name.
+fn manifest_file(d: &Deployment) -> String {
+    if d.metadata.name.is_empty() {
+        "deployment.yaml".to_string()
+    } else {
+        format!("{}.yaml", d.metadata.name)
+    }
+}
+
 fn refuse(message: impl Into<String>) -> CommandError {
     CommandError {
         message: message.into(),
@@ -108,7 +118,7 @@ impl Command {
     /// The kubectl command line this stands for.
     pub fn describe(&self) -> String {
         match self {
-            Command::Apply(d) => format!("kubectl apply -f {}.yaml", d.metadata.name),
+            Command::Apply(d) => format!("kubectl apply -f {}", manifest_file(d)),
             Command::Scale {
                 deployment,
                 replicas,
@@ -533,6 +543,14 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
     match cmd {
         Command::Apply(manifest) => {
             let name = &manifest.metadata.name;
+            // kubectl apply first reads the live object by name (`info.Get()` in `applyOneObject`),
+            // and the client refuses a request without one, so nothing reaches the API server.
+            if name.is_empty() {
+                return Err(refuse(format!(
+                    "error: error when retrieving current configuration of:\nResource: \"apps/v1, Resource=deployments\", GroupVersionKind: \"apps/v1, Kind=Deployment\"\nName: \"\", Namespace: \"default\"\nfrom server for: {:?}: resource name may not be empty",
+                    manifest_file(manifest)
+                )));
+            }
             match store.deployments.get(name) {
                 None => write_deployment(store, None, (**manifest).clone(), &mut out, "created")?,
                 Some(old) => write_deployment(

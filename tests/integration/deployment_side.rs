@@ -340,6 +340,32 @@ fn a_refused_undo_of_an_applied_deployment_warns_first() {
     );
 }
 
+/// `kubectl apply` of a manifest without a name fails in kubectl itself: it reads the live
+/// object by name first, and the client refuses a request without one, so the API server never
+/// sees it and nothing changes.
+#[test]
+fn applying_a_manifest_without_a_name_fails_in_kubectl() {
+    let nameless = applied("", "RollingUpdate", "web:2.0").replace(
+        "metadata: {name: web, annotations: {}}",
+        "metadata: {labels: {a: b}}",
+    );
+    let yaml = scenario(
+        2,
+        "{name: web}",
+        "{matchLabels: {app: web}}",
+        &format!("  - at: 10s\n{nameless}"),
+    );
+    let (sim, steps) = run(&yaml, 20);
+    assert_narrated(
+        &steps,
+        &[
+            "kubectl apply -f deployment.yaml was refused:\nerror: error when retrieving current configuration of:\nResource: \"apps/v1, Resource=deployments\", GroupVersionKind: \"apps/v1, Kind=Deployment\"\nName: \"\", Namespace: \"default\"\nfrom server for: \"deployment.yaml\": resource name may not be empty",
+        ],
+    );
+    let d = sim.store().deployments.get("web").expect("web");
+    assert_eq!(d.metadata.generation, 1, "nothing reached the API server");
+}
+
 /// Apply's three-way merge for `replicas`: a manifest that never set it leaves it to `kubectl
 /// scale` (or an autoscaler), and one whose last applied version set it takes it away, so the
 /// API server defaults it to 1.
