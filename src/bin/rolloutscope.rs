@@ -451,6 +451,9 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
                     None => names.push(*w),
                 }
             }
+            if let Some(refusal) = no_history_for_kind(m, &names) {
+                return Err(refusal);
+            }
             let name = named_deployment(&names).ok_or_else(usage)??;
             kubectl::rollout_history(m.sim, name, revision)
         }
@@ -588,6 +591,39 @@ fn rollout_status_args<'a>(args: &[&'a str]) -> Result<StatusArgs<'a>, String> {
         watch,
         timeout,
         revision,
+    })
+}
+
+/// `kubectl rollout history` of another kind of object than a Deployment: kubectl fetches the
+/// object first (NotFound when it is missing), then finds no history viewer for its kind
+/// (`HistoryViewerFor`: `no history viewer has been implemented for "ReplicaSet.apps"`).
+fn no_history_for_kind(m: &Moment<'_>, names: &[&str]) -> Option<String> {
+    let (kind, name) = match names {
+        [target] => target.split_once('/')?,
+        [kind, name] => (*kind, *name),
+        _ => return None,
+    };
+    let store = m.sim.store();
+    let (group_kind, resource, exists) = match Resource::parse(kind)? {
+        Resource::Deployments => return None,
+        Resource::ReplicaSets => (
+            "ReplicaSet.apps",
+            "replicasets.apps",
+            store.replica_sets.contains_key(name),
+        ),
+        Resource::Pods => ("Pod", "pods", store.pods.contains_key(name)),
+        Resource::Nodes => ("Node", "nodes", store.nodes.contains_key(name)),
+        Resource::PodDisruptionBudgets => (
+            "PodDisruptionBudget.policy",
+            "poddisruptionbudgets.policy",
+            store.pdbs.contains_key(name),
+        ),
+        Resource::Events => ("Event", "events", true),
+    };
+    Some(if exists {
+        format!("error: no history viewer has been implemented for {group_kind:?}")
+    } else {
+        format!("Error from server (NotFound): {resource} {name:?} not found")
     })
 }
 

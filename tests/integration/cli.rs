@@ -844,3 +844,34 @@ fn get_looks_objects_up_by_name_like_kubectl() {
     );
     assert_eq!(code, Some(1));
 }
+
+/// `rollout history` of a ReplicaSet: kubectl fetches it, then finds no history viewer for its
+/// kind; a missing one is NotFound first.
+#[test]
+fn rollout_history_of_a_replica_set_has_no_history_viewer() {
+    let (out, err, code) = kubectl(
+        "scenarios/rolling-update.yaml",
+        "30s",
+        &["rollout", "history", "rs/web-c676df4db"],
+    );
+    assert_eq!(
+        (out.as_str(), err.as_str(), code),
+        (
+            "",
+            "error: no history viewer has been implemented for \"ReplicaSet.apps\"\n",
+            Some(1)
+        )
+    );
+    let (_, err, code) = kubectl(
+        "scenarios/rolling-update.yaml",
+        "30s",
+        &["rollout", "history", "rs", "nope"],
+    );
+    assert_eq!(
+        (err.as_str(), code),
+        (
+            "Error from server (NotFound): replicasets.apps \"nope\" not found\n",
+            Some(1)
+        )
+    );
+}
