@@ -623,7 +623,7 @@ fn no_history_for_kind(m: &Moment<'_>, names: &[&str]) -> Option<String> {
     Some(if exists {
         format!("error: no history viewer has been implemented for {group_kind:?}")
     } else {
-        format!("Error from server (NotFound): {resource} {name:?} not found")
+        kubectl::not_found(resource, name)
     })
 }
 

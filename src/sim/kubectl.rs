@@ -504,7 +504,7 @@ pub struct NodeInfo {
 
 /// The API server's answer for an object that does not exist, as kubectl prints it:
 /// `Error from server (NotFound): <resource> "<name>" not found`.
-fn not_found(resource: &str, name: &str) -> String {
+pub fn not_found(resource: &str, name: &str) -> String {
     format!("Error from server (NotFound): {resource} {name:?} not found")
 }
 

@@ -14,7 +14,7 @@
 //! are left out: the simulator keeps no write counter, and kubectl hides the managed fields.
 
 use super::api::{DEFAULT_NAMESPACE, Deployment, ReplicaSet, Time};
-use super::kubectl::{Moment, Resource};
+use super::kubectl::{Moment, Resource, not_found};
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
 
@@ -69,18 +69,14 @@ pub fn get_as(
         match (kind, name) {
             (Resource::Deployments, Some(n)) => match store.deployments.get(n) {
                 Some(d) => items.push(deployment_object(d)),
-                None => missing.push(format!(
-                    "Error from server (NotFound): deployments.apps {n:?} not found"
-                )),
+                None => missing.push(not_found("deployments.apps", n)),
             },
             (Resource::Deployments, None) => {
                 items.extend(store.deployments.values().map(deployment_object));
             }
             (Resource::ReplicaSets, Some(n)) => match store.replica_sets.get(n) {
                 Some(rs) => items.push(replica_set_object(rs)),
-                None => missing.push(format!(
-                    "Error from server (NotFound): replicasets.apps {n:?} not found"
-                )),
+                None => missing.push(not_found("replicasets.apps", n)),
             },
             (Resource::ReplicaSets, None) => {
                 items.extend(store.replica_sets.values().map(replica_set_object));
@@ -93,14 +89,13 @@ pub fn get_as(
             }
         }
     }
-    let single = matches!(requests, [(_, Some(_))]);
-    let text = match items.pop() {
-        Some(only) if single => output.print(&only),
-        None if single => String::new(),
-        last => {
-            items.extend(last);
-            output.print(&list(items))
-        }
+    let text = if matches!(requests, [(_, Some(_))]) {
+        items
+            .first()
+            .map(|only| output.print(only))
+            .unwrap_or_default()
+    } else {
+        output.print(&list(items))
     };
     Ok((text, missing))
 }
@@ -114,18 +109,7 @@ pub fn to_json(v: &Value) -> String {
     if serde::Serialize::serialize(v, &mut ser).is_err() {
         return String::new();
     }
-    let text = String::from_utf8(bytes).unwrap_or_default();
-    let mut out = String::with_capacity(text.len() + 1);
-    for c in text.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
-    }
+    let mut out = super::manifest::go_html_safe(&String::from_utf8(bytes).unwrap_or_default());
     out.push('\n');
     out
 }
@@ -191,9 +175,8 @@ fn replica_set_object(rs: &ReplicaSet) -> Value {
     v
 }
 
-/// What every stored object carries: its kind's API version, its namespace and creation time
-/// (at the scenario's start too, which the simulator's own encoding leaves out), and its times
-/// as RFC 3339 strings, and no empty lists the API's `omitempty` would drop.
+/// What every stored object carries: its namespace and its creation time (at the scenario's
+/// start too, which the simulator's own encoding leaves out), and its times as RFC 3339 strings.
 fn wire_object(v: &mut Value, created: Time) {
     if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
         meta.entry("namespace")

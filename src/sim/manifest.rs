@@ -124,8 +124,17 @@ fn last_applied_configuration(manifest: &Value) -> String {
         meta.entry("namespace")
             .or_insert_with(|| Value::String("default".to_string()));
     }
-    let mut out = String::new();
-    for ch in v.to_string().chars() {
+    let mut out = go_html_safe(&v.to_string());
+    out.push('\n');
+    out
+}
+
+/// JSON text with the escapes Go's `encoding/json` adds by default (`SetEscapeHTML`): `<`, `>`
+/// and `&` as `\u003c`, `\u003e`, `\u0026`, and the line and paragraph separators. They can only
+/// occur inside strings, so the text stays the same JSON.
+pub fn go_html_safe(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for ch in json.chars() {
         match ch {
             '<' => out.push_str("\\u003c"),
             '>' => out.push_str("\\u003e"),
@@ -135,7 +144,6 @@ fn last_applied_configuration(manifest: &Value) -> String {
             _ => out.push(ch),
         }
     }
-    out.push('\n');
     out
 }
 

@@ -1421,7 +1421,7 @@ fn set_defaults_pod_spec(spec: &mut PodSpec) {
     // API never reports `must specify a volume type`.
     if let Some(volumes) = spec.extra.get_mut("volumes").and_then(Value::as_array_mut) {
         for volume in volumes.iter_mut().filter_map(Value::as_object_mut) {
-            if !volume.iter().any(|(k, v)| k != "name" && !v.is_null()) {
+            if names_no_source(volume) {
                 volume.insert("emptyDir".into(), Value::Object(serde_json::Map::new()));
             }
         }
@@ -2757,6 +2757,11 @@ fn validate_node_selector_term(term: &Value, term_path: &Path, errs: &mut Vec<Fi
     }
 }
 
+/// Whether a volume has nothing but its name: no volume source is set.
+fn names_no_source(volume: &serde_json::Map<String, Value>) -> bool {
+    !volume.iter().any(|(k, v)| k != "name" && !v.is_null())
+}
+
 /// `ValidateVolumes`: each volume has a source (`must specify a volume type`), a name that is
 /// set, a DNS-1123 label and unique. Returns the names of the volumes without errors, which
 /// are the ones the containers' volume mounts may name (upstream leaves the others out).
@@ -2771,7 +2776,7 @@ fn validate_volumes<'v>(
         let name_path = p.child("name");
         let mut own = Vec::new();
         // `validateVolumeSource` comes first; a second source is a decoding matter here.
-        if !volume.iter().any(|(k, v)| k != "name" && !v.is_null()) {
+        if names_no_source(volume) {
             own.push(FieldError::required(&p, "must specify a volume type"));
         }
         if name.is_empty() {

@@ -348,30 +348,6 @@ fn reuses_text(parts: &QuantityParts<'_>, shifted: &str, exponent: i32, format: 
 
 #[cfg(test)]
 mod tests {
-
-    /// `SetDefaults_ResourceList` rounds every request and limit up to a milli-unit.
-    #[test]
-    fn amounts_finer_than_a_milli_unit_round_up() {
-        for (text, want) in [
-            ("100u", "1m"),
-            ("1000001u", "1001m"),
-            ("1n", "1m"),
-            ("-100u", "-1m"),
-            ("1500u", "2m"),
-            ("1000u", "1m"),
-            ("250m", "250m"),
-            ("1Gi", "1Gi"),
-        ] {
-            assert_eq!(round_up_to_milli(text), want, "{text}");
-        }
-        assert_eq!(
-            canonical("0.0001")
-                .map(|c| round_up_to_milli(&c))
-                .as_deref(),
-            Some("1m")
-        );
-    }
-
     use super::*;
 
     #[test]
@@ -438,5 +414,28 @@ mod tests {
         for bad in ["", "abc", "1Xi", "1e", "1.2.3", "1Mi1"] {
             assert_eq!(canonical(bad), None, "{bad}");
         }
+    }
+
+    /// `SetDefaults_ResourceList` rounds every request and limit up to a milli-unit.
+    #[test]
+    fn amounts_finer_than_a_milli_unit_round_up() {
+        for (text, want) in [
+            ("100u", "1m"),
+            ("1000001u", "1001m"),
+            ("1n", "1m"),
+            ("-100u", "-1m"),
+            ("1500u", "2m"),
+            ("1000u", "1m"),
+            ("250m", "250m"),
+            ("1Gi", "1Gi"),
+        ] {
+            assert_eq!(round_up_to_milli(text), want, "{text}");
+        }
+        assert_eq!(
+            canonical("0.0001")
+                .map(|c| round_up_to_milli(&c))
+                .as_deref(),
+            Some("1m")
+        );
     }
 }
