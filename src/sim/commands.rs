@@ -58,6 +58,9 @@ pub enum Command {
     },
     /// A fault: the node's kubelet stops (power loss, network partition). Not a kubectl command.
     FailNode(String),
+    /// The repair of that fault: the node's kubelet starts again (`systemctl start kubelet` on
+    /// the node), its containers having kept running.
+    RestartKubelet(String),
     /// `kubectl delete pod <name>`; a prefix deletes the first pod (by name) that starts with it.
     DeletePod(String),
     /// A fault: the pod's readiness endpoint stops answering (its app lost a dependency).
@@ -167,6 +170,9 @@ impl Command {
                 if *remove { "-" } else { "" }
             ),
             Command::DeletePod(p) => format!("kubectl delete pod {p}"),
+            Command::RestartKubelet(_) => {
+                format!("(repair) {}", self.fault().unwrap_or_default())
+            }
             Command::FailNode(_)
             | Command::BreakReadiness(_)
             | Command::CrashPod(_)
@@ -184,11 +190,12 @@ impl Command {
         }
     }
 
-    /// What a fault does, in words (`the kubelet on node-1 stops`); `None` for a kubectl
-    /// command. A fault cannot be refused as a command is, only miss its target.
+    /// What a fault (or its repair) does, in words (`the kubelet on node-1 stops`); `None` for a
+    /// kubectl command. A fault cannot be refused as a command is, only miss its target.
     pub fn fault(&self) -> Option<String> {
         Some(match self {
             Command::FailNode(n) => format!("the kubelet on {n} stops"),
+            Command::RestartKubelet(n) => format!("the kubelet on {n} starts again"),
             Command::BreakReadiness(p) => format!("the readiness endpoint of {p} fails"),
             Command::CrashPod(p) => format!("the container of {p} crashes"),
             Command::FailRegistry(i) => format!("the registry stops serving {i}"),
@@ -209,6 +216,7 @@ impl Command {
             Command::Cordon(n)
             | Command::Uncordon(n)
             | Command::FailNode(n)
+            | Command::RestartKubelet(n)
             | Command::Drain { node: n, .. }
             | Command::Taint { node: n, .. } => format!("node/{n}"),
             Command::DeletePod(p) | Command::BreakReadiness(p) | Command::CrashPod(p) => {
@@ -768,6 +776,14 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 "Fault: the kubelet on {n} stops (the machine lost power or its network). Nothing changes yet: the node controller only notices after the node-monitor grace period of {}s without a status update. Meanwhile the pods there keep their last status.",
                 super::controller::node_lifecycle::NODE_MONITOR_GRACE_MS / 1000
             ));
+        }
+        Command::RestartKubelet(n) => {
+            let node = get_node(store, n)?;
+            if !super::kubelet::node_down(store, n) {
+                out.say(format!("The kubelet on {n} is already running."));
+                return Ok(out);
+            }
+            out = super::kubelet::start_again(store, node, now);
         }
         Command::BreakReadiness(p) => {
             let name = existing_pod(store, p)?;

@@ -21,7 +21,6 @@ use super::api::{EventReason, Node};
 use super::controller::deployment::util::{
     REVISION_ANNOTATION, by_creation_timestamp, find_new_replica_set,
 };
-use super::controller::node_lifecycle::NODE_MONITOR_GRACE_MS;
 use super::controller::scheduler::{self, format_cpu, format_mem};
 use super::engine::Sim;
 use super::fingerprint;
@@ -752,46 +751,48 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
     // The kubelet's node lease (`kube-node-lease/<node>`): it never sets acquireTime, and renews
     // every `nodeLeaseRenewIntervalFraction` (0.25) of the 40 s lease from its start.
     const LEASE_RENEW_MS: u64 = 10_000;
-    let created_ms = n.metadata.creation_timestamp.as_millis();
+    let kubelet = sim.store().kubelet_nodes.get(name);
+    // The kubelet's runs start with the node, or when it last started again.
+    let started = kubelet
+        .and_then(|r| r.started_at)
+        .unwrap_or(n.metadata.creation_timestamp)
+        .as_millis();
+    let down_since = kubelet.and_then(|r| r.down_since).map(|t| t.min(now));
     // The last renewal on the grid before now; a kubelet that stopped renewed its lease at the
     // moment it fell silent, as the node controller's grace period counts from then.
-    let renewed = match sim
-        .store()
-        .kubelet_nodes
-        .get(name)
-        .and_then(|r| r.down_since)
-    {
-        Some(stopped) => stopped.min(now),
-        None => Time::from_millis(
-            created_ms
-                + now.as_millis().saturating_sub(created_ms) / LEASE_RENEW_MS * LEASE_RENEW_MS,
-        ),
-    };
+    let renewed = down_since.unwrap_or_else(|| {
+        Time::from_millis(
+            started + now.as_millis().saturating_sub(started) / LEASE_RENEW_MS * LEASE_RENEW_MS,
+        )
+    });
     o.push_str(&format!(
         "Lease:\n  HolderIdentity:\t{name}\n  AcquireTime:\t<unset>\n  RenewTime:\t{}\n",
         renewed.rfc1123z()
     ));
-    // The conditions changed once, if ever: when the node controller marked the node NotReady.
-    let not_ready_at = steps
-        .iter()
-        .filter(|s| {
-            s.events
-                .iter()
-                .any(|e| e.reason == EventReason::NodeNotReady && e.involved_object.name == name)
-        })
-        .map(|s| s.time.truncate_to_secs())
-        .next_back();
-    let since_start = n.metadata.creation_timestamp.rfc1123z();
-    // The kubelet reports its status every five minutes (`nodeStatusReportFrequency`) while
-    // nothing changes, so the last heartbeat is the last report before now, or before it fell
-    // silent (the node controller notices after its 50 s grace period).
+    // The conditions change when the node controller marks the node NotReady (to Unknown) and
+    // when a kubelet that started again posts them (back to healthy, with `NodeReady`).
+    let last_change = |reason: EventReason| {
+        steps
+            .iter()
+            .filter(|s| {
+                s.events
+                    .iter()
+                    .any(|e| e.reason == reason && e.involved_object.name == name)
+            })
+            .map(|s| s.time.truncate_to_secs())
+            .next_back()
+    };
+    let not_ready_at = last_change(EventReason::NodeNotReady);
+    let since_healthy = last_change(EventReason::NodeReady)
+        .unwrap_or(n.metadata.creation_timestamp)
+        .rfc1123z();
+    // The kubelet reports its status when it starts and then every five minutes
+    // (`nodeStatusReportFrequency`) while nothing changes, so the last heartbeat is the last
+    // report before now, or before it fell silent.
     const REPORT_MS: u64 = 300_000;
-    let created = n.metadata.creation_timestamp.as_millis();
-    let last_seen = not_ready_at.map_or(now.as_millis(), |t| {
-        t.as_millis().saturating_sub(NODE_MONITOR_GRACE_MS)
-    });
+    let last_seen = down_since.unwrap_or(now).as_millis();
     let heartbeat =
-        Time::from_millis(created + last_seen.saturating_sub(created) / REPORT_MS * REPORT_MS);
+        Time::from_millis(started + last_seen.saturating_sub(started) / REPORT_MS * REPORT_MS);
     let heartbeat = heartbeat.rfc1123z();
     o.push_str(
         "Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n",
@@ -831,7 +832,7 @@ pub fn describe_node(m: &Moment<'_>, name: &str) -> Result<String, String> {
                 "Kubelet stopped posting node status.",
                 t.rfc1123z(),
             ),
-            _ => (status, reason, message, since_start.clone()),
+            _ => (status, reason, message, since_healthy.clone()),
         };
         o.push_str(&format!(
             "  {kind} \t{status} \t{heartbeat} \t{changed} \t{reason} \t{message}\n"

@@ -1054,6 +1054,7 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
         "untaint",
         "delete_pod",
         "fail_node",
+        "restart_kubelet",
         "break_readiness",
         "crash_pod",
         "fail_registry",
@@ -1260,12 +1261,13 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                     None
                 }
             },
-            "cordon" | "uncordon" | "delete_pod" | "fail_node" | "break_readiness"
-            | "crash_pod" | "fail_registry" => match arg.as_str() {
+            "cordon" | "uncordon" | "delete_pod" | "fail_node" | "restart_kubelet"
+            | "break_readiness" | "crash_pod" | "fail_registry" => match arg.as_str() {
                 Some(s) if !s.is_empty() => Some(match verb {
                     "cordon" => Command::Cordon(s.to_string()),
                     "uncordon" => Command::Uncordon(s.to_string()),
                     "fail_node" => Command::FailNode(s.to_string()),
+                    "restart_kubelet" => Command::RestartKubelet(s.to_string()),
                     "break_readiness" => Command::BreakReadiness(s.to_string()),
                     "crash_pod" => Command::CrashPod(s.to_string()),
                     "fail_registry" => Command::FailRegistry(s.to_string()),

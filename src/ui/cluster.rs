@@ -270,11 +270,12 @@ pub fn ReplicaSetLanes(
     }
 }
 
-/// The key a pod chip is redrawn under: it changes whenever anything the chip shows changes,
-/// which also replays the chip's short highlight.
-fn chip_key(p: &PodView) -> String {
+/// The key a pod chip is redrawn under: it changes whenever anything the chip shows changes
+/// (its node's readiness too, which its words explain), which also replays the chip's short
+/// highlight.
+fn chip_key((p, node_ready): &(PodView, bool)) -> String {
     format!(
-        "{}|{}|{}|{}|{}|{:?}|{}",
+        "{}|{}|{}|{}|{}|{:?}|{}|{node_ready}",
         p.uid, p.status, p.ready, p.restarts, p.node, p.probes, p.terminating
     )
 }
@@ -291,12 +292,16 @@ fn ReplicaSetLane(
         cluster.with(|c| c.replica_sets.iter().find(|rs| rs.name == rs_name).cloned())
     });
     let lane_name = name.clone();
+    // Each pod with whether its node is Ready, which its chip's words depend on.
     let pods = Memo::new(move |_| {
         cluster.with(|c| {
             c.pods
                 .iter()
                 .filter(|p| p.replica_set == lane_name)
-                .cloned()
+                .map(|p| {
+                    let node_ready = c.nodes.iter().any(|n| n.name == p.node && n.ready);
+                    (p.clone(), node_ready)
+                })
                 .collect::<Vec<_>>()
         })
     });
@@ -390,9 +395,11 @@ fn ReplicaSetLane(
                         </p>
                     </Show>
                     <ul class="pods" aria-label="Pods">
-                        <For each=move || pods.get() key=chip_key let(pod)>
-                            <PodChip pod session cluster />
-                        </For>
+                        <For
+                            each=move || pods.get()
+                            key=chip_key
+                            children=move |(pod, _)| view! { <PodChip pod session cluster /> }
+                        />
                     </ul>
                 }
             >
@@ -471,8 +478,8 @@ fn PodChip(
     // A ready pod on a node that went NotReady was marked not Ready by the node controller,
     // which leaves the container statuses as the lost kubelet last wrote them: kubectl's READY
     // column still counts its containers ready. Said here, or the chip and `get pods` seem to
-    // disagree. Read once: the chip is drawn anew when the pod's readiness changes (see
-    // `chip_key`).
+    // disagree. Read once: the chip is drawn anew when the pod's or its node's readiness
+    // changes (see `chip_key`).
     let node_lost = !pod.ready
         && cluster.with_untracked(|c| c.nodes.iter().any(|n| n.name == pod.node && !n.ready))
         && session.is_some_and(|s| {
@@ -700,6 +707,14 @@ fn NodeCard(node: NodeView, session: RwSignal<Session>) -> impl IntoView {
                     <span class="node-note" data-testid="node-kubelet-down">
                         {format!("kubelet stopped: NotReady once {} s pass without its heartbeat", NODE_MONITOR_GRACE_MS / 1000)}
                     </span>
+                })}
+                {node.kubelet_down.then(|| {
+                    let name = node.name.clone();
+                    view! {
+                        <button class="control small" data-testid="node-restart-kubelet"
+                            title=format!("Repair it: {name}'s kubelet starts again; its containers kept running")
+                            on:click=move |_| act(session, UserAction::RestartKubelet(name.clone()))>"Restart kubelet"</button>
+                    }
                 })}
                 {(node.ready && !node.kubelet_down).then(|| {
                     let name = node.name.clone();

@@ -32,6 +32,8 @@ pub enum UserAction {
     Drain(String),
     /// The node's kubelet stops (a fault, not a kubectl command).
     FailNode(String),
+    /// The node's kubelet starts again (the fault's repair).
+    RestartKubelet(String),
     /// `kubectl taint nodes <node> key=value:Effect`, the argument `<node> key=value:Effect`.
     Taint(String),
     /// The same with a trailing `-`: the taint with that key and effect goes.
@@ -68,6 +70,7 @@ impl UserAction {
             UserAction::Uncordon(_) => "uncordon",
             UserAction::Drain(_) => "drain",
             UserAction::FailNode(_) => "fail-node",
+            UserAction::RestartKubelet(_) => "restart-kubelet",
             UserAction::Taint(_) => "taint",
             UserAction::Untaint(_) => "untaint",
             UserAction::BreakReadiness(_) => "break-readiness",
@@ -93,6 +96,7 @@ impl UserAction {
             | UserAction::Uncordon(a)
             | UserAction::Drain(a)
             | UserAction::FailNode(a)
+            | UserAction::RestartKubelet(a)
             | UserAction::Taint(a)
             | UserAction::Untaint(a)
             | UserAction::BreakReadiness(a)
@@ -115,6 +119,7 @@ impl UserAction {
             "uncordon" => UserAction::Uncordon(arg),
             "drain" => UserAction::Drain(arg),
             "fail-node" => UserAction::FailNode(arg),
+            "restart-kubelet" => UserAction::RestartKubelet(arg),
             "taint" => UserAction::Taint(arg),
             "untaint" => UserAction::Untaint(arg),
             "break-readiness" => UserAction::BreakReadiness(arg),
@@ -152,6 +157,7 @@ impl UserAction {
                 Command::Drain { node, flags }
             }
             UserAction::FailNode(node) => Command::FailNode(node.clone()),
+            UserAction::RestartKubelet(node) => Command::RestartKubelet(node.clone()),
             UserAction::Taint(arg) | UserAction::Untaint(arg) => {
                 let (node, text) = arg
                     .split_once(' ')

@@ -4,7 +4,7 @@
 //! columns) and are written as data.
 
 use rolloutscope::sim::api::{
-    ContainerState, ContainerStatus, EventReason, Pod, PodConditionType, PodPhase, Time,
+    ContainerState, ContainerStatus, EventReason, EventType, Pod, PodConditionType, PodPhase, Time,
 };
 use rolloutscope::sim::diagnosis::{Cause, diagnose};
 use rolloutscope::sim::engine::Sim;
@@ -264,6 +264,40 @@ fn a_pods_containers_pull_their_images_in_turn() {
             "Successfully pulled image \"b:1.0\" in 3s (3s including waiting)"
         ),
         [5_000]
+    );
+}
+
+/// A second container with the image the first one has just pulled finds it on the node: the
+/// sync that goes on after the pull starts it at once, `already present on machine`, with no
+/// pull of its own.
+#[test]
+fn a_second_container_of_the_same_image_finds_it_present() {
+    let yaml = one_pod_on_one_node(
+        "images:\n  a:1.0: {pull_time: 2s}\n",
+        "          - {name: a, image: \"a:1.0\"}\n          - {name: b, image: \"a:1.0\"}",
+        "10s",
+    );
+    let (_, steps) = run_yaml(&yaml, 10);
+    let pod = first_pod_with_prefix(&steps, "web-");
+    let at = |reason, prefix| event_times(&steps, &pod, reason, prefix);
+    assert_eq!(at(EventReason::Pulling, "Pulling image"), [0]);
+    let b: Vec<(u64, String)> = steps
+        .iter()
+        .flat_map(|s| s.events.iter().map(move |e| (s.time.as_millis(), e)))
+        .filter(|(_, e)| e.involved_object.field_path.as_deref() == Some("spec.containers{b}"))
+        .map(|(t, e)| (t, format!("{} {}", e.reason.as_str(), e.message)))
+        .collect();
+    assert_eq!(
+        b,
+        [
+            (
+                2_000,
+                "Pulled Container image \"a:1.0\" already present on machine and can be accessed by the pod"
+                    .to_string()
+            ),
+            (2_000, "Created Container created".to_string()),
+            (2_000, "Started Container started".to_string()),
+        ]
     );
 }
 
@@ -971,6 +1005,291 @@ fn a_failed_node_goes_not_ready_then_its_pods_are_evicted_and_replaced() {
             .filter(|p| p.metadata.deletion_timestamp.is_none())
             .all(|p| p.node_name != "node-2"),
         "nothing new is scheduled on the NotReady node"
+    );
+}
+
+/// node-failure.yaml with more actions after the kubelet on node-2 stops at 80 s.
+fn node_failure_then(actions: &str) -> String {
+    scenario_text("node-failure.yaml").replace(
+        "  - {at: 80s, fail_node: node-2}\n",
+        &format!("  - {{at: 80s, fail_node: node-2}}\n{actions}"),
+    )
+}
+
+/// What a kubelet records on its node when it starts: its birth cry, the pressure conditions
+/// of the node object it builds afresh, and the allocatable cgroup.
+const KUBELET_START_EVENTS: [&str; 5] = [
+    "Starting",
+    "NodeHasSufficientMemory",
+    "NodeHasNoDiskPressure",
+    "NodeHasSufficientPID",
+    "NodeAllocatableEnforced",
+];
+
+/// The names of the pods bound to `node` that `keep` picks, in name order.
+fn pod_names_where(sim: &Sim, node: &str, keep: impl Fn(&Pod) -> bool) -> Vec<String> {
+    sim.store()
+        .pods
+        .values()
+        .filter(|p| p.node_name == node && keep(p))
+        .map(|p| p.metadata.name.to_string())
+        .collect()
+}
+
+/// The reasons of the events a step at `at` recorded on node `node`, in order.
+fn node_event_reasons(steps: &[Step], at: u64, node: &str) -> Vec<&'static str> {
+    steps
+        .iter()
+        .filter(|s| s.time == Time::from_secs(at))
+        .flat_map(|s| &s.events)
+        .filter(|e| e.involved_object.kind == "Node" && e.involved_object.name == node)
+        .map(|e| e.reason.as_str())
+        .collect()
+}
+
+#[test]
+fn a_restarted_kubelet_brings_its_node_and_pods_back() {
+    let yaml = node_failure_then("  - {at: 6m, restart_kubelet: node-2}\n");
+    let (before, _) = run_yaml(&yaml, 359);
+    let kept: Vec<(String, i32)> = before
+        .store()
+        .pods
+        .values()
+        .filter(|p| p.node_name == "node-2" && p.metadata.deletion_timestamp.is_none())
+        .map(|p| {
+            (
+                p.metadata.name.to_string(),
+                p.status.container_statuses[0].restart_count,
+            )
+        })
+        .collect();
+    // Deleted while the kubelet was away (a pod deleted at 78 s was being stopped already).
+    let deleted_after = |p: &Pod, after: bool| {
+        p.metadata
+            .deletion_timestamp
+            .is_some_and(|t| (t > Time::from_secs(110)) == after)
+    };
+    let deleted = pod_names_where(&before, "node-2", |p| deleted_after(p, true));
+    let stopping = pod_names_where(&before, "node-2", |p| deleted_after(p, false));
+    assert!(
+        !kept.is_empty() && !deleted.is_empty(),
+        "{kept:?} {deleted:?}"
+    );
+    assert!(
+        before
+            .store()
+            .pods
+            .values()
+            .all(|p| p.node_name != "node-2" || !p.is_ready())
+    );
+
+    let (sim, steps) = run_yaml(&yaml, 480);
+    // The kubelet's birth cry, its node object built afresh (three pressure conditions new),
+    // the allocatable cgroup, then the update of the stored node whose conditions were Unknown.
+    assert_eq!(
+        node_event_reasons(&steps, 360, "node-2"),
+        [
+            KUBELET_START_EVENTS.as_slice(),
+            &[
+                "NodeHasSufficientMemory",
+                "NodeHasNoDiskPressure",
+                "NodeHasSufficientPID",
+                "NodeReady",
+            ],
+        ]
+        .concat()
+    );
+    let restart = steps
+        .iter()
+        .find(|s| s.time == Time::from_secs(360) && s.object == "node/node-2")
+        .expect("the repair's step");
+    assert!(
+        restart
+            .events
+            .iter()
+            .all(|e| e.source == "kubelet, node-2" && e.type_ == EventType::Normal)
+    );
+    assert!(
+        restart
+            .events
+            .iter()
+            .any(|e| e.message == "Starting kubelet.")
+    );
+    assert!(
+        restart
+            .events
+            .iter()
+            .any(|e| e.message == "Node node-2 status is now: NodeReady")
+    );
+    // The node controller's look 0–5 s later removes the NoExecute taint, and the evictions
+    // still to come (300 s from 135 s) are cancelled: nothing on node-2 is evicted.
+    let node = sim.store().nodes.get("node-2").expect("node-2");
+    assert!(node.status.ready && node.taints().is_empty(), "{node:?}");
+    let cancelled: Vec<&str> = steps
+        .iter()
+        .filter(|s| s.time >= Time::from_secs(360) && s.time <= Time::from_secs(365))
+        .flat_map(|s| &s.events)
+        .filter(|e| e.message.starts_with("Cancelling deletion of Pod default/"))
+        .map(|e| e.involved_object.name.as_str())
+        .collect();
+    for (name, _) in &kept {
+        assert!(cancelled.contains(&name.as_str()), "{name}: {cancelled:?}");
+    }
+    assert!(
+        !steps
+            .iter()
+            .flat_map(|s| &s.events)
+            .any(|e| e.message.starts_with("Marking for deletion"))
+    );
+    // The containers kept running: each pod is Ready again within one readiness period (5 s)
+    // of the restart, with the restart count it had, and no replacement was made.
+    for (name, restarts) in &kept {
+        let pod = sim.store().pods.get(name.as_str()).expect("kept");
+        assert!(pod.is_ready(), "{name}");
+        assert_eq!(pod.status.container_statuses[0].restart_count, *restarts);
+        let ready_at = pod
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == PodConditionType::Ready)
+            .map(|c| c.last_transition_time)
+            .expect("Ready");
+        assert!(
+            ready_at >= Time::from_secs(360) && ready_at <= Time::from_secs(365),
+            "{name}: {ready_at}"
+        );
+    }
+    assert!(
+        !steps
+            .iter()
+            .filter(|s| s.time >= Time::from_secs(360))
+            .flat_map(|s| &s.events)
+            .any(|e| e.reason == EventReason::SuccessfulCreate)
+    );
+    // The pods deleted while it was away are stopped now, with their grace period, and go.
+    for name in &deleted {
+        assert_eq!(
+            event_times(&steps, name, EventReason::Killing, "Stopping container web"),
+            [360_000],
+            "{name}"
+        );
+        assert!(!sim.store().pods.contains_key(name.as_str()), "{name}");
+    }
+    // One the old run was stopping is not stopped again: its containers stopped meanwhile, and
+    // the new run writes its final status and removes it.
+    for name in &stopping {
+        assert_eq!(
+            event_times(&steps, name, EventReason::Killing, "Stopping container web"),
+            [78_000],
+            "{name}"
+        );
+        assert!(!sim.store().pods.contains_key(name.as_str()), "{name}");
+    }
+    let d = sim.store().deployments.get("web").expect("web");
+    assert_eq!(d.status.available_replicas, 10);
+    // describe node: the conditions turned healthy at the restart, the repeats counted.
+    let (sim, steps) = run_yaml(&yaml, 370);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(370));
+    let text = kubectl::describe_node(&m, "node-2").unwrap_or_else(|e| e);
+    assert!(
+        text.contains("  Ready            True    Thu, 01 Jan 2026 00:06:00 +0000   Thu, 01 Jan 2026 00:06:00 +0000   KubeletReady "),
+        "{text}"
+    );
+    assert!(text.contains("Taints:             <none>\n"), "{text}");
+    assert!(
+        text.contains("  Normal  NodeHasSufficientMemory  10s (x2 over 10s)  kubelet          Node node-2 status is now: NodeHasSufficientMemory\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_kubelet_back_within_the_grace_period_leaves_its_node_ready() {
+    let yaml = node_failure_then("  - {at: 100s, restart_kubelet: node-2}\n");
+    let (before, _) = run_yaml(&yaml, 99);
+    let ready = pod_names_where(&before, "node-2", |p| {
+        p.is_ready() && p.metadata.deletion_timestamp.is_none()
+    });
+    assert!(!ready.is_empty());
+    let (sim, steps) = run_yaml(&yaml, 200);
+    // The new node object's pressure conditions are new, but the stored node's were never
+    // Unknown: each event once, and no NodeReady.
+    assert_eq!(
+        node_event_reasons(&steps, 100, "node-2"),
+        KUBELET_START_EVENTS
+    );
+    assert!(
+        !steps
+            .iter()
+            .flat_map(|s| &s.events)
+            .any(|e| e.reason == EventReason::NodeNotReady),
+        "the node controller's look at 130 s finds a kubelet that posts status"
+    );
+    // Since v1.35 a restart leaves the readiness of a settled container of a Ready pod alone.
+    let (after, _) = run_yaml(&yaml, 101);
+    for name in &ready {
+        assert!(
+            after
+                .store()
+                .pods
+                .get(name.as_str())
+                .is_some_and(|p| p.is_ready()),
+            "{name}"
+        );
+    }
+    assert!(
+        sim.store()
+            .nodes
+            .get("node-2")
+            .is_some_and(|n| n.status.ready)
+    );
+}
+
+#[test]
+fn a_kubelet_that_stops_again_gets_a_new_grace_period() {
+    let yaml = node_failure_then(
+        "  - {at: 100s, restart_kubelet: node-2}\n  - {at: 120s, fail_node: node-2}\n",
+    );
+    let (_, steps) = run_yaml(&yaml, 200);
+    let not_ready: Vec<u64> = steps
+        .iter()
+        .filter(|s| {
+            s.events
+                .iter()
+                .any(|e| e.message == "Node node-2 status is now: NodeNotReady")
+        })
+        .map(|s| s.time.as_millis())
+        .collect();
+    assert_eq!(
+        not_ready,
+        [170_000],
+        "50 s after the second stop, not after the first"
+    );
+}
+
+#[test]
+fn restarting_a_running_or_missing_kubelet_changes_nothing() {
+    let yaml = scenario_text("node-failure.yaml").replace(
+        "  - {at: 80s, fail_node: node-2}\n",
+        "  - {at: 80s, restart_kubelet: node-2}\n  - {at: 81s, restart_kubelet: node-9}\n",
+    );
+    let (_, steps) = run_yaml(&yaml, 90);
+    let said: Vec<&str> = steps
+        .iter()
+        .filter(|s| s.actor == "kubectl" && s.time >= Time::from_secs(80))
+        .map(|s| s.narration.as_str())
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "The kubelet on node-2 is already running.",
+            "The fault (the kubelet on node-9 starts again) has no target: Error from server (NotFound): nodes \"node-9\" not found",
+        ]
+    );
+    assert!(
+        steps
+            .iter()
+            .flat_map(|s| &s.events)
+            .all(|e| e.reason != EventReason::Starting)
     );
 }
 
@@ -4398,12 +4717,7 @@ fn disruption_target(
 
 /// The names of the pods bound to `node`, in name order.
 fn pod_names_on(sim: &Sim, node: &str) -> Vec<String> {
-    sim.store()
-        .pods
-        .values()
-        .filter(|p| p.node_name == node)
-        .map(|p| p.metadata.name.clone())
-        .collect()
+    pod_names_where(sim, node, |_| true)
 }
 
 /// Whether any step's narration says `text`.

@@ -37,6 +37,23 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
     };
     let silent = crate::sim::kubelet::node_down(store, node);
     if !silent {
+        return mark_node_as_reachable(store, n);
+    }
+    // A look queued for an earlier silence of a kubelet that has run since: the lease it
+    // renewed when it stopped again starts the grace period over.
+    let down_since = store
+        .kubelet_nodes
+        .get(node)
+        .and_then(|r| r.down_since)
+        .unwrap_or(now);
+    let silent_for = now.millis_since(down_since);
+    if n.status.ready && silent_for < NODE_MONITOR_GRACE_MS {
+        // The queue holds one look per node, so the look for this silence was folded into
+        // that one: it is put off to the end of this grace period.
+        out.requeue.push((
+            NODE_MONITOR_GRACE_MS - silent_for,
+            Work::NodeMonitor(node.into()),
+        ));
         return out;
     }
     if !n.status.ready {
@@ -118,6 +135,46 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
         NODE_MONITOR_GRACE_MS / 1000,
         if marked == 1 { "" } else { "s" },
         NODE_MONITOR_PERIOD_MS / 1000
+    ));
+    out
+}
+
+/// The node lifecycle controller's look at a node whose kubelet posts status again
+/// (`processTaintBaseEviction` finds Ready True, and `markNodeAsReachable` removes the
+/// `unreachable:NoExecute` taint: "Node is healthy again, removed all taints", a log line, not
+/// an event); the taint eviction controller cancels the evictions still to come. Nothing when
+/// the node never got the taint.
+fn mark_node_as_reachable(store: &Store, n: &Node) -> Outcome {
+    let mut out = Outcome::default();
+    if !n.status.ready
+        || !n
+            .spec
+            .taints
+            .iter()
+            .any(|t| t.key == toleration::UNREACHABLE)
+    {
+        return out;
+    }
+    let node = n.metadata.name.as_str();
+    let mut updated = n.clone();
+    updated
+        .spec
+        .taints
+        .retain(|t| t.key != toleration::UNREACHABLE);
+    cancel_evictions(store, n, &updated, &mut out);
+    let cancelled = out.events.len();
+    out.change(Change::UpdateNode(Box::new(updated)));
+    out.stage = Some(Stage::Retry);
+    let what = match cancelled {
+        0 => "No pod there had an eviction still to come.".to_string(),
+        1 => "The taint eviction controller cancels the 1 eviction still to come: that pod stays."
+            .to_string(),
+        c => format!(
+            "The taint eviction controller cancels the {c} evictions still to come: those pods stay."
+        ),
+    };
+    out.say(format!(
+        "The node controller's look at {node} finds it Ready again (its kubelet posts status), so it removes the node.kubernetes.io/unreachable:NoExecute taint. {what}"
     ));
     out
 }
@@ -314,7 +371,7 @@ pub fn cancel_evictions(store: &Store, before: &Node, after: &Node, out: &mut Ou
     for p in store
         .pods
         .values()
-        .filter(|p| p.node_name == before.metadata.name)
+        .filter(|p| p.node_name == before.metadata.name && !evicted_by_taint(p))
     {
         if let Eviction::AfterSeconds(_) = pod_eviction(p, &had) {
             out.events.push(Event::normal(
@@ -325,6 +382,15 @@ pub fn cancel_evictions(store: &Store, before: &Node, after: &Node, out: &mut Ou
             ));
         }
     }
+}
+
+/// Whether the taint eviction controller has evicted the pod already (its work for the pod
+/// fired, which leaves nothing to cancel): the pod carries its `DisruptionTarget` condition.
+fn evicted_by_taint(pod: &Pod) -> bool {
+    pod.status.conditions.iter().any(|c| {
+        c.type_ == PodConditionType::DisruptionTarget
+            && c.reason.as_deref() == Some("DeletionByTaintManager")
+    })
 }
 
 /// The taint eviction controller's answer to a pod removed from the API while its eviction was
@@ -344,10 +410,7 @@ pub fn cancel_eviction_of_removed_pod(store: &Store, pod: &Pod, out: &mut Outcom
     ) {
         return false;
     }
-    let evicted = pod.status.conditions.iter().any(|c| {
-        c.type_ == PodConditionType::DisruptionTarget
-            && c.reason.as_deref() == Some("DeletionByTaintManager")
-    });
+    let evicted = evicted_by_taint(pod);
     if !evicted {
         out.events.push(Event::normal(
             "taint-eviction-controller",
@@ -407,12 +470,9 @@ pub fn taint_eviction(store: &Store, node: &str, tainted_at: Time, now: Time) ->
     let Some(n) = store.nodes.get(node) else {
         return out;
     };
-    // A node whose kubelet came back is Ready again: its unreachable taint is gone.
-    let all_taints: Vec<Taint> = n
-        .taints()
-        .into_iter()
-        .filter(|t| silent || t.key != toleration::UNREACHABLE)
-        .collect();
+    // A node whose kubelet came back keeps its NoExecute taint until the node controller's next
+    // look removes it: a pod whose time runs out meanwhile is still evicted.
+    let all_taints = n.taints();
     let taints = no_execute(&all_taints);
     // Work begun before one of the taints was added (its `timeAdded`) belongs to a taint that was
     // removed since: that removal cancelled it, and the new taint has work of its own.

@@ -141,8 +141,7 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     let image = container.image.clone();
     let policy = pull_policy(container);
     let name = container.name.clone();
-    let node = k.store.nodes.get(&k.pod.node_name);
-    let present = node.is_some_and(|n| n.status.images.contains(&image));
+    let present = k.image_present(&image);
 
     if present && policy != PullPolicy::Always {
         k.container_event(
@@ -364,8 +363,8 @@ pub fn finish_pull(k: &mut KubeletContext<'_>, c: usize) {
             name: k.pod.node_name.clone(),
             runtime: node_rt,
         });
-        if let Some(node) = k.store.nodes.get(&k.pod.node_name)
-            && !node.status.images.contains(&image)
+        if !k.image_present(&image)
+            && let Some(node) = k.store.nodes.get(&k.pod.node_name)
         {
             let mut node = node.clone();
             node.status.images.push(image.clone());
@@ -457,12 +456,33 @@ fn retry_later(k: &mut KubeletContext<'_>) -> u64 {
 }
 
 impl KubeletContext<'_> {
+    /// The node-local state of the pod's node as this action has left it so far: a pull that
+    /// ended earlier in the action has already freed the puller.
     fn store_node_runtime(&self) -> super::NodeRuntime {
-        self.store
-            .kubelet_nodes
-            .get(&self.pod.node_name)
-            .cloned()
+        self.out
+            .changes
+            .iter()
+            .rev()
+            .find_map(|c| match c {
+                Change::SetNodeRuntime { name, runtime } if *name == self.pod.node_name => {
+                    Some(runtime.clone())
+                }
+                _ => None,
+            })
+            .or_else(|| self.store.kubelet_nodes.get(&self.pod.node_name).cloned())
             .unwrap_or_default()
+    }
+
+    /// Whether the image is on the pod's node, counting a pull that ended earlier in this
+    /// action: the containers after it, started in the same sync, find it there.
+    fn image_present(&self, image: &str) -> bool {
+        let written = self.out.changes.iter().rev().find_map(|c| match c {
+            Change::UpdateNode(n) if n.metadata.name == self.pod.node_name => Some(&**n),
+            _ => None,
+        });
+        written
+            .or_else(|| self.store.nodes.get(&self.pod.node_name))
+            .is_some_and(|n| n.status.images.iter().any(|i| i == image))
     }
 }
 

@@ -10,8 +10,8 @@ pub mod probes;
 pub mod status;
 
 use crate::sim::api::{
-    Container, ContainerState, ContainerStatus, Event, EventReason, EventType, ObjectRef, Pod,
-    PodPhase, PodStatus, PullPolicy, Time,
+    Container, ContainerState, ContainerStatus, Event, EventReason, EventType, Node, ObjectRef,
+    Pod, PodPhase, PodStatus, PullPolicy, Time,
 };
 use crate::sim::controller::{Change, ObjectName, Outcome, ProbeKind, Work};
 use crate::sim::rng::Rng;
@@ -457,6 +457,15 @@ pub struct PodRuntime {
     /// another number was replaced by a later sync and does nothing.
     #[serde(default)]
     pub look: u32,
+    /// When the containers of a terminating pod will all have stopped, as its termination
+    /// planned it.
+    #[serde(default)]
+    pub stopped_by: Option<Time>,
+    /// The run of the node's kubelet ([`NodeRuntime::restarts`]) that last worked on the pod.
+    /// Work an earlier run queued is dropped, and the new run's first sync of the pod starts it
+    /// over ([`probes::restart_pod`]).
+    #[serde(default)]
+    pub kubelet_run: u32,
 }
 
 impl PodRuntime {
@@ -486,6 +495,21 @@ pub struct NodeRuntime {
     /// its status, so that it records a change of it once.
     #[serde(default)]
     pub last_unschedulable: bool,
+    /// How many times the kubelet has started again after it stopped (the `restart_kubelet`
+    /// repair). A pod's node-local state from an earlier run of the kubelet is what that run
+    /// kept in memory, which the new one starts without: see [`PodRuntime::kubelet_run`].
+    #[serde(default)]
+    pub restarts: u32,
+    /// When the kubelet last started; `None` for the start with the cluster, at time zero.
+    #[serde(default)]
+    pub started_at: Option<Time>,
+}
+
+impl NodeRuntime {
+    /// When the kubelet (and its probe manager) last started.
+    pub fn kubelet_started_at(&self) -> Time {
+        self.started_at.unwrap_or(Time::ZERO)
+    }
 }
 
 /// `recordNodeSchedulableEvent`, one of the setters of the kubelet's node status sync
@@ -508,14 +532,7 @@ pub fn sync_node_status(store: &Store, node: &str) -> Outcome {
     } else {
         (EventReason::NodeSchedulable, "uncordoned")
     };
-    out.events.push(Event {
-        type_: EventType::Normal,
-        reason,
-        involved_object: ObjectRef::new("Node", node),
-        message: format!("Node {node} status is now: {}", reason.as_str()),
-        source: kubelet_source(node),
-        dropped: false,
-    });
+    out.events.push(node_status_event(node, reason));
     out.change(Change::SetNodeRuntime {
         name: node.to_string(),
         runtime: rt,
@@ -526,6 +543,163 @@ pub fn sync_node_status(store: &Store, node: &str) -> Outcome {
         crate::sim::controller::node_lifecycle::NODE_STATUS_UPDATE_MS / 1000,
         reason.as_str()
     ));
+    out
+}
+
+/// An event the kubelet records on its node.
+fn node_event(node: &str, reason: EventReason, message: String) -> Event {
+    Event {
+        type_: EventType::Normal,
+        reason,
+        involved_object: ObjectRef::new("Node", node),
+        message,
+        source: kubelet_source(node),
+        dropped: false,
+    }
+}
+
+/// `recordNodeStatusEvent`: `Node <node> status is now: <reason>`.
+fn node_status_event(node: &str, reason: EventReason) -> Event {
+    node_event(
+        node,
+        reason,
+        format!("Node {node} status is now: {}", reason.as_str()),
+    )
+}
+
+/// The node conditions' setters (`MemoryPressureCondition`, `DiskPressureCondition`,
+/// `PIDPressureCondition`) record an event whenever their condition was not False before.
+const PRESSURE_EVENTS: [EventReason; 3] = [
+    EventReason::NodeHasSufficientMemory,
+    EventReason::NodeHasNoDiskPressure,
+    EventReason::NodeHasSufficientPID,
+];
+
+/// The repair of the `fail_node` fault: the node's kubelet starts again, as
+/// `systemctl start kubelet` on the node would start it; the containers it left kept running.
+///
+/// The new process records `Starting` (`BirthCry`). Registering, it builds a node object from
+/// scratch (`initialNode`), whose pressure conditions are new, so their setters record
+/// `NodeHasSufficientMemory`, `NodeHasNoDiskPressure` and `NodeHasSufficientPID`; the container
+/// manager records `NodeAllocatableEnforced`. The node exists already, so the kubelet then
+/// updates the stored one: if the node controller had marked it NotReady, its conditions are
+/// Unknown, and the setters record the three pressure events again (`x2` in kubectl) and
+/// `NodeReady` as Ready turns True. The NoSchedule `unreachable` taint follows Ready at once
+/// (`doNoScheduleTaintingPass`); the NoExecute one goes at the node controller's next look
+/// ([`crate::sim::controller::node_lifecycle::monitor_node_health`]). Each pod bound to the
+/// node gets a sync, whose first starts it over under the new run of the kubelet
+/// ([`probes::restart_pod`]).
+pub fn start_again(store: &Store, node: &Node, now: Time) -> Outcome {
+    use crate::sim::controller::node_lifecycle::{NODE_MONITOR_GRACE_MS, NODE_MONITOR_PERIOD_MS};
+    let name = node.metadata.name.as_str();
+    let mut out = Outcome::default();
+    let mut rt = store.kubelet_nodes.get(name).cloned().unwrap_or_default();
+    let down_since = rt.down_since.unwrap_or(now);
+    rt.kubelet_down = false;
+    rt.down_since = None;
+    rt.restarts = rt.restarts.wrapping_add(1);
+    rt.started_at = Some(now);
+    // The image pulls under way went with the old process, and the new one has not seen a
+    // cordon change: it starts from the node as it is.
+    rt.in_flight.clear();
+    rt.puller_busy_until = now;
+    rt.last_unschedulable = node.spec.unschedulable;
+    out.change(Change::SetNodeRuntime {
+        name: name.to_string(),
+        runtime: rt,
+    });
+    out.events.push(node_event(
+        name,
+        EventReason::Starting,
+        "Starting kubelet.".to_string(),
+    ));
+    for reason in PRESSURE_EVENTS {
+        out.events.push(node_status_event(name, reason));
+    }
+    out.events.push(node_event(
+        name,
+        EventReason::NodeAllocatableEnforced,
+        "Updated Node Allocatable limit across pods".to_string(),
+    ));
+    let was_not_ready = !node.status.ready;
+    if was_not_ready {
+        for reason in PRESSURE_EVENTS.into_iter().chain([EventReason::NodeReady]) {
+            out.events.push(node_status_event(name, reason));
+        }
+        let mut ready = node.clone();
+        ready.status.ready = true;
+        out.change(Change::UpdateNode(Box::new(ready)));
+    }
+    let pods: Vec<&Pod> = store
+        .pods
+        .values()
+        .filter(|p| p.node_name == name)
+        .map(|p| &**p)
+        .collect();
+    for p in &pods {
+        out.requeue
+            .push((0, Work::KubeletSyncPod(p.metadata.name.as_str().into())));
+    }
+    let deleted = pods
+        .iter()
+        .filter(|p| p.metadata.deletion_timestamp.is_some())
+        .count();
+    let away = go_duration(now.millis_since(down_since));
+    let mut said = format!(
+        "The kubelet on {name} starts again after {away} away, as `sudo systemctl start kubelet` on the node would start it; the containers it left kept running. "
+    );
+    if was_not_ready {
+        // The node controller looks at the node every --node-monitor-period from when it found
+        // it NotReady.
+        let not_ready_at = down_since.plus_millis(NODE_MONITOR_GRACE_MS);
+        let into = now.millis_since(not_ready_at) % NODE_MONITOR_PERIOD_MS;
+        let next = (NODE_MONITOR_PERIOD_MS - into) % NODE_MONITOR_PERIOD_MS;
+        out.requeue.push((next, Work::NodeMonitor(name.into())));
+        let tainted = node
+            .spec
+            .taints
+            .iter()
+            .any(|t| t.key == crate::sim::api::toleration::UNREACHABLE);
+        let _ = write!(
+            said,
+            "It posts the node's status: Ready again (NodeReady), so the node controller's node.kubernetes.io/unreachable:NoSchedule taint goes at once and the scheduler may place pods there again.{} ",
+            if tainted {
+                format!(
+                    " The NoExecute taint goes at the node controller's next look ({}), which cancels the evictions still to come.",
+                    if next == 0 {
+                        "now".to_string()
+                    } else {
+                        format!("in {}", go_duration(next))
+                    }
+                )
+            } else {
+                String::new()
+            }
+        );
+    } else {
+        let _ = write!(
+            said,
+            "The node controller had not noticed yet (it waits {}s without a heartbeat), so the node stays Ready and its pods keep their status. ",
+            NODE_MONITOR_GRACE_MS / 1000
+        );
+    }
+    let _ = write!(
+        said,
+        "Everything the old process held in memory is gone: the first sync of each of the node's {} pod{} gives it new probe workers, which first wait a random part of their period, and starts its back-offs over.",
+        pods.len(),
+        if pods.len() == 1 { "" } else { "s" }
+    );
+    if deleted > 0 {
+        let _ = write!(
+            said,
+            " {deleted} of them {} deleted while it was away: {} stopped now, with {} whole grace period.",
+            if deleted == 1 { "was" } else { "were" },
+            if deleted == 1 { "it is" } else { "they are" },
+            if deleted == 1 { "its" } else { "their" },
+        );
+    }
+    out.say(said);
+    out.stage = Some(Stage::Retry);
     out
 }
 
@@ -561,6 +735,11 @@ pub fn node_down(store: &Store, node: &str) -> bool {
         .kubelet_nodes
         .get(node)
         .is_some_and(|r| r.kubelet_down)
+}
+
+/// The run of `node`'s kubelet now ([`NodeRuntime::restarts`]).
+fn kubelet_run(store: &Store, node: &str) -> u32 {
+    store.kubelet_nodes.get(node).map_or(0, |r| r.restarts)
 }
 
 /// The pod's name as upstream's `format.Pod` writes it: `name_namespace(uid)`.
@@ -605,11 +784,29 @@ impl<'a> KubeletContext<'a> {
         rng: &'a mut Rng,
         name: &str,
     ) -> Option<Self> {
+        Self::for_run(store, world, now, rng, name, false)
+    }
+
+    /// The context of a kubelet action on a pod. Work that an earlier run of the node's kubelet
+    /// queued finds the pod's state from that run and does nothing (`None`), except the pod
+    /// worker's sync (`sync`), which starts the pod over under the new run.
+    fn for_run(
+        store: &'a Store,
+        world: &'a World,
+        now: Time,
+        rng: &'a mut Rng,
+        name: &str,
+        sync: bool,
+    ) -> Option<Self> {
         let (key, pod) = store.pods.get_key_value(name)?;
         if pod.node_name.is_empty() || node_down(store, &pod.node_name) {
             return None;
         }
         let stored_runtime = store.kubelet.get(name);
+        let run = kubelet_run(store, &pod.node_name);
+        if !sync && stored_runtime.is_some_and(|r| r.kubelet_run != run) {
+            return None;
+        }
         let mut runtime = stored_runtime.cloned().unwrap_or_default();
         let count = pod.spec.kubelet_container_count();
         if runtime.containers.len() != count {
@@ -630,6 +827,17 @@ impl<'a> KubeletContext<'a> {
             stored_runtime,
             backoff_look: None,
         })
+    }
+
+    /// The node-local state of the pod's node, as stored.
+    pub fn node_runtime(&self) -> Option<&'a NodeRuntime> {
+        self.store.kubelet_nodes.get(&self.pod.node_name)
+    }
+
+    /// When the kubelet of the pod's node last started.
+    pub fn kubelet_started_at(&self) -> Time {
+        self.node_runtime()
+            .map_or(Time::ZERO, NodeRuntime::kubelet_started_at)
     }
 
     /// Records an event on a container of the pod.
@@ -905,9 +1113,14 @@ impl<'a> KubeletContext<'a> {
 /// `syncPod`: the kubelet looks at a pod bound to its node and takes the next step for each
 /// container — pull, start, restart after back-off — or begins termination.
 pub fn sync_pod(store: &Store, world: &World, name: &str, now: Time, rng: &mut Rng) -> Outcome {
-    let Some(mut k) = KubeletContext::new(store, world, now, rng, name) else {
+    let Some(mut k) = KubeletContext::for_run(store, world, now, rng, name, true) else {
         return Outcome::default();
     };
+    let run = kubelet_run(store, &k.pod.node_name);
+    if k.stored_runtime.is_some_and(|r| r.kubelet_run != run) {
+        probes::restart_pod(&mut k);
+    }
+    k.runtime.kubelet_run = run;
     if k.pod.is_terminal() {
         return k.finish();
     }
@@ -1287,6 +1500,7 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
         k.runtime.containers[c].termination_exit = Some(exit);
     }
     k.after(wait, Work::TerminationComplete(k.work_name()));
+    k.runtime.stopped_by = Some(k.now.plus_millis(wait));
     k.out.stage = Some(Stage::Reconcile);
     let asked = k.pod.metadata.deletion_grace_period_seconds.unwrap_or(30);
     let grace = if u64::try_from(asked).is_ok_and(|a| a.saturating_mul(1000) < grace_ms) {
@@ -1503,7 +1717,8 @@ pub fn quiet_probe_tick(
 ) -> Option<QuietTick> {
     let pod = store.pods.get(target.pod)?;
     let rt = store.kubelet.get(target.pod)?;
-    if node_down(store, &pod.node_name) {
+    // A tick of an earlier run of the kubelet is dropped by the full path.
+    if node_down(store, &pod.node_name) || rt.kubelet_run != kubelet_run(store, &pod.node_name) {
         return None;
     }
     let crt = rt.containers.get(target.container)?;
@@ -1664,7 +1879,8 @@ pub fn container_exit(
         .map(|since| k.now.millis_since(since));
     let planned = behavior
         .exit_plan(completes)
-        .filter(|&(after, _)| Some(after) == ran);
+        // At or, for an exit that fell while the kubelet was stopped, after its time.
+        .filter(|&(after, _)| ran.is_some_and(|ran| ran >= after));
     let kill = k.runtime.containers[c]
         .killing
         .zip(k.runtime.containers[c].killed_at);

@@ -48,9 +48,6 @@ pub(super) fn run_count_cap(p: &Probe) -> i32 {
         .max(p.failure_threshold().max(1))
 }
 
-/// When every node's kubelet (and its probe manager) started: with the scenario.
-pub const KUBELET_STARTED_AT: Time = Time::ZERO;
-
 /// `probeManager.AddPod`: the kubelet's first sync of a pod creates one worker per container and
 /// probe type, and each worker ticks every `periodSeconds` from then on, whatever its container
 /// does (§15.4). A worker created while the kubelet started less than one period ago first waits
@@ -74,13 +71,173 @@ pub fn add_pod(k: &mut KubeletContext<'_>) {
                 continue;
             };
             let period = period_ms(p);
-            let wait = if k.now.millis_since(KUBELET_STARTED_AT) < period {
+            let wait = if k.now.millis_since(k.kubelet_started_at()) < period {
                 k.rng.below(period)
             } else {
                 0
             };
             k.runtime.containers[c].worker(kind).ticks_from = Some(k.now.plus_millis(wait));
         }
+    }
+}
+
+/// How long the containers of a pod must have run before its kubelet started for their
+/// readiness to survive the restart (`kubeletRestartGracePeriod`, 10 s).
+const KUBELET_RESTART_GRACE_MS: u64 = 10_000;
+
+/// A kubelet that starts again meets a pod its earlier run looked after, at the pod's first
+/// sync: the containers kept running (only the kubelet stopped), but everything the kubelet
+/// held in memory is gone. Its probe manager makes new workers (`AddPod`), which, the kubelet
+/// having just started, first wait a random part of their period; the crash-loop and image
+/// pull back-offs start over, so a container waiting out a back-off restarts at this sync; a
+/// pull under way is started again; and a pod the earlier run was terminating is terminated
+/// again, with its whole grace period.
+///
+/// Since v1.35 (`ChangeContainerStatusOnKubeletRestart` off) a restart does not change a
+/// container's readiness by itself: a container that has run past the restart grace period
+/// stays ready while the API still shows its pod Ready, and its worker's first run only
+/// confirms it. When the pod is not Ready there (the node controller marked it so when the node
+/// went NotReady), the container is not ready until its first readiness run passes. Started
+/// containers stay started. The work the earlier run queued carries that run's number and is
+/// dropped ([`PodRuntime::kubelet_run`]); the worker tickers move on too.
+pub(super) fn restart_pod(k: &mut KubeletContext<'_>) {
+    let now = k.now;
+    let pod_ready = k.pod.is_ready();
+    // A pod deleted meanwhile is only terminated: its containers get no probe workers.
+    let deleted = k.pod.metadata.deletion_timestamp.is_some();
+    let rt = &mut k.runtime;
+    rt.pull_backoff.clear();
+    rt.sandbox_event_pending = false;
+    rt.sync_deferred = false;
+    rt.sync_again = false;
+    rt.prompted_by = None;
+    rt.look = rt.look.wrapping_add(1);
+    // The containers the earlier run was stopping went on stopping without it: the new run
+    // writes the pod's final status once they have.
+    if rt.terminating && !rt.terminated {
+        let stopped_by = rt.stopped_by.unwrap_or(now).max(now);
+        let pod = k.work_name();
+        k.after(stopped_by.millis_since(now), Work::TerminationComplete(pod));
+        return;
+    }
+    let mut said: Vec<String> = Vec::new();
+    for c in 0..k.runtime.containers.len() {
+        let rt = &mut k.runtime.containers[c];
+        let had_backoff = rt.crash_backoff.take().is_some();
+        rt.pull_started = None;
+        rt.unpublished = false;
+        rt.killing = None;
+        rt.killed_at = None;
+        let settled = rt
+            .running_since
+            .is_some_and(|since| since.plus_millis(KUBELET_RESTART_GRACE_MS) <= now);
+        let keep_ready = pod_ready && settled && rt.readiness.result == Some(true);
+        for kind in [
+            ProbeKind::Startup,
+            ProbeKind::Readiness,
+            ProbeKind::Liveness,
+        ] {
+            let w = rt.worker(kind);
+            *w = super::ProbeWorker {
+                ticker: w.ticker.wrapping_add(1),
+                last_observed: w.last_observed,
+                ..super::ProbeWorker::default()
+            };
+        }
+        if keep_ready {
+            rt.readiness.result = Some(true);
+            rt.readiness.has_id = true;
+        }
+        let Some(since) = rt.running_since.filter(|_| !deleted) else {
+            if had_backoff && !deleted {
+                said.push(format!(
+                    "{} waits out no crash-loop back-off any more, so this sync restarts it",
+                    k.container_name(c)
+                ));
+            }
+            continue;
+        };
+        let (started, instance) = (rt.started, rt.instance);
+        // A process that was to exit while the kubelet was away did, unseen: the new run finds
+        // it exited at its first look.
+        let exit = k.spec_of(c).and_then(|spec| {
+            k.world
+                .behavior(&spec.image)
+                .exit_plan(k.runs_to_completion(c))
+        });
+        if exit.is_some_and(|(after, _)| since.plus_millis(after) <= now) {
+            let pod = k.work_name();
+            k.after(
+                0,
+                Work::ContainerExit {
+                    pod,
+                    container: c,
+                    instance,
+                },
+            );
+        }
+        // Each worker draws its wait in the order the probe manager adds them.
+        for kind in [
+            ProbeKind::Startup,
+            ProbeKind::Readiness,
+            ProbeKind::Liveness,
+        ] {
+            let Some(p) = probe_of(k, c, kind) else {
+                continue;
+            };
+            let wait = k.rng.below(period_ms(p));
+            let w = k.runtime.containers[c].worker(kind);
+            if kind != ProbeKind::Readiness {
+                w.ticks_from = Some(now.plus_millis(wait));
+            } else if started {
+                // The first run comes when the wait ends; the trigger the sync's status
+                // computation sends meanwhile waits in the worker's channel for it.
+                w.trigger_pending = true;
+                tick_at(k, c, kind, now.plus_millis(wait), instance);
+                let name = k.container_name(c);
+                said.push(if keep_ready {
+                    format!(
+                        "{name} stays ready: the pod was still Ready in the API and {name} had run longer than the 10 s restart grace period, so since v1.35 the restart leaves its readiness alone (its new worker first probes in {})",
+                        super::go_duration(wait)
+                    )
+                } else {
+                    format!(
+                        "{name} is not ready until its readiness probe passes again, as the pod is not Ready in the API; its new worker first waits a random part of its period and probes in {}",
+                        super::go_duration(wait)
+                    )
+                });
+            }
+        }
+        if started && probe_of(k, c, ProbeKind::Readiness).is_none() {
+            said.push(format!(
+                "{} has no readiness probe, so it is ready at once",
+                k.container_name(c)
+            ));
+        }
+        if exit.is_some_and(|(after, _)| since.plus_millis(after) <= now) {
+            said.push(format!(
+                "{}'s process was to exit while the kubelet was away, so the new run finds it exited",
+                k.container_name(c)
+            ));
+        }
+        let kind = if started {
+            ProbeKind::Liveness
+        } else {
+            ProbeKind::Startup
+        };
+        schedule_on_grid(k, c, kind, now, instance);
+    }
+    if !deleted {
+        let node = k.pod.node_name.clone();
+        k.out.say(format!(
+            "The new run of the kubelet on {node} syncs {} for the first time: its containers kept running while the kubelet was away{}.",
+            k.pod.metadata.name,
+            if said.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", said.join("; "))
+            }
+        ));
     }
 }
 
