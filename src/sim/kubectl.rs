@@ -1810,14 +1810,54 @@ fn source_component(e: &Event) -> &str {
     e.source.split(", ").next().unwrap_or(&e.source)
 }
 
+/// The URL `DescribeProbe` prints for an HTTP probe: Go's
+/// `url.URL{Scheme, Host: net.JoinHostPort(host, port), Path}.String()`. An IPv6 host is
+/// bracketed, a path without a leading `/` gets one, and the path is escaped as Go's
+/// `encodePath` mode escapes it: everything but letters, digits, `-_.~` and `$&+,/:;=@`
+/// becomes `%XX` (so `?` and `#` do, and the sub-delimiters `!'()*` too).
+fn go_url(scheme: &str, host: &str, port: &str, path: &str) -> String {
+    let host = if host.contains(':') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    };
+    // `encodeHost` also keeps the sub-delimiters, `:`, the brackets, `<`, `>` and `"`.
+    let mut out = format!(
+        "{scheme}://{}",
+        percent_escape(&host, |c| b"!$&'()*+,;=:[]<>\"".contains(&c))
+    );
+    if !path.is_empty() && !path.starts_with('/') {
+        out.push('/');
+    }
+    out.push_str(&percent_escape(path, |c| b"$&+,/:;=@".contains(&c)));
+    out
+}
+
+/// Go's `url.escape`: each byte that is not a letter, a digit, one of `-_.~`, or one `keep`
+/// allows, as `%XX` with upper-case hex digits.
+fn percent_escape(text: &str, keep: impl Fn(u8) -> bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for &b in text.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) || keep(b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 fn probe_text(p: &Probe) -> String {
     let how = if let Some(h) = &p.http_get {
         let scheme = h.scheme.as_deref().unwrap_or("HTTP").to_lowercase();
         format!(
-            "http-get {scheme}://{}:{}{}",
-            h.host.as_deref().unwrap_or(""),
-            h.port,
-            h.path.as_deref().unwrap_or("")
+            "http-get {}",
+            go_url(
+                &scheme,
+                h.host.as_deref().unwrap_or(""),
+                &h.port.to_string(),
+                h.path.as_deref().unwrap_or("")
+            )
         )
     } else if let Some(t) = &p.tcp_socket {
         format!("tcp-socket {}:{}", t.host.as_deref().unwrap_or(""), t.port)
@@ -2788,7 +2828,9 @@ fn qos_class(spec: &PodSpec) -> &'static str {
 
 /// A volume's source as `describeVolumes` prints the common kinds (`printEmptyDirVolumeSource`,
 /// `printConfigMapVolumeSource`, `printSecretVolumeSource`, `printPersistentVolumeClaimVolumeSource`,
-/// `printHostPathVolumeSource`); any other kind is named by its field.
+/// `printHostPathVolumeSource`, `printDownwardAPIVolumeSource`, `printNFSVolumeSource`,
+/// `printGitRepoVolumeSource`, `printCSIVolumeSource`, `printProjectedVolumeSource`,
+/// `printImageVolumeSource`); any other kind gets `describeVolumes`' own `<unknown>` line.
 fn volume_source_text(v: &serde_json::Value) -> String {
     if let Some(src) = v.get("emptyDir") {
         let size = match src.get("sizeLimit").and_then(quantity::quantity_text) {
@@ -2845,6 +2887,29 @@ fn volume_source_text(v: &serde_json::Value) -> String {
             "HostPath (bare host directory volume)",
             &[("Path", "path"), ("HostPathType", "type")],
         ),
+        (
+            "nfs",
+            "NFS (an NFS mount that lasts the lifetime of a pod)",
+            &[
+                ("Server", "server"),
+                ("Path", "path"),
+                ("ReadOnly", "readOnly"),
+            ],
+        ),
+        (
+            "gitRepo",
+            "GitRepo (a volume that is pulled from git when the pod is created)",
+            &[("Repository", "repository"), ("Revision", "revision")],
+        ),
+        (
+            "csi",
+            "CSI (a Container Storage Interface (CSI) volume source)",
+            &[
+                ("Driver", "driver"),
+                ("FSType", "fsType"),
+                ("ReadOnly", "readOnly"),
+            ],
+        ),
     ];
     for (key, type_text, lines) in KINDS {
         let Some(src) = v.get(*key) else {
@@ -2858,13 +2923,93 @@ fn volume_source_text(v: &serde_json::Value) -> String {
             };
             text.push_str(&format!("    {label}:\t{value}\n"));
         }
+        if *key == "csi" {
+            csi_volume_attributes(&mut text, src);
+        }
         return text;
     }
-    let kind = v
-        .as_object()
-        .and_then(|m| m.keys().find(|k| k.as_str() != "name"))
-        .map_or("<unknown>", String::as_str);
-    format!("    Type:\t{kind}\n")
+    if let Some(src) = v.get("projected") {
+        return projected_volume_text(src);
+    }
+    // `printImageVolumeSource`, with the pull policy the API server defaulted.
+    if let Some(src) = v.get("image") {
+        let reference = json_str(src, "reference");
+        let policy = match json_str(src, "pullPolicy") {
+            "" => crate::sim::kubelet::default_pull_policy(reference)
+                .as_str()
+                .to_string(),
+            set => set.to_string(),
+        };
+        return format!(
+            "    Type:\tImage (a container image or OCI artifact)\n    Reference:\t{reference}\n    PullPolicy:\t{policy}\n"
+        );
+    }
+    // The rest of `describeVolumes`' kinds are not modelled; its own fallback is this line.
+    "  <unknown>\n".to_string()
+}
+
+/// `printProjectedVolumeSource`: the type, then for each source a Secret's or ConfigMap's name
+/// and whether it is optional, `DownwardAPI: true`, or a service account token's lifetime (the
+/// API server defaults `expirationSeconds` to an hour); other sources print nothing.
+fn projected_volume_text(src: &serde_json::Value) -> String {
+    let mut text = String::from(
+        "    Type:\tProjected (a volume that contains injected data from multiple sources)\n",
+    );
+    let sources = src.get("sources").and_then(serde_json::Value::as_array);
+    for source in sources.into_iter().flatten() {
+        if let Some(secret) = source.get("secret") {
+            text.push_str(&format!(
+                "    SecretName:\t{}\n    Optional:\t{}\n",
+                json_str(secret, "name"),
+                json_bool(secret, "optional")
+            ));
+        } else if source.get("downwardAPI").is_some() {
+            text.push_str("    DownwardAPI:\ttrue\n");
+        } else if let Some(config) = source.get("configMap") {
+            text.push_str(&format!(
+                "    ConfigMapName:\t{}\n    Optional:\t{}\n",
+                json_str(config, "name"),
+                json_bool(config, "optional")
+            ));
+        } else if let Some(token) = source.get("serviceAccountToken") {
+            let secs = token
+                .get("expirationSeconds")
+                .and_then(serde_json::Value::as_i64)
+                .unwrap_or(3600);
+            text.push_str(&format!("    TokenExpirationSeconds:\t{secs}\n"));
+        }
+    }
+    text
+}
+
+/// `printCSIPersistentVolumeAttributesMultiline` for an inline CSI volume: `<none>`, or each
+/// attribute as `key=value` in key order, cut to 140 bytes with `...`. Upstream writes each
+/// value line through the prefix writer at the volume's level, so even the first one, after the
+/// title's tab, starts with four spaces, and the later ones sit behind three writes' indents.
+fn csi_volume_attributes(text: &mut String, src: &serde_json::Value) {
+    const MAX_ANNOTATION_LEN: usize = 140;
+    text.push_str("    VolumeAttributes:\t");
+    let attributes = src
+        .get("volumeAttributes")
+        .and_then(serde_json::Value::as_object)
+        .filter(|m| !m.is_empty());
+    let Some(attributes) = attributes else {
+        text.push_str("<none>\n");
+        return;
+    };
+    // A JSON object's keys come in order already.
+    for (i, (key, value)) in attributes.iter().enumerate() {
+        if i != 0 {
+            text.push_str("        \t");
+        }
+        let line = format!("{key}={}", value.as_str().unwrap_or(""));
+        match line.get(..MAX_ANNOTATION_LEN) {
+            Some(cut) if line.len() > MAX_ANNOTATION_LEN => {
+                text.push_str(&format!("    {cut}...\n"));
+            }
+            _ => text.push_str(&format!("    {line}\n")),
+        }
+    }
 }
 
 /// A toleration as `printPodTolerationsMultiline` writes it: `key[=value][:effect]`, ` op=Exists`
@@ -3258,6 +3403,73 @@ pub fn is_crash_looping(pod: &Pod) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `describeVolumes` for the kinds past the common ones, as upstream's printers write them
+    /// (before the tab writer aligns them).
+    #[test]
+    fn more_volume_kinds_print_as_describe_volumes_does() {
+        let text = |v: serde_json::Value| volume_source_text(&v);
+        assert_eq!(
+            text(serde_json::json!({"name": "p", "projected": {"sources": [
+                {"secret": {"name": "s1"}},
+                {"configMap": {"name": "c1", "optional": true}},
+                {"downwardAPI": {"items": []}},
+                {"serviceAccountToken": {"path": "token", "expirationSeconds": 7200}},
+            ]}})),
+            "    Type:\tProjected (a volume that contains injected data from multiple sources)\n    SecretName:\ts1\n    Optional:\tfalse\n    ConfigMapName:\tc1\n    Optional:\ttrue\n    DownwardAPI:\ttrue\n    TokenExpirationSeconds:\t7200\n"
+        );
+        assert_eq!(
+            text(serde_json::json!({"name": "n", "nfs": {"server": "nfs", "path": "/x"}})),
+            "    Type:\tNFS (an NFS mount that lasts the lifetime of a pod)\n    Server:\tnfs\n    Path:\t/x\n    ReadOnly:\tfalse\n"
+        );
+        assert_eq!(
+            text(
+                serde_json::json!({"name": "c", "csi": {"driver": "d", "volumeAttributes": {"z": "1", "a": "2"}}})
+            ),
+            "    Type:\tCSI (a Container Storage Interface (CSI) volume source)\n    Driver:\td\n    FSType:\t\n    ReadOnly:\tfalse\n    VolumeAttributes:\t    a=2\n        \t    z=1\n"
+        );
+        assert!(
+            text(serde_json::json!({"name": "c", "csi": {"driver": "d"}}))
+                .ends_with("    VolumeAttributes:\t<none>\n")
+        );
+        assert_eq!(
+            text(serde_json::json!({"name": "i", "image": {"reference": "data"}})),
+            "    Type:\tImage (a container image or OCI artifact)\n    Reference:\tdata\n    PullPolicy:\tAlways\n"
+        );
+        assert_eq!(
+            text(serde_json::json!({"name": "f", "fc": {"lun": 2}})),
+            "  <unknown>\n"
+        );
+    }
+
+    /// What `url.URL{Scheme, Host: net.JoinHostPort(h, p), Path}.String()` gives in Go.
+    #[test]
+    fn an_http_probe_url_is_built_as_go_builds_it() {
+        for ((scheme, host, port, path), want) in [
+            (("http", "", "8080", "/healthz"), "http://:8080/healthz"),
+            (("http", "", "8080", "/"), "http://:8080/"),
+            (
+                ("https", "10.0.0.1", "http", "healthz"),
+                "https://10.0.0.1:http/healthz",
+            ),
+            (
+                ("http", "::1", "8080", "healthz"),
+                "http://[::1]:8080/healthz",
+            ),
+            (
+                ("http", "", "8080", "/healthz?verbose=1"),
+                "http://:8080/healthz%3Fverbose=1",
+            ),
+            (
+                ("http", "", "80", "/a b#f(!)*'~$&+,;=:@"),
+                "http://:80/a%20b%23f%28%21%29%2A%27~$&+,;=:@",
+            ),
+            (("http", "", "80", "/é%"), "http://:80/%C3%A9%25"),
+            (("http", "", "80", ""), "http://:80"),
+        ] {
+            assert_eq!(go_url(scheme, host, port, path), want, "{path:?}");
+        }
+    }
 
     #[test]
     fn human_duration_matches_kubectl() {

@@ -1962,14 +1962,21 @@ pub fn capitalized(text: &str) -> String {
 
 /// The pull policy after defaulting (`Always` for `:latest` or untagged images).
 pub fn pull_policy(c: &crate::sim::api::Container) -> PullPolicy {
-    c.image_pull_policy.clone().unwrap_or_else(|| {
-        let tag = c.image.rsplit('/').next().unwrap_or("");
-        if !tag.contains(':') || tag.ends_with(":latest") {
-            PullPolicy::Always
-        } else {
-            PullPolicy::IfNotPresent
-        }
-    })
+    c.image_pull_policy
+        .clone()
+        .unwrap_or_else(|| default_pull_policy(&c.image))
+}
+
+/// The pull policy the API server gives an image that names none (`SetDefaults_Container`, and
+/// `SetDefaults_ImageVolumeSource` for an image volume): `Always` for a `latest` tag or an image
+/// with neither tag nor digest, else `IfNotPresent`.
+pub fn default_pull_policy(image: &str) -> PullPolicy {
+    let tag = image.rsplit('/').next().unwrap_or("");
+    if !tag.contains(':') || tag.ends_with(":latest") {
+        PullPolicy::Always
+    } else {
+        PullPolicy::IfNotPresent
+    }
 }
 
 /// Whether a pod is running (for narration).
