@@ -728,7 +728,7 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
             }
             if *remove && taint.effect == "NoExecute" {
                 super::controller::node_lifecycle::cancel_evictions(
-                    store, &before, &node, &mut out,
+                    store, &before, &node, now, &mut out,
                 );
             }
             out.change(Change::UpdateNode(Box::new(node)));

@@ -730,6 +730,10 @@ impl Sim {
         self.steps += 1;
         let mut events = outcome.events;
         for e in &mut events {
+            // A kubelet's events carry the run of its process, which restarts after a stop.
+            if let Some(node) = e.source.strip_prefix("kubelet, ") {
+                e.run = self.store.kubelet_nodes.get(node).map_or(0, |r| r.restarts);
+            }
             self.recorder.record(e, now);
         }
         let mut narration = outcome

@@ -1148,11 +1148,12 @@ pub fn event_records(steps: &[Step], now: Time) -> Vec<EventRecord> {
     fold.at(steps.len(), usize::MAX, now).1
 }
 
-/// The identity under which the event recorder folds repeats: source, object, field path,
-/// type, reason and message. A combined event ([`recorder`]) is one record per source, object,
+/// The identity under which the event recorder folds repeats: source (and the run of its
+/// process), object, field path, type, reason and message. A combined event ([`recorder`]) is one record per source, object,
 /// type and reason whatever its wording, which follows the latest event.
 type EventKey = (
     std::borrow::Cow<'static, str>,
+    u32,
     String,
     String,
     &'static str,
@@ -1164,6 +1165,7 @@ fn event_key(e: &Event) -> EventKey {
     let combined = e.message.starts_with(recorder::COMBINED_PREFIX);
     (
         e.source.clone(),
+        e.run,
         e.involved_object.kubectl_object(),
         match &e.involved_object.field_path {
             Some(fp) if !combined => fp.clone(),
@@ -1494,6 +1496,7 @@ impl SeriesWrite {
         EventRecord {
             event: Event {
                 dropped: false,
+                run: 0,
                 ..event.clone()
             },
             created: self.created,

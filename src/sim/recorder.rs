@@ -129,6 +129,7 @@ impl EventAggregator {
         }
         let key = fingerprint::of(&(
             &event.source,
+            event.run,
             &event.involved_object.kind,
             &event.involved_object.name,
         ));

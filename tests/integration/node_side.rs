@@ -1266,6 +1266,61 @@ fn a_kubelet_that_stops_again_gets_a_new_grace_period() {
     );
 }
 
+/// A restarted kubelet is a new process with a new event recorder: its events fold neither
+/// into the old process's (two `Starting kubelet.` lines, not `x2`) nor share its spam filter.
+/// On a cordoned node it records NodeNotSchedulable again, its `lastNodeUnschedulable` starting
+/// false.
+#[test]
+fn a_restarted_kubelet_records_as_a_new_process() {
+    let yaml = node_failure_then(
+        "  - {at: 90s, cordon: node-2}\n  - {at: 100s, restart_kubelet: node-2}\n  - {at: 110s, fail_node: node-2}\n  - {at: 3m, restart_kubelet: node-2}\n",
+    );
+    let (sim, steps) = run_yaml(&yaml, 190);
+    assert_eq!(
+        node_event_reasons(&steps, 100, "node-2"),
+        [KUBELET_START_EVENTS.as_slice(), &["NodeNotSchedulable"]].concat()
+    );
+    let runs: Vec<u32> = steps
+        .iter()
+        .flat_map(|s| &s.events)
+        .filter(|e| e.reason == EventReason::Starting)
+        .map(|e| e.run)
+        .collect();
+    assert_eq!(runs, [1, 2]);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(190));
+    let text = kubectl::describe_node(&m, "node-2").unwrap_or_else(|e| e);
+    assert_eq!(text.matches("Starting kubelet.").count(), 2, "{text}");
+    assert!(
+        text.contains("  Normal  Starting                 10s                kubelet          Starting kubelet.\n"),
+        "{text}"
+    );
+}
+
+/// The pods the taint eviction controller has evicted have no eviction left to cancel, even
+/// when a drain's Eviction API call marked them again since.
+#[test]
+fn a_restart_after_the_evictions_cancels_none() {
+    let yaml = scenario_text("drain-for-maintenance.yaml").replace(
+        "  - {at: 40s, drain: \"node-2 --ignore-daemonsets\"}\n  - {at: 2m, uncordon: node-2}\nrun_until: 3m\n",
+        "  - {at: 30s, fail_node: node-2}\n  - {at: 100s, drain: \"node-2 --ignore-daemonsets\"}\n  - {at: 7m, restart_kubelet: node-2}\nrun_until: 8m\n",
+    );
+    assert_ne!(yaml, scenario_text("drain-for-maintenance.yaml"));
+    let (_, steps) = run_yaml(&yaml, 480);
+    let said = |prefix: &str| {
+        steps
+            .iter()
+            .flat_map(|s| &s.events)
+            .filter(|e| e.message.starts_with(prefix))
+            .count()
+    };
+    assert!(said("Marking for deletion Pod default/") > 0);
+    assert_eq!(said("Cancelling deletion of Pod default/"), 0);
+    assert!(narrated(
+        &steps,
+        "No pod there had an eviction still to come."
+    ));
+}
+
 #[test]
 fn restarting_a_running_or_missing_kubelet_changes_nothing() {
     let yaml = scenario_text("node-failure.yaml").replace(

@@ -167,6 +167,16 @@ pub struct Event {
     /// count of the next one that gets through.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dropped: bool,
+    /// The run of the recording process: a kubelet that started again has a new event
+    /// recorder, whose events neither fold into the old one's nor share its spam filter (0 for
+    /// the first run, and for every other component).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub run: u32,
+}
+
+/// Whether a run number is the first run's, which the trace leaves out.
+fn is_zero(run: &u32) -> bool {
+    *run == 0
 }
 
 impl Event {
@@ -184,6 +194,7 @@ impl Event {
             message,
             source: Cow::Borrowed(source),
             dropped: false,
+            run: 0,
         }
     }
 
@@ -201,6 +212,7 @@ impl Event {
             message,
             source: Cow::Borrowed(source),
             dropped: false,
+            run: 0,
         }
     }
 }

@@ -37,7 +37,7 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
     };
     let silent = crate::sim::kubelet::node_down(store, node);
     if !silent {
-        return mark_node_as_reachable(store, n);
+        return mark_node_as_reachable(store, n, now);
     }
     // A look queued for an earlier silence of a kubelet that has run since: the lease it
     // renewed when it stopped again starts the grace period over.
@@ -144,7 +144,7 @@ pub fn monitor_node_health(store: &Store, node: &str, now: Time) -> Outcome {
 /// `unreachable:NoExecute` taint: "Node is healthy again, removed all taints", a log line, not
 /// an event); the taint eviction controller cancels the evictions still to come. Nothing when
 /// the node never got the taint.
-fn mark_node_as_reachable(store: &Store, n: &Node) -> Outcome {
+fn mark_node_as_reachable(store: &Store, n: &Node, now: Time) -> Outcome {
     let mut out = Outcome::default();
     if !n.status.ready
         || !n
@@ -161,7 +161,7 @@ fn mark_node_as_reachable(store: &Store, n: &Node) -> Outcome {
         .spec
         .taints
         .retain(|t| t.key != toleration::UNREACHABLE);
-    cancel_evictions(store, n, &updated, &mut out);
+    cancel_evictions(store, n, &updated, now, &mut out);
     let cancelled = out.events.len();
     out.change(Change::UpdateNode(Box::new(updated)));
     out.stage = Some(Stage::Retry);
@@ -360,20 +360,41 @@ fn eviction_due(pod: &Pod, tainted_at: Time, taints: &[&Taint]) -> Option<Time> 
 /// The taint eviction controller's answer to a node left without `NoExecute` taints
 /// (`handleNodeUpdate`: "All taints were removed from the node. Cancelling all evictions"): each
 /// pod on it whose eviction was scheduled keeps running, with a `TaintManagerEviction` event
-/// `Cancelling deletion of Pod default/<pod>`. The work already queued finds no taint, or one
-/// added later, and does nothing (see [`taint_eviction`]).
-pub fn cancel_evictions(store: &Store, before: &Node, after: &Node, out: &mut Outcome) {
+/// `Cancelling deletion of Pod default/<pod>`. A pod whose eviction has fired already has no
+/// work left to cancel (upstream's timed worker is gone once it ran), so it gets none. The work
+/// already queued finds no taint, or one added later, and does nothing (see
+/// [`taint_eviction`]).
+pub fn cancel_evictions(store: &Store, before: &Node, after: &Node, now: Time, out: &mut Outcome) {
     if !no_execute(&after.taints()).is_empty() {
         return;
     }
     let before_taints = before.taints();
     let had = no_execute(&before_taints);
+    let tainted_at = had
+        .iter()
+        .filter_map(|t| t.time_added)
+        .min()
+        .unwrap_or(Time::ZERO);
     for p in store
         .pods
         .values()
         .filter(|p| p.node_name == before.metadata.name && !evicted_by_taint(p))
     {
-        if let Eviction::AfterSeconds(_) = pod_eviction(p, &had) {
+        if let Eviction::AfterSeconds(secs) = pod_eviction(p, &had) {
+            // The controller timed the pod from the taint, or from its binding if that came
+            // later.
+            let since = p
+                .status
+                .conditions
+                .iter()
+                .find(|c| {
+                    c.type_ == PodConditionType::PodScheduled && c.status == ConditionStatus::True
+                })
+                .map_or(tainted_at, |c| c.last_transition_time.max(tainted_at));
+            let due = since.plus_millis(u64::try_from(secs).unwrap_or(0).saturating_mul(1000));
+            if due <= now {
+                continue;
+            }
             out.events.push(Event::normal(
                 "taint-eviction-controller",
                 ObjectRef::new("Pod", &p.metadata.name),

@@ -555,6 +555,7 @@ fn node_event(node: &str, reason: EventReason, message: String) -> Event {
         message,
         source: kubelet_source(node),
         dropped: false,
+        run: 0,
     }
 }
 
@@ -599,8 +600,9 @@ pub fn start_again(store: &Store, node: &Node, now: Time) -> Outcome {
     rt.down_since = None;
     rt.restarts = rt.restarts.wrapping_add(1);
     rt.started_at = Some(now);
-    // The image pulls under way went with the old process, and the new one has not seen a
-    // cordon change: it starts from the node as it is.
+    // The image pulls under way went with the old process. The new one's
+    // `lastNodeUnschedulable` starts false, so on a cordoned node its first status update
+    // records NodeNotSchedulable (below).
     rt.in_flight.clear();
     rt.puller_busy_until = now;
     rt.last_unschedulable = node.spec.unschedulable;
@@ -630,6 +632,10 @@ pub fn start_again(store: &Store, node: &Node, now: Time) -> Outcome {
         ready.status.ready = true;
         out.change(Change::UpdateNode(Box::new(ready)));
     }
+    if node.spec.unschedulable {
+        out.events
+            .push(node_status_event(name, EventReason::NodeNotSchedulable));
+    }
     let pods: Vec<&Pod> = store
         .pods
         .values()
@@ -644,6 +650,7 @@ pub fn start_again(store: &Store, node: &Node, now: Time) -> Outcome {
         .iter()
         .filter(|p| p.metadata.deletion_timestamp.is_some())
         .count();
+    let live = pods.len() - deleted;
     let away = go_duration(now.millis_since(down_since));
     let mut said = format!(
         "The kubelet on {name} starts again after {away} away, as `sudo systemctl start kubelet` on the node would start it; the containers it left kept running. "
@@ -665,7 +672,7 @@ pub fn start_again(store: &Store, node: &Node, now: Time) -> Outcome {
             "It posts the node's status: Ready again (NodeReady), so the node controller's node.kubernetes.io/unreachable:NoSchedule taint goes at once and the scheduler may place pods there again.{} ",
             if tainted {
                 format!(
-                    " The NoExecute taint goes at the node controller's next look ({}), which cancels the evictions still to come.",
+                    " The NoExecute taint goes at the node controller's next look ({}), which cancels any eviction still to come.",
                     if next == 0 {
                         "now".to_string()
                     } else {
@@ -683,18 +690,26 @@ pub fn start_again(store: &Store, node: &Node, now: Time) -> Outcome {
             NODE_MONITOR_GRACE_MS / 1000
         );
     }
-    let _ = write!(
-        said,
-        "Everything the old process held in memory is gone: the first sync of each of the node's {} pod{} gives it new probe workers, which first wait a random part of their period, and starts its back-offs over.",
-        pods.len(),
-        if pods.len() == 1 { "" } else { "s" }
-    );
+    if node.spec.unschedulable {
+        said.push_str(
+            "The node is cordoned, which the new process records once more (NodeNotSchedulable). ",
+        );
+    }
+    said.push_str("Everything the old process held in memory is gone");
+    if live > 0 {
+        let _ = write!(
+            said,
+            ": the first sync of each of the node's {live} pod{} gives it new probe workers, which first wait a random part of their period, and starts its back-offs over",
+            if live == 1 { "" } else { "s" }
+        );
+    }
+    said.push('.');
     if deleted > 0 {
         let _ = write!(
             said,
-            " {deleted} of them {} deleted while it was away: {} stopped now, with {} whole grace period.",
+            " {deleted} pod{} there {} deleted: {} containers are stopped, with the whole grace period, unless the old process had already begun that.",
+            if deleted == 1 { "" } else { "s" },
             if deleted == 1 { "was" } else { "were" },
-            if deleted == 1 { "it is" } else { "they are" },
             if deleted == 1 { "its" } else { "their" },
         );
     }
@@ -867,6 +882,7 @@ impl<'a> KubeletContext<'a> {
             message,
             source: kubelet_source(&self.pod.node_name),
             dropped: false,
+            run: 0,
         });
     }
 

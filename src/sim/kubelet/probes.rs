@@ -229,9 +229,19 @@ pub(super) fn restart_pod(k: &mut KubeletContext<'_>) {
     }
     if !deleted {
         let node = k.pod.node_name.clone();
+        let running = k
+            .runtime
+            .containers
+            .iter()
+            .any(|c| c.running_since.is_some());
         k.out.say(format!(
-            "The new run of the kubelet on {node} syncs {} for the first time: its containers kept running while the kubelet was away{}.",
+            "The new run of the kubelet on {node} syncs {} for the first time: {}{}.",
             k.pod.metadata.name,
+            if running {
+                "its running containers kept running while the kubelet was away"
+            } else {
+                "none of its containers was running yet, so this sync takes up where the old run left off"
+            },
             if said.is_empty() {
                 String::new()
             } else {
