@@ -27,7 +27,7 @@ usage: rolloutscope run FILE [--json]
   kubectl FILE   print what kubectl would print, for these KUBECTL-ARGS:
                    get deploy,rs,pods [-o wide]     (any of deploy, rs, pods, events, nodes, pdb)
                    get TYPE NAME… | TYPE/NAME… [-o wide]   (just those objects)
-                   get deploy|rs [NAME…] -o yaml|json   (the stored objects, as kubectl prints them)
+                   get deploy|rs|pods [NAME…] -o yaml|json   (the stored objects, as kubectl prints them)
                    get events [--field-selector type=Warning] [--sort-by=.lastTimestamp] [-o wide]
                    events                           (kubectl events: by the time last seen)
                    rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N]
@@ -256,7 +256,7 @@ fn kubectl_command(m: &Moment<'_>, args: &[String]) -> Result<String, String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage = || {
         format!(
-            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes][,pdb] [-o wide], get TYPE NAME… or TYPE/NAME… [-o wide], get deploy|rs [NAME…] -o yaml|json, get events [--field-selector type=Warning] [--sort-by=.lastTimestamp], events, rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME], describe pdb NAME",
+            "unsupported kubectl command {:?}: RolloutScope answers get deploy,rs,pods[,events][,nodes][,pdb] [-o wide], get TYPE NAME… or TYPE/NAME… [-o wide], get deploy|rs|pods [NAME…] -o yaml|json, get events [--field-selector type=Warning] [--sort-by=.lastTimestamp], events, rollout status deploy/NAME [--watch=false] [--timeout=D] [--revision=N], rollout history deploy/NAME, describe pod NAME, describe deploy NAME, describe rs NAME, describe node [NAME], describe pdb NAME",
             words.join(" ")
         )
     };

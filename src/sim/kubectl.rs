@@ -2718,12 +2718,9 @@ fn describe_seccomp(o: &mut String, indent: &str, extra: &BTreeMap<String, serde
     }
 }
 
-/// A container's `containerID` and `imageID` as the runtime reports them, both empty until the
-/// container was first created: `containerd://` and 64 hex digits naming the current (or last)
-/// container instance, and the image's repository (normalized as Docker references are:
-/// `web:1.0` is `docker.io/library/web`) with a `sha256` digest. The digits are drawn from the
-/// pod's UID, the container and its restart count, and from the image, so they are the same
-/// at every look and change when the container restarts.
+/// The container and image IDs of a container status as containerd reports them
+/// (`containerd://<64 hex>`, `<repository>@sha256:<digest>`), or empty for a container the
+/// runtime never created (waiting, never restarted). See [`container_id`] and [`image_refs`].
 fn container_ids(pod: &Pod, cs: &ContainerStatus) -> (String, String) {
     let never_created = cs.restart_count == 0
         && cs.last_state.is_none()
@@ -2731,26 +2728,43 @@ fn container_ids(pod: &Pod, cs: &ContainerStatus) -> (String, String) {
     if never_created {
         return (String::new(), String::new());
     }
+    (
+        container_id(pod, &cs.name, cs.restart_count),
+        image_refs(&cs.image).1,
+    )
+}
+
+/// The ID containerd gives the `instance`-th run (from 0) of a container: 64 hex digits drawn
+/// from the pod's UID, the container's name and the run, so each run has its own.
+pub(crate) fn container_id(pod: &Pod, name: &str, instance: i32) -> String {
+    let key = (pod.metadata.uid.as_str(), name, instance);
+    let hex: String = (0..4u64)
+        .map(|i| format!("{:016x}", fingerprint::of(&(key, i))))
+        .collect();
+    format!("containerd://{hex}")
+}
+
+/// An image as containerd names it once pulled, and its image ID: the repository made fully
+/// qualified as Docker's reference normalizing does (`web:2.0` is
+/// `docker.io/library/web:2.0`, a missing tag `latest`), and the repository with the image's
+/// digest (the one written, else one drawn from the image's name).
+pub(crate) fn image_refs(image: &str) -> (String, String) {
     let hex = |seed: &dyn Fn(u64) -> u64| -> String {
         (0..4u64).map(|i| format!("{:016x}", seed(i))).collect()
     };
-    let instance = (
-        pod.metadata.uid.as_str(),
-        cs.name.as_str(),
-        cs.restart_count,
-    );
-    let container_id = format!("containerd://{}", hex(&|i| fingerprint::of(&(instance, i))));
-    let image = cs.image.as_str();
-    let (repo, digest) = match image.split_once('@') {
-        Some((repo, digest)) => (repo, Some(digest.to_string())),
+    let (repo, tag, digest) = match image.split_once('@') {
+        Some((repo, digest)) => (repo, None, Some(digest.to_string())),
         None => {
             // A tag follows the last ':' after the last '/' (a registry's port is not a tag).
             let slash = image.rfind('/').map_or(0, |i| i + 1);
-            let repo = match image[slash..].rfind(':') {
-                Some(colon) => &image[..slash + colon],
-                None => image,
-            };
-            (repo, None)
+            match image[slash..].rfind(':') {
+                Some(colon) => (
+                    &image[..slash + colon],
+                    Some(&image[slash + colon + 1..]),
+                    None,
+                ),
+                None => (image, None, None),
+            }
         }
     };
     let first = repo.split('/').next().unwrap_or_default();
@@ -2761,16 +2775,21 @@ fn container_ids(pod: &Pod, cs: &ContainerStatus) -> (String, String) {
     } else {
         format!("docker.io/{repo}")
     };
+    let name = match (tag, &digest) {
+        (Some(tag), _) => format!("{repo}:{tag}"),
+        (None, Some(digest)) => format!("{repo}@{digest}"),
+        (None, None) => format!("{repo}:latest"),
+    };
     let digest =
         digest.unwrap_or_else(|| format!("sha256:{}", hex(&|i| fingerprint::of(&(image, i)))));
-    (container_id, format!("{repo}@{digest}"))
+    (name, format!("{repo}@{digest}"))
 }
 
 /// The name of the token volume the ServiceAccount admission plugin adds to a pod
 /// (`kube-api-access-` and five random characters, here drawn from the pod's UID so that they
 /// stay the same for the pod), or `None` when the pod opts out with
 /// `automountServiceAccountToken: false`.
-fn service_account_token_volume(pod: &Pod) -> Option<String> {
+pub(crate) fn service_account_token_volume(pod: &Pod) -> Option<String> {
     if pod.spec.extra.get("automountServiceAccountToken") == Some(&serde_json::Value::Bool(false)) {
         return None;
     }
@@ -2787,7 +2806,7 @@ fn service_account_token_volume(pod: &Pod) -> Option<String> {
 /// `GetPodQOS` (`ComputePodQOS`): `BestEffort` when no container requests or limits CPU or
 /// memory; `Guaranteed` when every container limits both and the summed requests equal the
 /// summed limits; `Burstable` otherwise. Zero quantities count as unset.
-fn qos_class(spec: &PodSpec) -> &'static str {
+pub(crate) fn qos_class(spec: &PodSpec) -> &'static str {
     let mut requests: BTreeMap<&'static str, i64> = BTreeMap::new();
     let mut limits: BTreeMap<&'static str, i64> = BTreeMap::new();
     let mut guaranteed = true;

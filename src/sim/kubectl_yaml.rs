@@ -10,11 +10,12 @@
 //! `-o json` prints the same object as kubectl's JSON printer does: Go's `json.MarshalIndent`
 //! with four spaces, keys sorted, and `<`, `>` and `&` escaped.
 //!
-//! Deployments and ReplicaSets are printed. The object's `resourceVersion` and `managedFields`
+//! Deployments, ReplicaSets and Pods are printed. The object's `resourceVersion` and `managedFields`
 //! are left out: the simulator keeps no write counter, and kubectl hides the managed fields.
 
-use super::api::{DEFAULT_NAMESPACE, Deployment, ReplicaSet, Time};
-use super::kubectl::{Moment, Resource, not_found};
+use super::api::{DEFAULT_NAMESPACE, Deployment, Pod, ReplicaSet, Time, toleration};
+use super::controller::replica_set::priority_class_value;
+use super::kubectl::{self, Moment, Resource, not_found};
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
 
@@ -81,9 +82,16 @@ pub fn get_as(
             (Resource::ReplicaSets, None) => {
                 items.extend(store.replica_sets.values().map(replica_set_object));
             }
+            (Resource::Pods, Some(n)) => match store.pods.get(n) {
+                Some(p) => items.push(pod_object(p)),
+                None => missing.push(not_found("pods", n)),
+            },
+            (Resource::Pods, None) => {
+                items.extend(store.pods.values().map(|p| pod_object(p)));
+            }
             _ => {
                 return Err(
-                    "error: RolloutScope prints -o yaml and -o json for deployments and replicasets only"
+                    "error: RolloutScope prints -o yaml and -o json for deployments, replicasets and pods only"
                         .to_string(),
                 );
             }
@@ -175,6 +183,259 @@ fn replica_set_object(rs: &ReplicaSet) -> Value {
     v
 }
 
+/// The Pod as the API server returns it (v1.35): the ReplicaSet's copy of the template with
+/// what the API server adds at creation (`generation: 1`, `enableServiceLinks`, the priority
+/// and preemption policy, the default service account, the DefaultTolerationSeconds
+/// tolerations, the `kube-api-access-<5>` token volume mounted read-only into every container),
+/// the scheduler's `nodeName`, and the status the kubelet reports. Its container statuses
+/// carry, once the runtime has made the container, the runtime's fully qualified image name,
+/// the container and image IDs, what was allocated (`allocatedResources`, `resources`), the
+/// process's user (containerd 2 reports root's `uid: 0`), and each mount's status; its
+/// conditions are in the kubelet's order with `lastProbeTime: null` and `observedGeneration`.
+fn pod_object(pod: &Pod) -> Value {
+    let mut v = serde_json::to_value(pod).unwrap_or(Value::Null);
+    let Some(object) = v.as_object_mut() else {
+        return v;
+    };
+    object.insert("apiVersion".into(), "v1".into());
+    object.insert("kind".into(), "Pod".into());
+    let node = object.remove("nodeName");
+    if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.entry("generation").or_insert_with(|| 1.into());
+    }
+    let token = kubectl::service_account_token_volume(pod);
+    if let Some(spec) = object.get_mut("spec") {
+        wire_pod_spec(spec);
+        if let Some(spec) = spec.as_object_mut() {
+            pod_spec_admission(spec, pod, node, token.as_deref());
+        }
+    }
+    if let Some(status) = object.get_mut("status").and_then(Value::as_object_mut) {
+        pod_status(status, pod, token.as_deref());
+    }
+    wire_object(&mut v, pod.metadata.creation_timestamp);
+    v
+}
+
+/// What the API server's admission and defaulting add to a pod's spec at creation, and the
+/// scheduler's binding.
+fn pod_spec_admission(
+    spec: &mut Map<String, Value>,
+    pod: &Pod,
+    node: Option<Value>,
+    token: Option<&str>,
+) {
+    if let Some(node) = node {
+        spec.insert("nodeName".into(), node);
+    }
+    // `SetDefaults_Pod`, then the Priority admission plugin (the class's value, or 0).
+    spec.entry("enableServiceLinks").or_insert(true.into());
+    let class = spec
+        .get("priorityClassName")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let priority = priority_class_value(class).unwrap_or(0);
+    spec.entry("priority").or_insert(priority.into());
+    spec.entry("preemptionPolicy")
+        .or_insert("PreemptLowerPriority".into());
+    // The ServiceAccount admission plugin, and the deprecated field filled from it.
+    let account = spec
+        .entry("serviceAccountName")
+        .or_insert("default".into())
+        .clone();
+    spec.insert("serviceAccount".into(), account);
+    spec.insert(
+        "tolerations".into(),
+        Value::Array(toleration::of_pod(&pod.spec)),
+    );
+    let Some(token) = token else {
+        return;
+    };
+    // `TokenVolumeSource`: the token, the cluster's CA bundle and the namespace.
+    let volume = serde_json::json!({
+        "name": token,
+        "projected": {
+            "defaultMode": 420,
+            "sources": [
+                {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
+                {"configMap": {"items": [{"key": "ca.crt", "path": "ca.crt"}], "name": "kube-root-ca.crt"}},
+                {"downwardAPI": {"items": [{"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}, "path": "namespace"}]}}
+            ]
+        }
+    });
+    push_to(spec, "volumes", volume);
+    for key in ["initContainers", "containers"] {
+        let containers = spec.get_mut(key).and_then(Value::as_array_mut);
+        for c in containers
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object_mut)
+        {
+            push_to(c, "volumeMounts", token_mount(token));
+        }
+    }
+}
+
+/// The token volume's mount, as the ServiceAccount admission plugin adds it to each container.
+fn token_mount(token: &str) -> Value {
+    serde_json::json!({
+        "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount",
+        "name": token,
+        "readOnly": true
+    })
+}
+
+/// Appends `item` to the list under `key`, making the list if there is none.
+fn push_to(object: &mut Map<String, Value>, key: &str, item: Value) {
+    match object.get_mut(key).and_then(Value::as_array_mut) {
+        Some(list) => list.push(item),
+        None => {
+            object.insert(key.into(), Value::Array(vec![item]));
+        }
+    }
+}
+
+/// The pod's status as the kubelet and the API server report it (v1.35, where
+/// `PodObservedGenerationTracking`, `InPlacePodVerticalScaling`, `SupplementalGroupsPolicy`
+/// and `RecursiveReadOnlyMounts` are on).
+fn pod_status(status: &mut Map<String, Value>, pod: &Pod, token: Option<&str>) {
+    // The kubelet's order (`generateAPIPodStatus`): PodReadyToStartContainers, Initialized,
+    // Ready, ContainersReady, PodScheduled, then the others.
+    let mut conditions: Vec<&crate::sim::api::PodCondition> =
+        pod.status.conditions.iter().collect();
+    crate::sim::order::sort_by_key(&mut conditions, |c| c.type_);
+    let conditions: Vec<Value> = conditions
+        .into_iter()
+        .map(|c| {
+            let mut v = serde_json::to_value(c).unwrap_or(Value::Null);
+            if let Some(c) = v.as_object_mut() {
+                c.insert("lastProbeTime".into(), Value::Null);
+                c.insert("observedGeneration".into(), 1.into());
+            }
+            v
+        })
+        .collect();
+    status.insert("conditions".into(), Value::Array(conditions));
+    status.insert("observedGeneration".into(), 1.into());
+    status.insert("qosClass".into(), kubectl::qos_class(&pod.spec).into());
+    // The simulator's own encoding spells these `hostIp` and `podIp`; each has a list beside it.
+    for (ours, key, ips) in [
+        ("hostIp", "hostIP", "hostIPs"),
+        ("podIp", "podIP", "podIPs"),
+    ] {
+        if let Some(ip) = status.remove(ours) {
+            status.insert(ips.into(), serde_json::json!([{ "ip": ip }]));
+            status.insert(key.into(), ip);
+        }
+    }
+    for (key, containers) in [
+        ("initContainerStatuses", &pod.spec.init_containers),
+        ("containerStatuses", &pod.spec.containers),
+    ] {
+        let Some(statuses) = status.get_mut(key).and_then(Value::as_array_mut) else {
+            continue;
+        };
+        for (cs, c) in statuses.iter_mut().zip(containers.iter()) {
+            if let Some(cs) = cs.as_object_mut() {
+                container_status(cs, pod, c, token);
+            }
+        }
+    }
+}
+
+/// One container's status: see [`pod_object`].
+fn container_status(
+    cs: &mut Map<String, Value>,
+    pod: &Pod,
+    c: &crate::sim::api::Container,
+    token: Option<&str>,
+) {
+    let restarts = cs.get("restartCount").and_then(Value::as_i64).unwrap_or(0);
+    let restarts = i32::try_from(restarts).unwrap_or(0);
+    let waiting_first = restarts == 0
+        && !cs.contains_key("lastState")
+        && cs.get("state").is_some_and(|s| s.get("waiting").is_some());
+    let (image, image_id) = kubectl::image_refs(&c.image);
+    if waiting_first {
+        cs.insert("imageID".into(), "".into());
+    } else {
+        let id = kubectl::container_id(pod, &c.name, restarts);
+        cs.insert("image".into(), image.into());
+        cs.insert("imageID".into(), image_id.into());
+        cs.insert("containerID".into(), id.clone().into());
+        if let Some(terminated) = cs
+            .get_mut("state")
+            .and_then(|s| s.get_mut("terminated"))
+            .and_then(Value::as_object_mut)
+        {
+            terminated.insert("containerID".into(), id.into());
+        }
+        let resources = serde_json::to_value(&c.resources).unwrap_or(Value::Null);
+        if let Some(requests) = resources
+            .get("requests")
+            .filter(|r| r.as_object().is_some_and(|r| !r.is_empty()))
+        {
+            cs.insert("allocatedResources".into(), requests.clone());
+        }
+        cs.insert(
+            "resources".into(),
+            if resources.is_null() {
+                Value::Object(Map::new())
+            } else {
+                resources
+            },
+        );
+        cs.insert(
+            "user".into(),
+            serde_json::json!({"linux": {"gid": 0, "supplementalGroups": [0], "uid": 0}}),
+        );
+    }
+    // The run that ended last: the one before a running (or ended) container, or, for a
+    // container waiting to be restarted, the same run its `containerID` names.
+    let waiting = cs.get("state").is_some_and(|s| s.get("waiting").is_some());
+    let last_run = if waiting { restarts } else { restarts - 1 };
+    match cs.get_mut("lastState").and_then(Value::as_object_mut) {
+        Some(last) => {
+            if let Some(terminated) = last.get_mut("terminated").and_then(Value::as_object_mut) {
+                terminated.insert(
+                    "containerID".into(),
+                    kubectl::container_id(pod, &c.name, last_run).into(),
+                );
+            }
+        }
+        None => {
+            cs.insert("lastState".into(), Value::Object(Map::new()));
+        }
+    }
+    // Each mount's status: its name, path, and for a read-only one `recursiveReadOnly`.
+    let mut mounts: Vec<Value> = c
+        .extra
+        .get("volumeMounts")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    mounts.extend(token.map(token_mount));
+    let mounts: Vec<Value> = mounts
+        .iter()
+        .map(|m| {
+            let mut status = Map::new();
+            for key in ["mountPath", "name"] {
+                if let Some(v) = m.get(key) {
+                    status.insert(key.into(), v.clone());
+                }
+            }
+            if m.get("readOnly").and_then(Value::as_bool) == Some(true) {
+                status.insert("readOnly".into(), true.into());
+                status.insert("recursiveReadOnly".into(), "Disabled".into());
+            }
+            Value::Object(status)
+        })
+        .collect();
+    if !mounts.is_empty() {
+        cs.insert("volumeMounts".into(), Value::Array(mounts));
+    }
+}
+
 /// What every stored object carries: its namespace and its creation time (at the scenario's
 /// start too, which the simulator's own encoding leaves out), and its times as RFC 3339 strings.
 fn wire_object(v: &mut Value, created: Time) {
@@ -200,9 +461,13 @@ fn wire_template(spec: &mut Value) {
         }
         meta.remove("creationTimestamp");
     }
-    let Some(pod_spec) = template.get_mut("spec") else {
-        return;
-    };
+    if let Some(pod_spec) = template.get_mut("spec") {
+        wire_pod_spec(pod_spec);
+    }
+}
+
+/// A pod spec (a template's, or a pod's) as the API server defaults it; see [`wire_template`].
+fn wire_pod_spec(pod_spec: &mut Value) {
     defaults_by_field(pod_spec);
     let Some(pod) = pod_spec.as_object_mut() else {
         return;
@@ -307,6 +572,9 @@ fn wire_times(v: &mut Value) {
                         | "deletionTimestamp"
                         | "lastUpdateTime"
                         | "lastTransitionTime"
+                        | "startTime"
+                        | "startedAt"
+                        | "finishedAt"
                 );
                 match value.as_u64() {
                     Some(ms) if is_time => *value = Time::from_millis(ms).rfc3339().into(),
@@ -1058,6 +1326,9 @@ mod tests {
             }
             for rs in sim.store().replica_sets.values() {
                 read_back(&replica_set_object(rs));
+            }
+            for p in sim.store().pods.values() {
+                read_back(&pod_object(p));
             }
         }
     }

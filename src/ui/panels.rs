@@ -275,13 +275,8 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
         kubectl::describe_deployment(m, deployment).unwrap_or_else(|e| e + "\n")
     });
     let yaml_open = RwSignal::new(false);
-    let yaml = folded_output(session, yaml_open, |m, deployment| match kubectl_yaml::get(
-        m,
-        &[(Resource::Deployments, Some(deployment))],
-    ) {
-        Ok((text, missing)) if missing.is_empty() => text,
-        Ok((_, missing)) => missing.join("\n") + "\n",
-        Err(e) => e + "\n",
+    let yaml = folded_output(session, yaml_open, |m, deployment| {
+        yaml_of(m, Resource::Deployments, deployment)
     });
     let history_open = RwSignal::new(false);
     let history = folded_output(session, history_open, |m, deployment| {
@@ -325,6 +320,13 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
             .map_or_else(String::new, |pod| {
                 kubectl::describe_pod(m, &pod).unwrap_or_else(|e| e + "\n")
             })
+    });
+    // And the same pod as `kubectl get pod -o yaml` prints it, folded until asked for.
+    let pod_yaml_open = RwSignal::new(false);
+    let pod_yaml = folded_output(session, pod_yaml_open, move |m, _| {
+        chosen_pod
+            .and_then(|p| p.get())
+            .map_or_else(String::new, |pod| yaml_of(m, Resource::Pods, &pod))
     });
     let name = move || session.with(|s| s.deployment_name().to_string());
     view! {
@@ -380,10 +382,19 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
             {move || chosen_pod.and_then(|p| p.get()).map(|pod| view! {
                 <div id="kubectl-describe-pod">
                     <FoldedCommand
-                        command=Signal::derive(move || format!("$ kubectl describe pod {pod}"))
+                        command=Signal::derive({
+                            let pod = pod.clone();
+                            move || format!("$ kubectl describe pod {pod}")
+                        })
                         open=pod_open
                         output=pod_text
                         testid="kubectl-describe-pod"
+                    />
+                    <FoldedCommand
+                        command=Signal::derive(move || format!("$ kubectl get pod {pod} -o yaml"))
+                        open=pod_yaml_open
+                        output=pod_yaml
+                        testid="kubectl-get-pod-yaml"
                     />
                 </div>
             })}
@@ -400,6 +411,15 @@ pub fn KubectlPanel(session: RwSignal<Session>) -> impl IntoView {
                 testid="kubectl-history"
             />
         </section>
+    }
+}
+
+/// `kubectl get <kind> <name> -o yaml` at the moment shown, or its error.
+fn yaml_of(m: &Moment<'_>, kind: Resource, name: &str) -> String {
+    match kubectl_yaml::get(m, &[(kind, Some(name))]) {
+        Ok((text, missing)) if missing.is_empty() => text,
+        Ok((_, missing)) => missing.join("\n") + "\n",
+        Err(e) => e + "\n",
     }
 }
 

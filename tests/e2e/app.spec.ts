@@ -623,6 +623,15 @@ test('a pod chip describes its pod in the kubectl panel, as the CLI does', async
   await expect(page.getByText(`$ kubectl describe pod ${name}`)).toBeVisible();
   await describe.scrollIntoViewIfNeeded();
   await app.screenshot('describe-pod');
+  // Beside it, folded, the same pod as `kubectl get pod -o yaml` prints it.
+  await page.getByText(`$ kubectl get pod ${name} -o yaml`).click();
+  const yaml = page.getByTestId('kubectl-get-pod-yaml');
+  await expect(yaml).toContainText(`apiVersion: v1\nkind: Pod\nmetadata:\n`);
+  await expect(yaml).toContainText(`  name: ${name}\n  namespace: default\n`);
+  await expect(yaml).toContainText('    - mountPath: /var/run/secrets/kubernetes.io/serviceaccount\n      name: kube-api-access-');
+  await expect(yaml).toContainText('  qosClass: Burstable\n');
+  await yaml.scrollIntoViewIfNeeded();
+  await app.screenshot('get-pod-yaml');
   expect(app.consoleErrors).toEqual([]);
 });
 

@@ -175,6 +175,258 @@ fn get_events_wide_adds_printevents_columns() {
     }
 }
 
+/// The output with each UID and each 64-digit ID (a container's, an image digest) replaced by
+/// a placeholder: they are drawn from the seed, and the layout around them is what counts.
+fn without_ids(text: &str) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let hex = |s: &str| s.chars().all(|c| c.is_ascii_hexdigit());
+        let uid = word.len() == 36
+            && word.split('-').map(str::len).eq([8, 4, 4, 4, 12])
+            && hex(&word.replace('-', ""));
+        if uid {
+            out.push_str("<uid>");
+        } else if word.len() == 64 && hex(word) {
+            out.push_str("<id>");
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() || c == '-' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// `kubectl get pod NAME -o yaml` (v1.35): the ReplicaSet's copy of the template with what
+/// admission adds (generation, service links, priority, the service account and its token
+/// volume, the default tolerations), the binding, and the kubelet's status: conditions in its
+/// order with `lastProbeTime: null` and `observedGeneration`, and for a crash-looping container
+/// the runtime's image name and IDs, allocated resources, root's user, the mount statuses, and
+/// the last run's exit under `lastState`, which names the same container as `containerID`
+/// while the next run waits.
+#[test]
+fn get_pod_as_yaml_prints_the_pod_as_the_api_server_returns_it() {
+    let (out, err, code) = kubectl(
+        "scenarios/crash-loop.yaml",
+        "3m",
+        &["get", "pod", "web-c676df4db-qjqlf", "-o", "yaml"],
+    );
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let expected = "apiVersion: v1
+kind: Pod
+metadata:
+  creationTimestamp: \"2026-01-01T00:00:00Z\"
+  generateName: web-c676df4db-
+  generation: 1
+  labels:
+    app: web
+    pod-template-hash: c676df4db
+  name: web-c676df4db-qjqlf
+  namespace: default
+  ownerReferences:
+  - apiVersion: apps/v1
+    blockOwnerDeletion: true
+    controller: true
+    kind: ReplicaSet
+    name: web-c676df4db
+    uid: <uid>
+  uid: <uid>
+spec:
+  containers:
+  - image: web:1.0
+    imagePullPolicy: IfNotPresent
+    name: web
+    ports:
+    - containerPort: 8080
+      protocol: TCP
+    readinessProbe:
+      failureThreshold: 3
+      httpGet:
+        path: /healthz
+        port: 8080
+        scheme: HTTP
+      periodSeconds: 5
+      successThreshold: 1
+      timeoutSeconds: 1
+    resources:
+      requests:
+        cpu: 250m
+        memory: 128Mi
+    terminationMessagePath: /dev/termination-log
+    terminationMessagePolicy: File
+    volumeMounts:
+    - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+      name: kube-api-access-kmpbk
+      readOnly: true
+  dnsPolicy: ClusterFirst
+  enableServiceLinks: true
+  nodeName: node-1
+  preemptionPolicy: PreemptLowerPriority
+  priority: 0
+  restartPolicy: Always
+  schedulerName: default-scheduler
+  securityContext: {}
+  serviceAccount: default
+  serviceAccountName: default
+  terminationGracePeriodSeconds: 30
+  tolerations:
+  - effect: NoExecute
+    key: node.kubernetes.io/not-ready
+    operator: Exists
+    tolerationSeconds: 300
+  - effect: NoExecute
+    key: node.kubernetes.io/unreachable
+    operator: Exists
+    tolerationSeconds: 300
+  volumes:
+  - name: kube-api-access-kmpbk
+    projected:
+      defaultMode: 420
+      sources:
+      - serviceAccountToken:
+          expirationSeconds: 3607
+          path: token
+      - configMap:
+          items:
+          - key: ca.crt
+            path: ca.crt
+          name: kube-root-ca.crt
+      - downwardAPI:
+          items:
+          - fieldRef:
+              apiVersion: v1
+              fieldPath: metadata.namespace
+            path: namespace
+status:
+  conditions:
+  - lastProbeTime: null
+    lastTransitionTime: \"2026-01-01T00:00:02Z\"
+    observedGeneration: 1
+    status: \"True\"
+    type: PodReadyToStartContainers
+  - lastProbeTime: null
+    lastTransitionTime: \"2026-01-01T00:00:00Z\"
+    observedGeneration: 1
+    status: \"True\"
+    type: Initialized
+  - lastProbeTime: null
+    lastTransitionTime: \"2026-01-01T00:01:53Z\"
+    message: 'containers with unready status: [web]'
+    observedGeneration: 1
+    reason: ContainersNotReady
+    status: \"False\"
+    type: Ready
+  - lastProbeTime: null
+    lastTransitionTime: \"2026-01-01T00:01:53Z\"
+    message: 'containers with unready status: [web]'
+    observedGeneration: 1
+    reason: ContainersNotReady
+    status: \"False\"
+    type: ContainersReady
+  - lastProbeTime: null
+    lastTransitionTime: \"2026-01-01T00:00:00Z\"
+    observedGeneration: 1
+    status: \"True\"
+    type: PodScheduled
+  containerStatuses:
+  - allocatedResources:
+      cpu: 250m
+      memory: 128Mi
+    containerID: containerd://<id>
+    image: docker.io/library/web:1.0
+    imageID: docker.io/library/web@sha256:<id>
+    lastState:
+      terminated:
+        containerID: containerd://<id>
+        exitCode: 1
+        finishedAt: \"2026-01-01T00:01:53Z\"
+        reason: Error
+        startedAt: \"2026-01-01T00:01:48Z\"
+    name: web
+    ready: false
+    resources:
+      requests:
+        cpu: 250m
+        memory: 128Mi
+    restartCount: 4
+    started: false
+    state:
+      waiting:
+        message: back-off 1m20s restarting failed container=web pod=web-c676df4db-qjqlf_default(<uid>)
+        reason: CrashLoopBackOff
+    user:
+      linux:
+        gid: 0
+        supplementalGroups:
+        - 0
+        uid: 0
+    volumeMounts:
+    - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+      name: kube-api-access-kmpbk
+      readOnly: true
+      recursiveReadOnly: Disabled
+  hostIP: 192.168.49.3
+  hostIPs:
+  - ip: 192.168.49.3
+  observedGeneration: 1
+  phase: Running
+  podIP: 10.244.1.2
+  podIPs:
+  - ip: 10.244.1.2
+  qosClass: Burstable
+  startTime: \"2026-01-01T00:00:00Z\"
+";
+    assert_eq!(without_ids(&out), expected);
+    // The waiting container names the run that ended, the same one its last state shows.
+    let ids: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("containerID: "))
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert_eq!(ids[0], ids[1]);
+    // The pod's own UID, in the back-off message too.
+    let uid = out
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("  uid: "))
+        .unwrap_or_default();
+    assert!(out.contains(&format!("web-c676df4db-qjqlf_default({uid})")));
+
+    // Before the runtime made its container, a pod's status has the spec's image and no IDs.
+    let (out, _, code) = kubectl(
+        "scenarios/image-typo.yaml",
+        "40s",
+        &["get", "pods", "-o", "json"],
+    );
+    assert_eq!(code, Some(0));
+    let list: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let waiting = list["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|p| {
+            p["status"]["containerStatuses"]
+                .as_array()
+                .into_iter()
+                .flatten()
+        })
+        .find(|cs| cs["state"]["waiting"]["reason"] == "ImagePullBackOff")
+        .expect("a pod waits for its image");
+    assert_eq!(waiting["image"], "web:2.0-typo");
+    assert_eq!(waiting["imageID"], "");
+    assert!(waiting.get("containerID").is_none() && waiting.get("user").is_none());
+    assert_eq!(waiting["lastState"], serde_json::json!({}));
+}
+
 /// `kubectl get deployment web -o yaml` prints the stored object as kubectl's YAML printer
 /// does: defaults filled in, keys sorted, a sequence flush with its key, the counts that are
 /// zero left out but for terminatingReplicas, times in RFC 3339 and quoted, the last-applied
@@ -311,12 +563,12 @@ status:
     let (_, err, code) = kubectl(
         "scenarios/rolling-update.yaml",
         "70s",
-        &["get", "pods", "-o", "yaml"],
+        &["get", "nodes", "-o", "yaml"],
     );
     assert_eq!(
         (err.trim_end(), code),
         (
-            "error: RolloutScope prints -o yaml and -o json for deployments and replicasets only",
+            "error: RolloutScope prints -o yaml and -o json for deployments, replicasets and pods only",
             Some(1)
         )
     );
