@@ -1321,6 +1321,32 @@ fn a_restart_after_the_evictions_cancels_none() {
     ));
 }
 
+/// A pull under way when the kubelet stops goes with the old process: the new one pulls again
+/// from the start, and the first pull's completion, still queued, does not end the second.
+#[test]
+fn a_restarted_kubelet_pulls_again_from_the_start() {
+    let yaml = one_pod_on_one_node(
+        "images:\n  web:1.0: {pull_time: 30s}\n",
+        "          - {name: web, image: \"web:1.0\"}\nactions:\n  - {at: 5s, fail_node: node-1}\n  - {at: 10s, restart_kubelet: node-1}",
+        "60s",
+    );
+    let (_, steps) = run_yaml(&yaml, 60);
+    let pod = first_pod_with_prefix(&steps, "web-");
+    assert_eq!(
+        event_times(&steps, &pod, EventReason::Pulling, "Pulling image"),
+        [0, 10_000]
+    );
+    assert_eq!(
+        event_times(
+            &steps,
+            &pod,
+            EventReason::Pulled,
+            "Successfully pulled image \"web:1.0\" in 30s (30s including waiting)"
+        ),
+        [40_000]
+    );
+}
+
 #[test]
 fn restarting_a_running_or_missing_kubelet_changes_nothing() {
     let yaml = scenario_text("node-failure.yaml").replace(

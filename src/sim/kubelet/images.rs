@@ -248,6 +248,7 @@ pub fn ensure_image_and_start(k: &mut KubeletContext<'_>, c: usize) {
     });
     k.runtime.containers[c].pull_started = Some(k.now);
     k.runtime.containers[c].pull_ms = duration;
+    k.runtime.containers[c].pull_done = Some(done);
     k.container_event(
         c,
         false,

@@ -350,6 +350,10 @@ pub struct ContainerRuntime {
     pub pull_started: Option<Time>,
     /// How long the pull itself takes once the puller is free.
     pub pull_ms: u64,
+    /// When the pull under way ends. A completion queued for an earlier pull (one a kubelet
+    /// that stopped had begun, due before this one) finds it later and waits for it.
+    #[serde(default)]
+    pub pull_done: Option<Time>,
     pub running_since: Option<Time>,
     /// Startup probe passed (or there is none).
     pub started: bool,
@@ -1688,6 +1692,19 @@ pub fn pull_complete(
         || k.runtime.terminating
     {
         return Outcome::default();
+    }
+    // The queue holds one completion per container: one left from a pull an earlier run of the
+    // kubelet began stands for this pull's, which ends later.
+    if let Some(done) = k.runtime.containers[c].pull_done.filter(|&done| done > now) {
+        let mut out = Outcome::default();
+        out.requeue.push((
+            done.millis_since(now),
+            Work::PullComplete {
+                pod: k.work_name(),
+                container: c,
+            },
+        ));
+        return out;
     }
     let initialized = k.initialized();
     images::finish_pull(&mut k, c);
