@@ -85,6 +85,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../../scenarios/node-failure.yaml"),
     ),
     (
+        "kubelet-restart.yaml",
+        include_str!("../../scenarios/kubelet-restart.yaml"),
+    ),
+    (
         "init-containers.yaml",
         include_str!("../../scenarios/init-containers.yaml"),
     ),
