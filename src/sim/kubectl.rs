@@ -26,7 +26,7 @@ use super::engine::Sim;
 use super::fingerprint;
 use super::recorder;
 use super::rng::SAFE_ALPHANUMS;
-use super::store::aggregate_containers;
+use super::store::{Store, aggregate_containers};
 use super::trace::Step;
 use crate::sim::order;
 use std::collections::BTreeMap;
@@ -1961,7 +1961,7 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
         o.push_str(&format!(
             "Node:\t{}/{}\n",
             pod.node_name,
-            pod.status.host_ip.as_deref().unwrap_or("")
+            reported_host_ip(pod).unwrap_or("")
         ));
     }
     if let Some(t) = pod.status.start_time {
@@ -2033,9 +2033,7 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
     if !pod.status.conditions.is_empty() {
         o.push_str("Conditions:\n");
         o.push_str("  Type\tStatus\n");
-        let mut conds: Vec<_> = pod.status.conditions.iter().collect();
-        order::sort_by_key(&mut conds, |c| c.type_);
-        for c in conds {
+        for c in conditions_in_api_order(sim.store(), pod) {
             o.push_str(&format!(
                 "  {} \t{} \n",
                 c.type_.as_str(),
@@ -2783,6 +2781,49 @@ pub(crate) fn image_refs(image: &str) -> (String, String) {
     let digest =
         digest.unwrap_or_else(|| format!("sha256:{}", hex(&|i| fingerprint::of(&(image, i)))));
     (name, format!("{repo}@{digest}"))
+}
+
+/// Whether the pod's kubelet has written its status: its first sync gives every container a
+/// status. Until then the status holds only what the API server and the scheduler wrote.
+pub(crate) fn kubelet_wrote_status(pod: &Pod) -> bool {
+    !pod.status.container_statuses.is_empty()
+}
+
+/// The node's address as the pod's status reports it: the kubelet writes `hostIP`, so a pod
+/// bound to a node whose kubelet has not synced it (one that stopped) has none yet.
+pub(crate) fn reported_host_ip(pod: &Pod) -> Option<&str> {
+    pod.status
+        .host_ip
+        .as_deref()
+        .filter(|_| kubelet_wrote_status(pod))
+}
+
+/// Whether the pod's kubelet has written its status since the pod was deleted: a running
+/// kubelet syncs a deleted pod at once, one that stopped does not.
+pub(crate) fn kubelet_saw_deletion(store: &Store, pod: &Pod) -> bool {
+    pod.metadata.deletion_timestamp.is_some()
+        && kubelet_wrote_status(pod)
+        && !crate::sim::kubelet::node_down(store, &pod.node_name)
+}
+
+/// The pod's conditions in the order the API server holds them: the kubelet's
+/// (PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled), then one
+/// another component appended (DisruptionTarget, before an eviction's delete). The kubelet's
+/// next status write (`mergePodStatus`) puts the conditions it does not own first, and a running
+/// kubelet writes at once when the pod is deleted, so an evicted pod on a live node lists
+/// DisruptionTarget first.
+pub(crate) fn conditions_in_api_order<'p>(
+    store: &Store,
+    pod: &'p Pod,
+) -> Vec<&'p crate::sim::api::PodCondition> {
+    let mut conds: Vec<_> = pod.status.conditions.iter().collect();
+    order::sort_by_key(&mut conds, |c| c.type_);
+    if kubelet_saw_deletion(store, pod) {
+        order::sort_by_key(&mut conds, |c| {
+            c.type_ != crate::sim::api::PodConditionType::DisruptionTarget
+        });
+    }
+    conds
 }
 
 /// The name of the token volume the ServiceAccount admission plugin adds to a pod

@@ -13,9 +13,12 @@
 //! Deployments, ReplicaSets and Pods are printed. The object's `resourceVersion` and `managedFields`
 //! are left out: the simulator keeps no write counter, and kubectl hides the managed fields.
 
-use super::api::{DEFAULT_NAMESPACE, Deployment, Pod, ReplicaSet, Time, toleration};
+use super::api::{
+    DEFAULT_NAMESPACE, Deployment, Pod, PodConditionType, ReplicaSet, Time, toleration,
+};
 use super::controller::replica_set::priority_class_value;
 use super::kubectl::{self, Moment, Resource, not_found};
+use super::store::Store;
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
 
@@ -83,11 +86,11 @@ pub fn get_as(
                 items.extend(store.replica_sets.values().map(replica_set_object));
             }
             (Resource::Pods, Some(n)) => match store.pods.get(n) {
-                Some(p) => items.push(pod_object(p)),
+                Some(p) => items.push(pod_object(store, p)),
                 None => missing.push(not_found("pods", n)),
             },
             (Resource::Pods, None) => {
-                items.extend(store.pods.values().map(|p| pod_object(p)));
+                items.extend(store.pods.values().map(|p| pod_object(store, p)));
             }
             _ => {
                 return Err(
@@ -192,7 +195,11 @@ fn replica_set_object(rs: &ReplicaSet) -> Value {
 /// the container and image IDs, what was allocated (`allocatedResources`, `resources`), the
 /// process's user (containerd 2 reports root's `uid: 0`), and each mount's status; its
 /// conditions are in the kubelet's order with `lastProbeTime: null` and `observedGeneration`.
-fn pod_object(pod: &Pod) -> Value {
+///
+/// A graceful delete raises `metadata.generation` to 2 (`BeforeDelete`); the kubelet, syncing
+/// the deleted pod, reports that generation as observed on its conditions and its status
+/// (`observedGeneration`, which only the kubelet writes).
+fn pod_object(store: &Store, pod: &Pod) -> Value {
     let mut v = serde_json::to_value(pod).unwrap_or(Value::Null);
     let Some(object) = v.as_object_mut() else {
         return v;
@@ -200,8 +207,13 @@ fn pod_object(pod: &Pod) -> Value {
     object.insert("apiVersion".into(), "v1".into());
     object.insert("kind".into(), "Pod".into());
     let node = object.remove("nodeName");
+    let generation = if pod.metadata.deletion_timestamp.is_some() {
+        2
+    } else {
+        1
+    };
     if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
-        meta.entry("generation").or_insert_with(|| 1.into());
+        meta.insert("generation".into(), generation.into());
     }
     let token = kubectl::service_account_token_volume(pod);
     if let Some(spec) = object.get_mut("spec") {
@@ -211,7 +223,7 @@ fn pod_object(pod: &Pod) -> Value {
         }
     }
     if let Some(status) = object.get_mut("status").and_then(Value::as_object_mut) {
-        pod_status(status, pod, token.as_deref());
+        pod_status(status, store, pod, token.as_deref());
     }
     wire_object(&mut v, pod.metadata.creation_timestamp);
     v
@@ -298,36 +310,49 @@ fn push_to(object: &mut Map<String, Value>, key: &str, item: Value) {
 /// The pod's status as the kubelet and the API server report it (v1.35, where
 /// `PodObservedGenerationTracking`, `InPlacePodVerticalScaling`, `SupplementalGroupsPolicy`
 /// and `RecursiveReadOnlyMounts` are on).
-fn pod_status(status: &mut Map<String, Value>, pod: &Pod, token: Option<&str>) {
-    // The kubelet's order (`generateAPIPodStatus`): PodReadyToStartContainers, Initialized,
-    // Ready, ContainersReady, PodScheduled, then the others.
-    let mut conditions: Vec<&crate::sim::api::PodCondition> =
-        pod.status.conditions.iter().collect();
-    crate::sim::order::sort_by_key(&mut conditions, |c| c.type_);
-    let conditions: Vec<Value> = conditions
+fn pod_status(status: &mut Map<String, Value>, store: &Store, pod: &Pod, token: Option<&str>) {
+    // The kubelet's conditions carry the generation it last saw; the scheduler's
+    // PodScheduled False of a pod no kubelet has, and a condition set before a delete, the
+    // first.
+    let kubelet_wrote = kubectl::kubelet_wrote_status(pod);
+    let seen = if kubectl::kubelet_saw_deletion(store, pod) {
+        2
+    } else {
+        1
+    };
+    let conditions: Vec<Value> = kubectl::conditions_in_api_order(store, pod)
         .into_iter()
         .map(|c| {
+            let kubelets = kubelet_wrote && c.type_ != PodConditionType::DisruptionTarget;
             let mut v = serde_json::to_value(c).unwrap_or(Value::Null);
             if let Some(c) = v.as_object_mut() {
                 c.insert("lastProbeTime".into(), Value::Null);
-                c.insert("observedGeneration".into(), 1.into());
+                c.insert(
+                    "observedGeneration".into(),
+                    (if kubelets { seen } else { 1 }).into(),
+                );
             }
             v
         })
         .collect();
     status.insert("conditions".into(), Value::Array(conditions));
-    status.insert("observedGeneration".into(), 1.into());
     status.insert("qosClass".into(), kubectl::qos_class(&pod.spec).into());
     // The simulator's own encoding spells these `hostIp` and `podIp`; each has a list beside it.
     for (ours, key, ips) in [
         ("hostIp", "hostIP", "hostIPs"),
         ("podIp", "podIP", "podIPs"),
     ] {
-        if let Some(ip) = status.remove(ours) {
+        if let Some(ip) = status.remove(ours).filter(|_| kubelet_wrote) {
             status.insert(ips.into(), serde_json::json!([{ "ip": ip }]));
             status.insert(key.into(), ip);
         }
     }
+    // Only the kubelet writes these; a pod it has not synced has none (`omitempty`).
+    if !kubelet_wrote {
+        status.remove("containerStatuses");
+        return;
+    }
+    status.insert("observedGeneration".into(), seen.into());
     for (key, containers) in [
         ("initContainerStatuses", &pod.spec.init_containers),
         ("containerStatuses", &pod.spec.containers),
@@ -341,6 +366,33 @@ fn pod_status(status: &mut Map<String, Value>, pod: &Pod, token: Option<&str>) {
             }
         }
     }
+}
+
+/// The identity of a container's first process as containerd 2 reports it
+/// (`status.containerStatuses[].user.linux`): `runAsUser` and `runAsGroup` (the container's
+/// over the pod's), else the images' root; its groups are its own, the pod's
+/// `supplementalGroups` and its `fsGroup` (the `Merge` policy; the simulated images list no
+/// other groups for their users), in ascending order.
+fn process_user(pod: &Pod, c: &crate::sim::api::Container) -> Value {
+    let pod_context = pod.spec.extra.get("securityContext");
+    let container_context = c.extra.get("securityContext");
+    let id = |key: &str| {
+        container_context
+            .and_then(|sc| sc.get(key))
+            .or_else(|| pod_context.and_then(|sc| sc.get(key)))
+            .and_then(Value::as_i64)
+            .unwrap_or(0)
+    };
+    let (uid, gid) = (id("runAsUser"), id("runAsGroup"));
+    let mut groups = vec![gid];
+    if let Some(context) = pod_context {
+        let listed = context.get("supplementalGroups").and_then(Value::as_array);
+        groups.extend(listed.into_iter().flatten().filter_map(Value::as_i64));
+        groups.extend(context.get("fsGroup").and_then(Value::as_i64));
+    }
+    crate::sim::order::sort(&mut groups);
+    groups.dedup();
+    serde_json::json!({"linux": {"gid": gid, "supplementalGroups": groups, "uid": uid}})
 }
 
 /// One container's status: see [`pod_object`].
@@ -385,10 +437,7 @@ fn container_status(
                 resources
             },
         );
-        cs.insert(
-            "user".into(),
-            serde_json::json!({"linux": {"gid": 0, "supplementalGroups": [0], "uid": 0}}),
-        );
+        cs.insert("user".into(), process_user(pod, c));
     }
     // The run that ended last: the one before a running (or ended) container, or, for a
     // container waiting to be restarted, the same run its `containerID` names.
@@ -1328,7 +1377,7 @@ mod tests {
                 read_back(&replica_set_object(rs));
             }
             for p in sim.store().pods.values() {
-                read_back(&pod_object(p));
+                read_back(&pod_object(sim.store(), p));
             }
         }
     }

@@ -425,6 +425,73 @@ status:
     assert_eq!(waiting["imageID"], "");
     assert!(waiting.get("containerID").is_none() && waiting.get("user").is_none());
     assert_eq!(waiting["lastState"], serde_json::json!({}));
+
+    // A pod no node can take has only what the API server and the scheduler wrote.
+    let (out, _, code) = kubectl(
+        "scenarios/six-want-four-ready.yaml",
+        "3m",
+        &["get", "pods", "-o", "json"],
+    );
+    assert_eq!(code, Some(0));
+    let list: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let pending = list["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p["status"]["phase"] == "Pending")
+        .expect("a pending pod");
+    let keys: Vec<&str> = pending["status"]
+        .as_object()
+        .map(|s| s.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    assert_eq!(keys, ["conditions", "phase", "qosClass"]);
+    assert_eq!(pending["status"]["conditions"][0]["type"], "PodScheduled");
+    assert_eq!(
+        pending["status"]["conditions"][0]["reason"],
+        "Unschedulable"
+    );
+    assert_eq!(pending["status"]["conditions"][0]["observedGeneration"], 1);
+    assert!(pending["spec"].get("nodeName").is_none());
+
+    // An evicted pod on a running node: the graceful delete made it generation 2, which the
+    // kubelet's conditions and status have observed; its merge put DisruptionTarget first.
+    let (out, _, code) = kubectl(
+        "scenarios/drain-for-maintenance.yaml",
+        "40s",
+        &["get", "pods", "-o", "json"],
+    );
+    assert_eq!(code, Some(0));
+    let list: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let evicted = list["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p["metadata"].get("deletionTimestamp").is_some())
+        .expect("an evicted pod");
+    assert_eq!(evicted["metadata"]["generation"], 2);
+    assert_eq!(evicted["status"]["observedGeneration"], 2);
+    let conditions: Vec<(&str, i64)> = evicted["status"]["conditions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            (
+                c["type"].as_str().unwrap_or_default(),
+                c["observedGeneration"].as_i64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        conditions,
+        [
+            ("DisruptionTarget", 1),
+            ("PodReadyToStartContainers", 2),
+            ("Initialized", 2),
+            ("Ready", 2),
+            ("ContainersReady", 2),
+            ("PodScheduled", 2),
+        ]
+    );
 }
 
 /// `kubectl get deployment web -o yaml` prints the stored object as kubectl's YAML printer

@@ -1198,15 +1198,15 @@ fn describe_shows_spread_constraints_seccomp_and_qos() {
 }
 
 /// describe pod's header follows the pod: its priority (the class's value, as admission set it)
-/// and its priority and runtime class, its service account
-/// (`default` only when the template names none), the template's annotations with the
-/// `restartedAt` that `kubectl rollout restart` put there, and the pod's seccomp profile.
+/// and its priority and runtime class, its service account (the namespace has only `default`,
+/// so a template names that one or none), the template's annotations with the `restartedAt`
+/// that `kubectl rollout restart` put there, and the pod's seccomp profile.
 #[test]
 fn describe_pod_header_follows_the_pod() {
     let yaml = one_pod_scenario(
         "{labels: {app: web}, annotations: {team: blue}}",
         "
-        serviceAccountName: web-sa
+        serviceAccountName: default
         priorityClassName: system-cluster-critical
         runtimeClassName: gvisor
         securityContext: {seccompProfile: {type: RuntimeDefault}}",
@@ -1226,11 +1226,40 @@ fn describe_pod_header_follows_the_pod() {
         .unwrap_or_default();
     let text = kubectl::describe_pod(&m, &pod).unwrap_or_else(|e| e);
     for want in [
-        "Priority:             2000000000\nPriority Class Name:  system-cluster-critical\nRuntime Class Name:   gvisor\nService Account:      web-sa\n",
+        "Priority:             2000000000\nPriority Class Name:  system-cluster-critical\nRuntime Class Name:   gvisor\nService Account:      default\n",
         "Annotations:          kubectl.kubernetes.io/restartedAt: 2026-01-01T00:00:20Z\n                      team: blue\nStatus:               Running\nSeccompProfile:       RuntimeDefault\n",
     ] {
         assert!(text.contains(want), "missing {want:?} in\n{text}");
     }
+}
+
+/// `get pod -o json` of a pod whose template sets who its process runs as: the runtime reports
+/// `runAsUser` and `runAsGroup` (the container's over the pod's), and the groups with the pod's
+/// `supplementalGroups` and `fsGroup`.
+#[test]
+fn get_pod_reports_the_user_the_security_context_asks_for() {
+    let yaml = one_pod_scenario(
+        "{labels: {app: web}}",
+        "
+        securityContext: {runAsUser: 1000, runAsGroup: 3000, fsGroup: 2000, supplementalGroups: [4000]}",
+        "
+            securityContext: {runAsUser: 1001}",
+        "",
+    );
+    let (sim, steps) = run(&yaml, 30);
+    let m = Moment::new(&sim, &steps).at(Time::from_secs(30));
+    let (text, missing) = rolloutscope::sim::kubectl_yaml::get_as(
+        &m,
+        &[(Resource::Pods, None)],
+        rolloutscope::sim::kubectl_yaml::Output::Json,
+    )
+    .expect("pods print as JSON");
+    assert!(missing.is_empty());
+    let list: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(
+        list["items"][0]["status"]["containerStatuses"][0]["user"],
+        serde_json::json!({"linux": {"gid": 3000, "supplementalGroups": [2000, 3000, 4000], "uid": 1001}})
+    );
 }
 
 /// §18.2: a scenario file's errors come in line order, but the Deployment's keep the API

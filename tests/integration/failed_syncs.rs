@@ -524,4 +524,13 @@ fn priority_admission_refuses_unknown_classes_and_written_priorities() {
         None
     );
     assert_eq!(first_refusal("        priority: 0\n"), None);
+    // The ServiceAccount plugin runs first: the namespace has only the `default` account.
+    let refusal =
+        first_refusal("        serviceAccountName: web-sa\n        priorityClassName: high\n")
+            .unwrap_or_default();
+    assert!(
+        refusal.ends_with("-\" is forbidden: error looking up service account default/web-sa: serviceaccount \"web-sa\" not found"),
+        "{refusal}"
+    );
+    assert_eq!(first_refusal("        serviceAccountName: default\n"), None);
 }

@@ -171,6 +171,40 @@ pub fn priority_class_value(class: &str) -> Option<i64> {
         .map(|(_, value)| *value)
 }
 
+/// An admission plugin's refusal of a pod being created (`admission.NewForbidden`), which names
+/// the pod by its `generateName` as the API server has not named it yet.
+fn admission_forbidden(pod: &crate::sim::api::Pod, why: &str) -> String {
+    let name = if pod.metadata.generate_name.is_empty() {
+        &pod.metadata.name
+    } else {
+        &pod.metadata.generate_name
+    };
+    format!("pods {name:?} is forbidden: {why}")
+}
+
+/// The ServiceAccount admission plugin (`plugin/pkg/admission/serviceaccount`, `Admit`): the
+/// pod's service account must exist. The simulated namespace has only `default`, which the
+/// plugin fills in when the template names none, so any other name is refused:
+/// `error looking up service account default/<name>: serviceaccount "<name>" not found`.
+fn service_account_admission(pod: &crate::sim::api::Pod) -> Result<(), String> {
+    let account = pod
+        .spec
+        .extra
+        .get("serviceAccountName")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default();
+    if account.is_empty() || account == "default" {
+        return Ok(());
+    }
+    Err(admission_forbidden(
+        pod,
+        &format!(
+            "error looking up service account {}/{account}: serviceaccount {account:?} not found",
+            crate::sim::api::DEFAULT_NAMESPACE
+        ),
+    ))
+}
+
 /// The Priority admission plugin (`plugin/pkg/admission/priority`, `admitPod` on create): the
 /// pod's `priorityClassName` must name a PriorityClass, and a `priority` or `preemptionPolicy`
 /// written in the template must equal what the class (or, without one, the default of 0 and
@@ -178,14 +212,7 @@ pub fn priority_class_value(class: &str) -> Option<i64> {
 /// names the pod by its `generateName` (`pods "web-84f646b754-" is forbidden: …`).
 fn priority_admission(pod: &crate::sim::api::Pod) -> Result<(), String> {
     let extra = &pod.spec.extra;
-    let forbidden = |why: String| {
-        let name = if pod.metadata.generate_name.is_empty() {
-            &pod.metadata.name
-        } else {
-            &pod.metadata.generate_name
-        };
-        format!("pods {name:?} is forbidden: {why}")
-    };
+    let forbidden = |why: String| admission_forbidden(pod, &why);
     let class = extra
         .get("priorityClassName")
         .and_then(serde_json::Value::as_str)
@@ -244,7 +271,9 @@ fn manage_replicas(
         let mut created = Vec::new();
         let (successes, errs, batches) = slow_start_batch(want, 1, || {
             let pod = new_pod(store, rs, names);
-            // The mutating Priority admission plugin runs before the pod is named and validated.
+            // The mutating admission plugins (ServiceAccount, then Priority, in the API server's
+            // order) run before the pod is named and validated.
+            service_account_admission(&pod)?;
             priority_admission(&pod)?;
             // The API server validates a pod before admission (the quota) looks at it.
             let invalid = crate::sim::validation::validate_pod_create(&pod.spec);
