@@ -686,6 +686,16 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
         // The status is the kubelet's last word: once the object (and key) exists, the pod
         // starts at its worker's next sync, so the verdict must not ask for it again.
         let store = sim.store();
+        let root = config_error.iter().any(|p| {
+            p.spec
+                .init_containers
+                .iter()
+                .chain(&p.spec.containers)
+                .any(|c| {
+                    super::kubelet::run_as_non_root_error(p, c, sim.world().behavior(&c.image).user)
+                        .is_some()
+                })
+        });
         let fixed = !config_error.iter().any(|p| {
             p.spec
                 .init_containers
@@ -693,7 +703,19 @@ pub fn diagnose_at(sim: &Sim, steps: &[Step], deployment: &str, now: Time) -> Di
                 .chain(&p.spec.containers)
                 .any(|c| super::kubelet::missing_config(store, c).is_some())
         });
-        if fixed {
+        if root && fixed {
+            Verdict {
+                cause: Cause::ContainerConfig,
+                summary: format!(
+                    "{} cannot start: STATUS CreateContainerConfigError ({message}). The securityContext asks for runAsNonRoot, and the container would run as root: the kubelet refuses to create it. {serving}",
+                    pods_word(config_error.len(), "new "),
+                ),
+                raising_replicas_helps: false,
+                advice: format!(
+                    "Raising replicas will not help: every new pod asks the same. Set securityContext.runAsUser to a non-zero user ID, use an image that runs as a non-root user, or roll back (kubectl rollout undo deploy/{name})."
+                ),
+            }
+        } else if fixed {
             Verdict {
                 cause: Cause::ContainerConfig,
                 summary: format!(

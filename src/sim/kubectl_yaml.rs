@@ -18,6 +18,7 @@ use super::api::{
 };
 use super::controller::replica_set::priority_class_value;
 use super::kubectl::{self, Moment, Resource, not_found};
+use super::kubelet::World;
 use super::store::Store;
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
@@ -66,7 +67,7 @@ pub fn get_as(
     requests: &[(Resource, Option<&str>)],
     output: Output,
 ) -> Result<(String, Vec<String>), String> {
-    let store = m.sim.store();
+    let (store, world) = (m.sim.store(), m.sim.world());
     let mut items = Vec::new();
     let mut missing = Vec::new();
     for &(kind, name) in requests {
@@ -86,11 +87,11 @@ pub fn get_as(
                 items.extend(store.replica_sets.values().map(replica_set_object));
             }
             (Resource::Pods, Some(n)) => match store.pods.get(n) {
-                Some(p) => items.push(pod_object(store, p)),
+                Some(p) => items.push(pod_object(store, world, p)),
                 None => missing.push(not_found("pods", n)),
             },
             (Resource::Pods, None) => {
-                items.extend(store.pods.values().map(|p| pod_object(store, p)));
+                items.extend(store.pods.values().map(|p| pod_object(store, world, p)));
             }
             _ => {
                 return Err(
@@ -199,7 +200,7 @@ fn replica_set_object(rs: &ReplicaSet) -> Value {
 /// A graceful delete raises `metadata.generation` to 2 (`BeforeDelete`); the kubelet, syncing
 /// the deleted pod, reports that generation as observed on its conditions and its status
 /// (`observedGeneration`, which only the kubelet writes).
-fn pod_object(store: &Store, pod: &Pod) -> Value {
+fn pod_object(store: &Store, world: &World, pod: &Pod) -> Value {
     let mut v = serde_json::to_value(pod).unwrap_or(Value::Null);
     let Some(object) = v.as_object_mut() else {
         return v;
@@ -223,7 +224,7 @@ fn pod_object(store: &Store, pod: &Pod) -> Value {
         }
     }
     if let Some(status) = object.get_mut("status").and_then(Value::as_object_mut) {
-        pod_status(status, store, pod, token.as_deref());
+        pod_status(status, store, world, pod, token.as_deref());
     }
     wire_object(&mut v, pod.metadata.creation_timestamp);
     v
@@ -310,7 +311,13 @@ fn push_to(object: &mut Map<String, Value>, key: &str, item: Value) {
 /// The pod's status as the kubelet and the API server report it (v1.35, where
 /// `PodObservedGenerationTracking`, `InPlacePodVerticalScaling`, `SupplementalGroupsPolicy`
 /// and `RecursiveReadOnlyMounts` are on).
-fn pod_status(status: &mut Map<String, Value>, store: &Store, pod: &Pod, token: Option<&str>) {
+fn pod_status(
+    status: &mut Map<String, Value>,
+    store: &Store,
+    world: &World,
+    pod: &Pod,
+    token: Option<&str>,
+) {
     // The kubelet's conditions carry the generation it last saw; the scheduler's
     // PodScheduled False of a pod no kubelet has, and a condition set before a delete, the
     // first.
@@ -362,28 +369,24 @@ fn pod_status(status: &mut Map<String, Value>, store: &Store, pod: &Pod, token: 
         };
         for (cs, c) in statuses.iter_mut().zip(containers.iter()) {
             if let Some(cs) = cs.as_object_mut() {
-                container_status(cs, pod, c, token);
+                container_status(cs, pod, c, token, world);
             }
         }
     }
 }
 
 /// The identity of a container's first process as containerd 2 reports it
-/// (`status.containerStatuses[].user.linux`): `runAsUser` and `runAsGroup` (the container's
-/// over the pod's), else the images' root; its groups are its own, the pod's
+/// (`status.containerStatuses[].user.linux`): `runAsUser` (the container's over the pod's), else
+/// the image's user, and `runAsGroup`, else group 0; its groups are its own, the pod's
 /// `supplementalGroups` and its `fsGroup` (the `Merge` policy; the simulated images list no
 /// other groups for their users), in ascending order.
-fn process_user(pod: &Pod, c: &crate::sim::api::Container) -> Value {
+fn process_user(pod: &Pod, c: &crate::sim::api::Container, image_user: i64) -> Value {
     let pod_context = pod.spec.extra.get("securityContext");
-    let container_context = c.extra.get("securityContext");
     let id = |key: &str| {
-        container_context
-            .and_then(|sc| sc.get(key))
-            .or_else(|| pod_context.and_then(|sc| sc.get(key)))
-            .and_then(Value::as_i64)
-            .unwrap_or(0)
+        crate::sim::kubelet::effective_security_field(pod, c, key).and_then(Value::as_i64)
     };
-    let (uid, gid) = (id("runAsUser"), id("runAsGroup"));
+    let uid = id("runAsUser").unwrap_or(image_user);
+    let gid = id("runAsGroup").unwrap_or(0);
     let mut groups = vec![gid];
     if let Some(context) = pod_context {
         let listed = context.get("supplementalGroups").and_then(Value::as_array);
@@ -401,6 +404,7 @@ fn container_status(
     pod: &Pod,
     c: &crate::sim::api::Container,
     token: Option<&str>,
+    world: &World,
 ) {
     let restarts = cs.get("restartCount").and_then(Value::as_i64).unwrap_or(0);
     let restarts = i32::try_from(restarts).unwrap_or(0);
@@ -437,7 +441,10 @@ fn container_status(
                 resources
             },
         );
-        cs.insert("user".into(), process_user(pod, c));
+        cs.insert(
+            "user".into(),
+            process_user(pod, c, world.behavior(&c.image).user),
+        );
     }
     // The run that ended last: the one before a running (or ended) container, or, for a
     // container waiting to be restarted, the same run its `containerID` names.
@@ -1377,7 +1384,7 @@ mod tests {
                 read_back(&replica_set_object(rs));
             }
             for p in sim.store().pods.values() {
-                read_back(&pod_object(sim.store(), p));
+                read_back(&pod_object(sim.store(), sim.world(), p));
             }
         }
     }

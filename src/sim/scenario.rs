@@ -897,6 +897,7 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
                 "shutdown_exit_code",
                 "response_time",
                 "exec_output",
+                "user",
             ],
         );
         let mut ib = ImageBehavior {
@@ -973,6 +974,15 @@ fn load_images(l: &mut Loader<'_>, v: Option<&Value>) -> World {
             match v.as_str() {
                 Some(text) => ib.exec_output = text.trim().to_string(),
                 None => l.err(&format!("{path}.exec_output"), "must be a string"),
+            }
+        }
+        if let Some(v) = m.get("user") {
+            match v.as_i64().filter(|u| (0..=i64::from(i32::MAX)).contains(u)) {
+                Some(u) => ib.user = u,
+                None => l.err(
+                    &format!("{path}.user"),
+                    "must be a numeric user ID from 0 to 2147483647",
+                ),
             }
         }
         if let Some(v) = m.get("response_time") {

@@ -1198,7 +1198,7 @@ fn describe_shows_spread_constraints_seccomp_and_qos() {
 }
 
 /// describe pod's header follows the pod: its priority (the class's value, as admission set it)
-/// and its priority and runtime class, its service account (the namespace has only `default`,
+/// and its priority class, its service account (the namespace has only `default`,
 /// so a template names that one or none), the template's annotations with the `restartedAt`
 /// that `kubectl rollout restart` put there, and the pod's seccomp profile.
 #[test]
@@ -1208,7 +1208,6 @@ fn describe_pod_header_follows_the_pod() {
         "
         serviceAccountName: default
         priorityClassName: system-cluster-critical
-        runtimeClassName: gvisor
         securityContext: {seccompProfile: {type: RuntimeDefault}}",
         "",
         "
@@ -1226,7 +1225,7 @@ fn describe_pod_header_follows_the_pod() {
         .unwrap_or_default();
     let text = kubectl::describe_pod(&m, &pod).unwrap_or_else(|e| e);
     for want in [
-        "Priority:             2000000000\nPriority Class Name:  system-cluster-critical\nRuntime Class Name:   gvisor\nService Account:      default\n",
+        "Priority:             2000000000\nPriority Class Name:  system-cluster-critical\nService Account:      default\n",
         "Annotations:          kubectl.kubernetes.io/restartedAt: 2026-01-01T00:00:20Z\n                      team: blue\nStatus:               Running\nSeccompProfile:       RuntimeDefault\n",
     ] {
         assert!(text.contains(want), "missing {want:?} in\n{text}");
@@ -1259,6 +1258,97 @@ fn get_pod_reports_the_user_the_security_context_asks_for() {
     assert_eq!(
         list["items"][0]["status"]["containerStatuses"][0]["user"],
         serde_json::json!({"linux": {"gid": 3000, "supplementalGroups": [2000, 3000, 4000], "uid": 1001}})
+    );
+}
+
+/// `verifyRunAsNonRoot`: `runAsNonRoot: true` without a `runAsUser` cannot start a container
+/// whose image runs as root, nor with `runAsUser: 0` (the kubelet's
+/// CreateContainerConfigError, and the diagnosis says why); a non-zero `runAsUser`, or an image
+/// that runs as another user, starts. A `runtimeClassName` is refused at admission: the
+/// cluster has no RuntimeClass.
+#[test]
+fn run_as_non_root_needs_a_non_root_user() {
+    let stuck = |spec: &str, container: &str, images: &str| {
+        let yaml = one_pod_scenario("{labels: {app: web}}", spec, container, "")
+            .replace("deployment:\n", &format!("{images}deployment:\n"));
+        let (sim, steps) = run(&yaml, 30);
+        let pod = sim.store().pods.values().next().cloned();
+        let message = pod
+            .as_ref()
+            .and_then(|p| match &p.status.container_statuses[0].state {
+                rolloutscope::sim::api::ContainerState::Waiting { reason, message }
+                    if reason == "CreateContainerConfigError" =>
+                {
+                    Some(message.clone())
+                }
+                _ => None,
+            });
+        (sim, steps, pod, message)
+    };
+    let (sim, steps, pod, message) = stuck(
+        "
+        securityContext: {runAsNonRoot: true}",
+        "",
+        "",
+    );
+    let pod = pod.expect("a pod");
+    let want = format!(
+        "container has runAsNonRoot and image will run as root (pod: \"{}_default({})\", container: web)",
+        pod.metadata.name, pod.metadata.uid
+    );
+    assert_eq!(message.as_deref(), Some(want.as_str()));
+    assert!(messages(&steps, EventReason::Failed).contains(&format!("Error: {want}")));
+    let d = diagnose(&sim, &steps, "web");
+    assert_eq!(d.verdict.cause, Cause::ContainerConfig);
+    assert!(
+        d.verdict.summary.contains("asks for runAsNonRoot"),
+        "{}",
+        d.verdict.summary
+    );
+    let (.., message) = stuck(
+        "",
+        "
+            securityContext: {runAsNonRoot: true, runAsUser: 0}",
+        "",
+    );
+    assert!(
+        message
+            .is_some_and(|m| m.starts_with("container's runAsUser breaks non-root policy (pod: ")),
+    );
+    for (spec, images) in [
+        (
+            "
+        securityContext: {runAsNonRoot: true, runAsUser: 1000}",
+            "",
+        ),
+        (
+            "
+        securityContext: {runAsNonRoot: true}",
+            "images:\n  web:1.0: {user: 101}\n",
+        ),
+    ] {
+        let (_, _, pod, message) = stuck(spec, "", images);
+        assert_eq!(message, None, "{spec} {images}");
+        assert!(pod.is_some_and(|p| p.is_ready()), "{spec} {images}");
+    }
+    let yaml = one_pod_scenario(
+        "{labels: {app: web}}",
+        "
+        runtimeClassName: gvisor",
+        "",
+        "",
+    );
+    let (sim, steps) = run(&yaml, 10);
+    assert!(sim.store().pods.is_empty());
+    let refusals = messages(&steps, EventReason::FailedCreate);
+    assert!(
+        refusals
+            .first()
+            .is_some_and(|m| m.starts_with("Error creating: pods \"web-")
+                && m.ends_with(
+                    "-\" is forbidden: pod rejected: RuntimeClass \"gvisor\" not found"
+                )),
+        "{refusals:?}"
     );
 }
 

@@ -205,6 +205,24 @@ fn service_account_admission(pod: &crate::sim::api::Pod) -> Result<(), String> {
     ))
 }
 
+/// The RuntimeClass admission plugin (`plugin/pkg/admission/runtimeclass`, `prepareObjects`):
+/// a pod's `runtimeClassName` must name a RuntimeClass, and the simulated cluster, like a fresh
+/// kubeadm or kind one, has none: `pod rejected: RuntimeClass "<name>" not found`.
+fn runtime_class_admission(pod: &crate::sim::api::Pod) -> Result<(), String> {
+    match pod
+        .spec
+        .extra
+        .get("runtimeClassName")
+        .and_then(serde_json::Value::as_str)
+    {
+        Some(class) => Err(admission_forbidden(
+            pod,
+            &format!("pod rejected: RuntimeClass {class:?} not found"),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The Priority admission plugin (`plugin/pkg/admission/priority`, `admitPod` on create): the
 /// pod's `priorityClassName` must name a PriorityClass, and a `priority` or `preemptionPolicy`
 /// written in the template must equal what the class (or, without one, the default of 0 and
@@ -275,6 +293,7 @@ fn manage_replicas(
             // order) run before the pod is named and validated.
             service_account_admission(&pod)?;
             priority_admission(&pod)?;
+            runtime_class_admission(&pod)?;
             // The API server validates a pod before admission (the quota) looks at it.
             let invalid = crate::sim::validation::validate_pod_create(&pod.spec);
             if !invalid.is_empty() {

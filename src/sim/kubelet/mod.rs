@@ -79,6 +79,10 @@ pub struct ImageBehavior {
     /// `Unhealthy` event; empty when the scenario does not say, as for a silent command.
     #[serde(default)]
     pub exec_output: String,
+    /// The numeric user the image runs its process as (its `USER`): 0, root, unless the
+    /// scenario says otherwise. `runAsNonRoot` checks it.
+    #[serde(default)]
+    pub user: i64,
 }
 
 impl Default for ImageBehavior {
@@ -97,6 +101,7 @@ impl Default for ImageBehavior {
             shutdown_exit_code: probes::SIGTERM_EXIT_CODE,
             response_ms: 0,
             exec_output: String::new(),
+            user: 0,
         }
     }
 }
@@ -209,6 +214,44 @@ pub fn missing_config(store: &Store, c: &Container) -> Option<ConfigProblem> {
                 }),
             },
         )
+}
+
+/// A `securityContext` field of the container, else of the pod
+/// (`DetermineEffectiveSecurityContext`).
+pub fn effective_security_field<'a>(
+    pod: &'a Pod,
+    c: &'a Container,
+    key: &str,
+) -> Option<&'a Value> {
+    c.extra
+        .get("securityContext")
+        .and_then(|sc| sc.get(key))
+        .or_else(|| {
+            pod.spec
+                .extra
+                .get("securityContext")
+                .and_then(|sc| sc.get(key))
+        })
+}
+
+/// `verifyRunAsNonRoot`: with `runAsNonRoot: true`, a `runAsUser` of 0, or without one an image
+/// that runs as root (`image_user` 0), keeps the container from being created.
+pub fn run_as_non_root_error(pod: &Pod, c: &Container, image_user: i64) -> Option<String> {
+    let non_root = effective_security_field(pod, c, "runAsNonRoot").and_then(Value::as_bool);
+    if non_root != Some(true) {
+        return None;
+    }
+    let who = format!("(pod: {:?}, container: {})", format_pod(pod), c.name);
+    match effective_security_field(pod, c, "runAsUser").and_then(Value::as_i64) {
+        Some(0) => Some(format!(
+            "container's runAsUser breaks non-root policy {who}"
+        )),
+        Some(_) => None,
+        None if image_user == 0 => Some(format!(
+            "container has runAsNonRoot and image will run as root {who}"
+        )),
+        None => None,
+    }
 }
 
 /// Every data key the pod's containers read one by one from the ConfigMap (or Secret) `name`:
@@ -1285,8 +1328,26 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         return;
     };
     // `generateContainerConfig` builds the environment before the container is created; a
-    // ConfigMap or Secret it needs that is missing stops this container here.
-    if let Some(err) = missing_config(k.store, spec).map(|p| p.to_string()) {
+    // ConfigMap or Secret it needs that is missing stops this container here. Then it checks
+    // the user the container would run as against `runAsNonRoot` (`verifyRunAsNonRoot`).
+    let refusal = missing_config(k.store, spec)
+        .map(|p| {
+            (
+                p.to_string(),
+                "its environment needs what the namespace lacks",
+                "; creating the object would let it start",
+            )
+        })
+        .or_else(|| {
+            run_as_non_root_error(pod, spec, k.world.behavior(&spec.image).user).map(|err| {
+                (
+                    err,
+                    "its securityContext asks for runAsNonRoot, and it would run as root",
+                    ", with the same answer until the template sets a runAsUser other than 0 or uses an image that runs as another user",
+                )
+            })
+        });
+    if let Some((err, cause, until)) = refusal {
         k.container_event(c, true, EventReason::Failed, format!("Error: {err}"));
         k.set_state(
             c,
@@ -1298,7 +1359,7 @@ pub fn start_container(k: &mut KubeletContext<'_>, c: usize) {
         k.out.stage = Some(Stage::Retry);
         let (look, why) = images::look_again_after_failure(k);
         k.out.say(format!(
-            "The kubelet cannot create container {} of {}: its environment needs what the namespace lacks ({err}). STATUS shows {}, and the kubelet tries again each time the pod worker looks, next in {} ({why}); creating the object would let it start.",
+            "The kubelet cannot create container {} of {}: {cause} ({err}). STATUS shows {}, and the kubelet tries again each time the pod worker looks, next in {} ({why}){until}.",
             spec.name,
             pod.metadata.name,
             k.status_word(c, "CreateContainerConfigError"),
