@@ -58,6 +58,10 @@ const GOLDEN: &[(&str, &str)] = &[
         "node-failure.yaml",
         include_str!("../golden/node-failure.txt"),
     ),
+    (
+        "kubelet-restart.yaml",
+        include_str!("../golden/kubelet-restart.txt"),
+    ),
     ("crash-loop.yaml", include_str!("../golden/crash-loop.txt")),
     (
         "init-containers.yaml",
