@@ -61,8 +61,14 @@ pub enum Command {
     /// The repair of that fault: the node's kubelet starts again (`systemctl start kubelet` on
     /// the node), its containers having kept running.
     RestartKubelet(String),
-    /// `kubectl delete pod <name>`; a prefix deletes the first pod (by name) that starts with it.
-    DeletePod(String),
+    /// `kubectl delete pod <name> [--grace-period=N] [--force]`; a prefix deletes the first pod
+    /// (by name) that starts with it. `grace_period` is kubectl's, after its own rules
+    /// ([`parse_delete_pod`]); `force` with a grace period of 0 removes the pod object at once.
+    DeletePod {
+        pod: String,
+        grace_period: Option<i64>,
+        force: bool,
+    },
     /// A fault: the pod's readiness endpoint stops answering (its app lost a dependency).
     BreakReadiness(String),
     /// A fault: the pod's first container exits with the image's exit code (a crash).
@@ -169,7 +175,23 @@ impl Command {
                 taint.text(),
                 if *remove { "-" } else { "" }
             ),
-            Command::DeletePod(p) => format!("kubectl delete pod {p}"),
+            Command::DeletePod {
+                pod,
+                grace_period,
+                force,
+            } => {
+                let mut line = format!("kubectl delete pod {pod}");
+                if *force {
+                    line.push_str(" --force");
+                }
+                // kubectl's own defaulting is not echoed: only what was typed.
+                if let Some(g) = grace_period.filter(|g| !(*force && *g == 0)) {
+                    line.push_str(&format!(" --grace-period={g}"));
+                } else if *force {
+                    line.push_str(" --grace-period=0");
+                }
+                line
+            }
             Command::RestartKubelet(_) => {
                 format!("(repair) {}", self.fault().unwrap_or_default())
             }
@@ -219,7 +241,9 @@ impl Command {
             | Command::RestartKubelet(n)
             | Command::Drain { node: n, .. }
             | Command::Taint { node: n, .. } => format!("node/{n}"),
-            Command::DeletePod(p) | Command::BreakReadiness(p) | Command::CrashPod(p) => {
+            Command::DeletePod { pod: p, .. }
+            | Command::BreakReadiness(p)
+            | Command::CrashPod(p) => {
                 format!("pod/{}", resolve_pod(store, p).unwrap_or_else(|| p.clone()))
             }
             Command::FailRegistry(i) => format!("image/{i}"),
@@ -933,10 +957,18 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 "{kind}/{name} created. Nothing is told about it: the kubelet reads it the next time it builds the environment of a container that needs it, so a pod waiting in CreateContainerConfigError starts when its pod worker next looks."
             ));
         }
-        Command::DeletePod(p) => {
+        Command::DeletePod {
+            pod: p,
+            grace_period,
+            force,
+        } => {
             let name = existing_pod(store, p)?;
             let pod = store.pods.get(name.as_str());
-            let grace = pod.map_or(30, |pod| pod.spec.termination_grace_seconds());
+            if *force && *grace_period == Some(0) {
+                return Ok(force_delete(store, &name, out));
+            }
+            let grace = grace_period
+                .unwrap_or_else(|| pod.map_or(30, |pod| pod.spec.termination_grace_seconds()));
             let bound = pod.is_some_and(|p| !p.node_name.is_empty());
             let terminating = pod.is_some_and(|p| p.metadata.deletion_timestamp.is_some());
             out.change(Change::DeletePod {
@@ -961,6 +993,112 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
         }
     }
     Ok(out)
+}
+
+/// The warning kubectl prints before a force deletion (`--force --grace-period=0`).
+pub const FORCE_DELETE_WARNING: &str = "Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.";
+
+/// `kubectl delete pod <name> [--grace-period=N] [--force]`, read as kubectl reads its flags
+/// (`DeleteOptions.Complete`): `--grace-period=0` without `--force` becomes 1, so that no one
+/// force-deletes by accident; `--force` without a grace period means 0. Other flags, and a
+/// negative or non-numeric grace period, are refused with kubectl's words.
+///
+/// # Errors
+/// kubectl's error for a flag it does not take.
+pub fn parse_delete_pod(text: &str) -> Result<Command, String> {
+    let mut words = text.split_whitespace();
+    let pod = words
+        .next()
+        .filter(|w| !w.starts_with('-'))
+        .ok_or_else(|| "error: resource(s) were provided, but no name was specified".to_string())?
+        .to_string();
+    let (mut grace_period, mut force) = (None, false);
+    for word in words {
+        match word.split_once('=') {
+            _ if word == "--force" || word == "--force=true" => force = true,
+            Some(("--grace-period", n)) => match n.parse::<i64>() {
+                Ok(g) if g >= -1 => grace_period = (g >= 0).then_some(g),
+                _ => {
+                    return Err(format!(
+                        "error: invalid argument {n:?} for \"--grace-period\" flag: strconv.ParseInt: parsing {n:?}: invalid syntax"
+                    ));
+                }
+            },
+            _ => return Err(format!("error: unknown flag: {word}")),
+        }
+    }
+    if grace_period == Some(0) && !force {
+        grace_period = Some(1);
+    }
+    if force && grace_period.is_none() {
+        grace_period = Some(0);
+    }
+    Ok(Command::DeletePod {
+        pod,
+        grace_period,
+        force,
+    })
+}
+
+/// A force deletion: the API server removes the pod object at once, without waiting for its
+/// kubelet. Its ReplicaSet replaces it (if it was not being deleted already, when it had), and
+/// the scheduler counts its node's resources free again, though the containers may still run:
+/// a running kubelet stops them with the 2 s minimum grace period (`Killing`), a stopped one
+/// never learns of it.
+fn force_delete(store: &Store, name: &str, mut out: Outcome) -> Outcome {
+    let Some(pod) = store.pods.get(name) else {
+        return out;
+    };
+    let node = pod.node_name.clone();
+    let terminating = pod.metadata.deletion_timestamp.is_some();
+    let kubelet_up = !node.is_empty() && !super::kubelet::node_down(store, &node);
+    out.change(Change::RemovePod(name.to_string()));
+    // A pod gone while its taint eviction was still to come has that work cancelled.
+    let cancelled =
+        super::controller::node_lifecycle::cancel_eviction_of_removed_pod(store, pod, &mut out);
+    if kubelet_up && !terminating {
+        for cs in pod
+            .status
+            .init_container_statuses
+            .iter()
+            .chain(&pod.status.container_statuses)
+            .filter(|cs| matches!(cs.state, super::api::ContainerState::Running { .. }))
+        {
+            let mut e = super::api::Event::normal(
+                super::kubelet::COMPONENT,
+                super::api::ObjectRef::container(name, &cs.name),
+                super::api::EventReason::Killing,
+                format!("Stopping container {}", cs.name),
+            );
+            e.source = format!("{}, {node}", super::kubelet::COMPONENT).into();
+            out.events.push(e);
+        }
+    }
+    let on_node = if node.is_empty() {
+        "It was on no node.".to_string()
+    } else if kubelet_up {
+        format!(
+            "The kubelet on {node} learns of it from its watch and stops the containers with the 2 s minimum grace period; the scheduler already counts {node}'s resources free."
+        )
+    } else {
+        format!(
+            "The kubelet on {node} is down and never confirms: whatever ran there may still run when the machine comes back, while the scheduler already counts {node}'s resources free. This is what the warning is about."
+        )
+    };
+    let replaced = if terminating {
+        "Its ReplicaSet had already replaced it at the first delete."
+    } else {
+        "Its ReplicaSet sets out to create a replacement at once."
+    };
+    let cancelled = if cancelled {
+        " The taint eviction controller cancels the eviction it had timed for it."
+    } else {
+        ""
+    };
+    out.say(format!(
+        "{FORCE_DELETE_WARNING}\npod \"{name}\" force deleted from default namespace\nThe API server removes the pod object at once (grace period 0), without waiting for the kubelet. {on_node} {replaced}{cancelled}"
+    ));
+    out
 }
 
 /// `RunCordonOrUncordon` for one node: sets `spec.unschedulable` to `on` unless it is so

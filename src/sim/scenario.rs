@@ -1268,6 +1268,15 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                     }
                 }
             }
+            "delete_pod" => {
+                match super::commands::parse_delete_pod(arg.as_str().unwrap_or_default()) {
+                    Ok(command) => Some(command),
+                    Err(why) => {
+                        l.err(&vpath, &why);
+                        None
+                    }
+                }
+            }
             "drain" => match super::drain::parse(arg.as_str().unwrap_or_default()) {
                 Ok((node, flags)) => Some(Command::Drain { node, flags }),
                 Err(why) => {
@@ -1275,8 +1284,8 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                     None
                 }
             },
-            "cordon" | "uncordon" | "delete_pod" | "fail_node" | "restart_kubelet"
-            | "break_readiness" | "crash_pod" | "fail_registry" => match arg.as_str() {
+            "cordon" | "uncordon" | "fail_node" | "restart_kubelet" | "break_readiness"
+            | "crash_pod" | "fail_registry" => match arg.as_str() {
                 Some(s) if !s.is_empty() => Some(match verb {
                     "cordon" => Command::Cordon(s.to_string()),
                     "uncordon" => Command::Uncordon(s.to_string()),
@@ -1284,8 +1293,7 @@ fn load_actions(l: &mut Loader<'_>, v: Option<&Value>, dname: &str, out: &mut Ve
                     "restart_kubelet" => Command::RestartKubelet(s.to_string()),
                     "break_readiness" => Command::BreakReadiness(s.to_string()),
                     "crash_pod" => Command::CrashPod(s.to_string()),
-                    "fail_registry" => Command::FailRegistry(s.to_string()),
-                    _ => Command::DeletePod(s.to_string()),
+                    _ => Command::FailRegistry(s.to_string()),
                 }),
                 _ => {
                     l.err(

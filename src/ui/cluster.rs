@@ -508,6 +508,9 @@ fn PodChip(
     );
     let pod_name = pod.name.clone();
     let can_delete = session.is_some() && !pod.terminating;
+    // A pod stuck Terminating (its kubelet gone, or a long grace period) can be force-deleted.
+    let can_force = session.is_some() && pod.terminating;
+    let force_name = pod.name.clone();
     let running = session.is_some() && pod.status == "Running" && !pod.terminating;
     let (break_name, crash_name) = (pod.name.clone(), pod.name.clone());
     // A pod stuck on a missing ConfigMap or Secret offers the fix: create it. Read reactively:
@@ -541,6 +544,14 @@ fn PodChip(
                     aria-label=format!("Delete pod {pod_name}")
                     on:click=move |_| act_on(session, UserAction::DeletePod(pod_name.clone()))>
                     "✂"
+                </button>
+            })}
+            {can_force.then(|| view! {
+                <button class="fault" data-testid="force-delete-pod"
+                    title=format!("kubectl delete pod {force_name} --force --grace-period=0: the object goes at once, without the kubelet's confirmation")
+                    aria-label=format!("Force delete pod {force_name}")
+                    on:click=move |_| act_on(session, UserAction::DeletePod(format!("{force_name} --force --grace-period=0")))>
+                    "✂!"
                 </button>
             })}
             {running.then(|| view! {

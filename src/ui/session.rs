@@ -22,7 +22,7 @@ const STAGE_SEARCH_LIMIT: usize = 20_000;
 pub enum UserAction {
     /// `kubectl apply -f` with this manifest text.
     Apply(String),
-    /// `kubectl delete pod <name>`.
+    /// `kubectl delete pod <name> [--force --grace-period=0]`, the argument as typed after `pod`.
     DeletePod(String),
     /// `kubectl cordon <node>`.
     Cordon(String),
@@ -148,7 +148,7 @@ impl UserAction {
                         .join("\n")
                 })?))
             }
-            UserAction::DeletePod(name) => Command::DeletePod(name.clone()),
+            UserAction::DeletePod(arg) => crate::sim::commands::parse_delete_pod(arg)?,
             UserAction::Cordon(node) => Command::Cordon(node.clone()),
             UserAction::Uncordon(node) => Command::Uncordon(node.clone()),
             UserAction::Drain(arg) => {

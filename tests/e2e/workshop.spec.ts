@@ -195,6 +195,26 @@ test('pods on a node gone NotReady say why they are not ready while kubectl coun
   expect(app.consoleErrors).toEqual([]);
 });
 
+test('a pod stuck Terminating on a lost node can be force-deleted', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.chooseScenario('node-failure.yaml');
+  // At the end of the run node-2's evicted pods stay Terminating: no kubelet confirms.
+  await page.getByTestId('to-end').click();
+  await expect(app.stepCount).toContainText('end of run');
+  const stuck = page.locator('[data-testid="pod"][data-status="Terminating"]').filter({ has: page.getByTestId('force-delete-pod') });
+  const before = await stuck.count();
+  expect(before).toBeGreaterThan(0);
+  const name = await stuck.first().getAttribute('data-pod');
+  await stuck.first().getByTestId('force-delete-pod').click();
+  await expect(app.narration).toContainText(`pod "${name}" force deleted from default namespace`);
+  await expect(app.narration).toContainText('Immediate deletion does not wait for confirmation');
+  await expect(page.locator(`[data-testid="pod"][data-pod="${name}"]`)).toHaveCount(0);
+  await expect(stuck).toHaveCount(before - 1);
+  await app.screenshot('force-delete');
+  expect(app.consoleErrors).toEqual([]);
+});
+
 test('hostile links are refused cleanly and the app still works', async ({ page }) => {
   const app = new AppPage(page);
   let dialogs = 0;

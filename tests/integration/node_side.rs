@@ -1347,6 +1347,85 @@ fn a_restarted_kubelet_pulls_again_from_the_start() {
     );
 }
 
+/// `kubectl delete pod --force --grace-period=0`: the pod object goes at once. A pod stuck
+/// Terminating on a node whose kubelet is gone is simply removed; a running pod on a live node
+/// is removed too, its kubelet stopping the containers (`Killing`) and its ReplicaSet replacing
+/// it. kubectl's flag rules hold: `--grace-period=0` alone means 1, `--force` alone means 0.
+#[test]
+fn a_force_delete_removes_the_pod_at_once() {
+    use rolloutscope::sim::commands::{Command, parse_delete_pod};
+    assert_eq!(
+        parse_delete_pod("web-1 --grace-period=0"),
+        Ok(Command::DeletePod {
+            pod: "web-1".into(),
+            grace_period: Some(1),
+            force: false
+        })
+    );
+    assert_eq!(
+        parse_delete_pod("web-1 --force"),
+        Ok(Command::DeletePod {
+            pod: "web-1".into(),
+            grace_period: Some(0),
+            force: true
+        })
+    );
+    assert_eq!(
+        parse_delete_pod("web-1 --now"),
+        Err("error: unknown flag: --now".to_string())
+    );
+    let (before, _) = run_until("node-failure.yaml", 450);
+    let stuck = pod_names_where(&before, "node-2", |p| {
+        p.metadata.deletion_timestamp.is_some()
+    });
+    let live = pod_names_where(&before, "node-1", |p| {
+        p.metadata.deletion_timestamp.is_none() && p.is_ready()
+    });
+    assert!(!stuck.is_empty() && !live.is_empty());
+    let yaml = node_failure_then(&format!(
+        "  - {{at: 7m31s, delete_pod: \"{} --force --grace-period=0\"}}\n  - {{at: 7m32s, delete_pod: \"{} --force\"}}\n",
+        stuck[0], live[0]
+    ));
+    let (sim, steps) = run_yaml(&yaml, 460);
+    for name in [&stuck[0], &live[0]] {
+        assert!(!sim.store().pods.contains_key(name.as_str()), "{name}");
+    }
+    let said: Vec<&str> = steps
+        .iter()
+        .filter(|s| s.actor == "kubectl" && s.time >= Time::from_secs(451))
+        .map(|s| s.narration.as_str())
+        .collect();
+    assert_eq!(said.len(), 2);
+    for (text, name) in said.iter().zip([&stuck[0], &live[0]]) {
+        assert!(
+            text.starts_with(&format!("Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\npod \"{name}\" force deleted from default namespace\n")),
+            "{text}"
+        );
+    }
+    // The live pod's kubelet stops its container; the stuck one's never hears of it.
+    assert_eq!(
+        event_times(
+            &steps,
+            &live[0],
+            EventReason::Killing,
+            "Stopping container web"
+        ),
+        [452_000]
+    );
+    assert!(
+        event_times(&steps, &stuck[0], EventReason::Killing, "")
+            .iter()
+            .all(|&t| t < 451_000)
+    );
+    assert!(
+        steps
+            .iter()
+            .filter(|s| s.time == Time::from_secs(452))
+            .flat_map(|s| &s.events)
+            .any(|e| e.reason == EventReason::SuccessfulCreate)
+    );
+}
+
 #[test]
 fn restarting_a_running_or_missing_kubelet_changes_nothing() {
     let yaml = scenario_text("node-failure.yaml").replace(
