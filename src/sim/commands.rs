@@ -998,9 +998,10 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
 /// The warning kubectl prints before a force deletion (`--force --grace-period=0`).
 pub const FORCE_DELETE_WARNING: &str = "Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.";
 
-/// `kubectl delete pod <name> [--grace-period=N] [--force]`, read as kubectl reads its flags
-/// (`DeleteOptions.Complete`): `--grace-period=0` without `--force` becomes 1, so that no one
-/// force-deletes by accident; `--force` without a grace period means 0. Other flags, and a
+/// `kubectl delete pod <name> [--grace-period=N] [--now] [--force]`, read as kubectl reads its
+/// flags (`DeleteOptions.Complete`): `--now` is a grace period of 1; `--grace-period=0` without
+/// `--force` becomes 1, so that no one force-deletes by accident; `--force` without a grace
+/// period means 0. Other flags, and a
 /// negative or non-numeric grace period, are refused with kubectl's words.
 ///
 /// # Errors
@@ -1012,10 +1013,11 @@ pub fn parse_delete_pod(text: &str) -> Result<Command, String> {
         .filter(|w| !w.starts_with('-'))
         .ok_or_else(|| "error: resource(s) were provided, but no name was specified".to_string())?
         .to_string();
-    let (mut grace_period, mut force) = (None, false);
+    let (mut grace_period, mut force, mut now) = (None, false, false);
     for word in words {
         match word.split_once('=') {
             _ if word == "--force" || word == "--force=true" => force = true,
+            _ if word == "--now" || word == "--now=true" => now = true,
             Some(("--grace-period", n)) => match n.parse::<i64>() {
                 Ok(g) if g >= -1 => grace_period = (g >= 0).then_some(g),
                 _ => {
@@ -1026,6 +1028,12 @@ pub fn parse_delete_pod(text: &str) -> Result<Command, String> {
             },
             _ => return Err(format!("error: unknown flag: {word}")),
         }
+    }
+    if now {
+        if grace_period.is_some() {
+            return Err("error: --now and --grace-period cannot be specified together".to_string());
+        }
+        grace_period = Some(1);
     }
     if grace_period == Some(0) && !force {
         grace_period = Some(1);

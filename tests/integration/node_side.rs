@@ -1372,7 +1372,19 @@ fn a_force_delete_removes_the_pod_at_once() {
     );
     assert_eq!(
         parse_delete_pod("web-1 --now"),
-        Err("error: unknown flag: --now".to_string())
+        Ok(Command::DeletePod {
+            pod: "web-1".into(),
+            grace_period: Some(1),
+            force: false
+        })
+    );
+    assert_eq!(
+        parse_delete_pod("web-1 --now --grace-period=3"),
+        Err("error: --now and --grace-period cannot be specified together".to_string())
+    );
+    assert_eq!(
+        parse_delete_pod("web-1 --cascade=orphan"),
+        Err("error: unknown flag: --cascade=orphan".to_string())
     );
     let (before, _) = run_until("node-failure.yaml", 450);
     let stuck = pod_names_where(&before, "node-2", |p| {
