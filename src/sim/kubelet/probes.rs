@@ -90,8 +90,9 @@ const KUBELET_RESTART_GRACE_MS: u64 = 10_000;
 /// held in memory is gone. Its probe manager makes new workers (`AddPod`), which, the kubelet
 /// having just started, first wait a random part of their period; the crash-loop and image
 /// pull back-offs start over, so a container waiting out a back-off restarts at this sync; a
-/// pull under way is started again; and a pod the earlier run was terminating is terminated
-/// again, with its whole grace period.
+/// pull under way is started again. A pod the earlier run was stopping gets its final status
+/// when its containers have stopped, as that run planned; one deleted while the kubelet was away
+/// is stopped by this sync, with its whole grace period.
 ///
 /// Since v1.35 (`ChangeContainerStatusOnKubeletRestart` off) a restart does not change a
 /// container's readiness by itself: a container that has run past the restart grace period
