@@ -1438,6 +1438,38 @@ fn a_force_delete_removes_the_pod_at_once() {
     );
 }
 
+/// A crash-looping container that the restarted kubelet starts at once (its back-off went with
+/// the old process) is not Ready at once: its readiness worker is new and first waits a random
+/// part of its period, holding the trigger of the container's start until then.
+#[test]
+fn a_restarted_kubelets_new_readiness_worker_waits_before_its_first_run() {
+    let yaml = scenario_text("crash-loop.yaml").replace(
+        "run_until:",
+        "actions:\n  - {at: 4m, fail_node: node-1}\n  - {at: 4m20s, restart_kubelet: node-1}\nrun_until:",
+    );
+    assert!(yaml.contains("restart_kubelet"), "{yaml}");
+    let (_, steps) = run_yaml(&yaml, 270);
+    let pod = first_pod_with_prefix(&steps, "web-");
+    assert_eq!(
+        event_times(&steps, &pod, EventReason::Started, "Container started")
+            .into_iter()
+            .filter(|&t| t >= 260_000)
+            .collect::<Vec<_>>(),
+        [260_000]
+    );
+    let ready_at: Vec<u64> = steps
+        .iter()
+        .filter(|s| s.time >= Time::from_secs(260) && s.narration.contains("the pod turns Ready"))
+        .map(|s| s.time.as_millis())
+        .collect();
+    assert!(
+        ready_at
+            .first()
+            .is_some_and(|&t| t > 260_000 && t < 265_000),
+        "{ready_at:?}"
+    );
+}
+
 #[test]
 fn restarting_a_running_or_missing_kubelet_changes_nothing() {
     let yaml = scenario_text("node-failure.yaml").replace(

@@ -348,6 +348,10 @@ pub struct ProbeWorker {
     /// holds it, so the next run starts as soon as this one ends.
     #[serde(default)]
     pub run_queued: bool,
+    /// A readiness worker a restarted kubelet made first sleeps a random part of its period
+    /// (`worker.run`) and runs nothing before this; a trigger meanwhile waits for it.
+    #[serde(default)]
+    pub held_until: Option<Time>,
 }
 
 /// A probe run that takes time ([`probes::run_duration_ms`]), from its start to its end.
@@ -743,12 +747,15 @@ pub fn start_again(store: &Store, node: &Node, now: Time) -> Outcome {
         );
     }
     said.push_str("Everything the old process held in memory is gone");
-    if live > 0 {
-        let _ = write!(
-            said,
-            ": the first sync of each of the node's {live} pod{} gives it new probe workers, which first wait a random part of their period, and starts its back-offs over",
-            if live == 1 { "" } else { "s" }
-        );
+    match live {
+        0 => {}
+        1 => said.push_str(": the first sync of the node's pod gives it new probe workers, which first wait a random part of their period, and starts its back-offs over"),
+        n => {
+            let _ = write!(
+                said,
+                ": the first sync of each of the node's {n} pods gives it new probe workers, which first wait a random part of their period, and starts its back-offs over"
+            );
+        }
     }
     said.push('.');
     if deleted > 0 {

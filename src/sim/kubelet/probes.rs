@@ -149,8 +149,33 @@ pub(super) fn restart_pod(k: &mut KubeletContext<'_>) {
             rt.readiness.result = Some(true);
             rt.readiness.has_id = true;
         }
-        let Some(since) = rt.running_since.filter(|_| !deleted) else {
-            if had_backoff && !deleted {
+        if deleted {
+            continue;
+        }
+        let (running_since, started, instance) = (rt.running_since, rt.started, rt.instance);
+        // Each new worker draws its wait in the order the probe manager adds them: it ticks from
+        // its wait's end, and a readiness worker runs first then (a trigger meanwhile waits in
+        // its channel).
+        let mut readiness_wait = None;
+        for kind in [
+            ProbeKind::Startup,
+            ProbeKind::Readiness,
+            ProbeKind::Liveness,
+        ] {
+            let Some(p) = probe_of(k, c, kind) else {
+                continue;
+            };
+            let wait = k.rng.below(period_ms(p));
+            let w = k.runtime.containers[c].worker(kind);
+            if kind == ProbeKind::Readiness {
+                w.held_until = Some(now.plus_millis(wait));
+                readiness_wait = Some(wait);
+            } else {
+                w.ticks_from = Some(now.plus_millis(wait));
+            }
+        }
+        let Some(since) = running_since else {
+            if had_backoff {
                 said.push(format!(
                     "{} waits out no crash-loop back-off any more, so this sync restarts it",
                     k.container_name(c)
@@ -158,7 +183,6 @@ pub(super) fn restart_pod(k: &mut KubeletContext<'_>) {
             }
             continue;
         };
-        let (started, instance) = (rt.started, rt.instance);
         // A process that was to exit while the kubelet was away did, unseen: the new run finds
         // it exited at its first look.
         let exit = k.spec_of(c).and_then(|spec| {
@@ -177,37 +201,23 @@ pub(super) fn restart_pod(k: &mut KubeletContext<'_>) {
                 },
             );
         }
-        // Each worker draws its wait in the order the probe manager adds them.
-        for kind in [
-            ProbeKind::Startup,
-            ProbeKind::Readiness,
-            ProbeKind::Liveness,
-        ] {
-            let Some(p) = probe_of(k, c, kind) else {
-                continue;
-            };
-            let wait = k.rng.below(period_ms(p));
-            let w = k.runtime.containers[c].worker(kind);
-            if kind != ProbeKind::Readiness {
-                w.ticks_from = Some(now.plus_millis(wait));
-            } else if started {
-                // The first run comes when the wait ends; the trigger the sync's status
-                // computation sends meanwhile waits in the worker's channel for it.
-                w.trigger_pending = true;
-                tick_at(k, c, kind, now.plus_millis(wait), instance);
-                let name = k.container_name(c);
-                said.push(if keep_ready {
-                    format!(
-                        "{name} stays ready: the pod was still Ready in the API and {name} had run longer than the 10 s restart grace period, so since v1.35 the restart leaves its readiness alone (its new worker first probes in {})",
-                        super::go_duration(wait)
-                    )
-                } else {
-                    format!(
-                        "{name} is not ready until its readiness probe passes again, as the pod is not Ready in the API; its new worker first waits a random part of its period and probes in {}",
-                        super::go_duration(wait)
-                    )
-                });
-            }
+        if let Some(wait) = readiness_wait.filter(|_| started) {
+            // The first run comes when the wait ends; the trigger the sync's status computation
+            // sends meanwhile waits in the worker's channel for it.
+            k.runtime.containers[c].readiness.trigger_pending = true;
+            tick_at(k, c, ProbeKind::Readiness, now.plus_millis(wait), instance);
+            let name = k.container_name(c);
+            said.push(if keep_ready {
+                format!(
+                    "{name} stays ready: the pod was still Ready in the API and {name} had run longer than the 10 s restart grace period, so since v1.35 the restart leaves its readiness alone (its new worker first probes in {})",
+                    super::go_duration(wait)
+                )
+            } else {
+                format!(
+                    "{name} is not ready until its readiness probe passes again, as the pod is not Ready in the API; its new worker first waits a random part of its period and probes in {}",
+                    super::go_duration(wait)
+                )
+            });
         }
         if started && probe_of(k, c, ProbeKind::Readiness).is_none() {
             said.push(format!(
@@ -294,11 +304,22 @@ fn schedule_on_grid(
 fn readiness_due(k: &KubeletContext<'_>, c: usize) -> Option<Time> {
     let p = probe_of(k, c, ProbeKind::Readiness)?;
     let since = k.runtime.containers[c].running_since.unwrap_or(k.now);
+    // A worker a restarted kubelet made is still in its first wait: it runs when that ends.
+    let from = readiness_held_until(k, c).unwrap_or(k.now);
     Some(next_tick(
-        Some(k.now),
+        Some(from),
         period_ms(p),
         since.plus_millis(first_run_delay(p)),
     ))
+}
+
+/// When the readiness worker of container `c` ends the random wait a freshly started kubelet's
+/// workers begin with, if it is still in it.
+fn readiness_held_until(k: &KubeletContext<'_>, c: usize) -> Option<Time> {
+    k.runtime.containers[c]
+        .readiness
+        .held_until
+        .filter(|&h| h > k.now)
 }
 
 /// Triggers the readiness worker of container `c` (`manualTriggerCh`): the run restarts the
@@ -457,8 +478,12 @@ fn describe_triggers(k: &KubeletContext<'_>, sync: &str, triggered: &[(usize, Ti
             names.join(" and ")
         )
     };
-    for (&(_, due), name) in triggered.iter().zip(&names) {
-        if due > k.now {
+    for (&(c, due), name) in triggered.iter().zip(&names) {
+        if due > k.now && readiness_held_until(k, c).is_some() {
+            said.push_str(&format!(
+                " {name}'s readiness worker is new with the restarted kubelet and still waits out its random start, so that run probes at {due}."
+            ));
+        } else if due > k.now {
             said.push_str(&format!(
                 " {name} is still within its initialDelaySeconds, so that run probes nothing; the restarted ticker first probes at {due}."
             ));
