@@ -998,14 +998,44 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
 /// The warning kubectl prints before a force deletion (`--force --grace-period=0`).
 pub const FORCE_DELETE_WARNING: &str = "Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.";
 
+/// The `kubectl delete` flags RolloutScope does not simulate: kubectl knows them, so they are
+/// not unknown, but what they do (cascading, waiting, selecting, printing) is not modelled.
+const UNMODELLED_DELETE_FLAGS: &[&str] = &[
+    "--cascade",
+    "--wait",
+    "--timeout",
+    "--output",
+    "-o",
+    "--dry-run",
+    "--ignore-not-found",
+    "--all",
+    "--selector",
+    "-l",
+    "--field-selector",
+    "--recursive",
+    "-R",
+    "--filename",
+    "-f",
+    "--kustomize",
+    "-k",
+    "--raw",
+    "--interactive",
+    "-i",
+    "--all-namespaces",
+    "-A",
+    "--namespace",
+    "-n",
+];
+
 /// `kubectl delete pod <name> [--grace-period=N] [--now] [--force]`, read as kubectl reads its
-/// flags (`DeleteOptions.Complete`): `--now` is a grace period of 1; `--grace-period=0` without
-/// `--force` becomes 1, so that no one force-deletes by accident; `--force` without a grace
-/// period means 0. Other flags, and a
-/// negative or non-numeric grace period, are refused with kubectl's words.
+/// flags (pflag, then `DeleteOptions.Complete` and `Validate`): a flag's value after `=` or as
+/// the next word; a negative grace period is ignored; `--now` is a grace period of 1 and may not
+/// come with `--grace-period`; `--grace-period=0` without `--force` becomes 1, so that no one
+/// force-deletes by accident; `--force` without a grace period means 0, and with one above 0 is
+/// refused.
 ///
 /// # Errors
-/// kubectl's error for a flag it does not take.
+/// kubectl's error for a flag it does not take or a combination it refuses.
 pub fn parse_delete_pod(text: &str) -> Result<Command, String> {
     let mut words = text.split_whitespace();
     let pod = words
@@ -1013,37 +1043,66 @@ pub fn parse_delete_pod(text: &str) -> Result<Command, String> {
         .filter(|w| !w.starts_with('-'))
         .ok_or_else(|| "error: resource(s) were provided, but no name was specified".to_string())?
         .to_string();
-    let (mut grace_period, mut force, mut now) = (None, false, false);
-    for word in words {
-        match word.split_once('=') {
-            _ if word == "--force" || word == "--force=true" => force = true,
-            _ if word == "--now" || word == "--now=true" => now = true,
-            Some(("--grace-period", n)) => match n.parse::<i64>() {
-                Ok(g) if g >= -1 => grace_period = (g >= 0).then_some(g),
-                _ => {
-                    return Err(format!(
+    let bool_value = |flag: &str, v: Option<&str>| match v {
+        None | Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        Some(v) => Err(format!(
+            "error: invalid argument {v:?} for \"{flag}\" flag: strconv.ParseBool: parsing {v:?}: invalid syntax"
+        )),
+    };
+    // -1, kubectl's default, stands for no grace period given.
+    let (mut grace, mut force, mut now) = (-1_i64, false, false);
+    while let Some(word) = words.next() {
+        let (flag, value) = match word.split_once('=') {
+            Some((f, v)) => (f, Some(v)),
+            None => (word, None),
+        };
+        match flag {
+            "--force" => force = bool_value(flag, value)?,
+            "--now" => now = bool_value(flag, value)?,
+            "--grace-period" => {
+                let n = value
+                    .or_else(|| words.next())
+                    .ok_or("error: flag needs an argument: --grace-period")?;
+                grace = n.parse::<i64>().map_err(|_| {
+                    format!(
                         "error: invalid argument {n:?} for \"--grace-period\" flag: strconv.ParseInt: parsing {n:?}: invalid syntax"
-                    ));
-                }
-            },
-            _ => return Err(format!("error: unknown flag: {word}")),
+                    )
+                })?;
+            }
+            f if UNMODELLED_DELETE_FLAGS.contains(&f) => {
+                return Err(format!(
+                    "error: RolloutScope does not simulate kubectl delete's {f} flag"
+                ));
+            }
+            f => {
+                return Err(format!(
+                    "error: unknown flag: {f}\nSee 'kubectl delete --help' for usage."
+                ));
+            }
         }
     }
     if now {
-        if grace_period.is_some() {
+        if grace != -1 {
             return Err("error: --now and --grace-period cannot be specified together".to_string());
         }
-        grace_period = Some(1);
+        grace = 1;
     }
-    if grace_period == Some(0) && !force {
-        grace_period = Some(1);
+    if grace == 0 && !force {
+        grace = 1;
     }
-    if force && grace_period.is_none() {
-        grace_period = Some(0);
+    if force && grace < 0 {
+        grace = 0;
+    }
+    if force && grace > 0 {
+        return Err(
+            "error: --force and --grace-period greater than 0 cannot be specified together"
+                .to_string(),
+        );
     }
     Ok(Command::DeletePod {
         pod,
-        grace_period,
+        grace_period: (grace >= 0).then_some(grace),
         force,
     })
 }

@@ -1950,7 +1950,7 @@ pub fn describe_pod(m: &Moment<'_>, name: &str) -> Result<String, String> {
         }
     }
     // The ServiceAccount admission plugin names `default` when the template names none.
-    let account = match spec_str("serviceAccountName") {
+    let account = match crate::sim::api::pod::service_account_name(&pod.spec) {
         "" => "default",
         name => name,
     };

@@ -528,10 +528,18 @@ fn wire_pod_spec(pod_spec: &mut Value) {
     let Some(pod) = pod_spec.as_object_mut() else {
         return;
     };
-    // The deprecated `serviceAccount` is filled from `serviceAccountName` on the way out
-    // (`Convert_core_PodSpec_To_v1_PodSpec`).
-    if let Some(account) = pod.get("serviceAccountName").cloned() {
-        pod.entry("serviceAccount").or_insert(account);
+    // The deprecated `serviceAccount` stands in for a missing `serviceAccountName` on the way in
+    // (`Convert_v1_PodSpec_To_core_PodSpec`) and is filled from it on the way out
+    // (`Convert_core_PodSpec_To_v1_PodSpec`), so the two always agree.
+    let name = |key: &str| {
+        pod.get(key)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    if let Some(account) = name("serviceAccountName").or_else(|| name("serviceAccount")) {
+        pod.insert("serviceAccountName".into(), account.clone().into());
+        pod.insert("serviceAccount".into(), account.into());
     }
     if let Some(volumes) = pod.get_mut("volumes").and_then(Value::as_array_mut) {
         for volume in volumes.iter_mut().filter_map(Value::as_object_mut) {

@@ -533,4 +533,16 @@ fn priority_admission_refuses_unknown_classes_and_written_priorities() {
         "{refusal}"
     );
     assert_eq!(first_refusal("        serviceAccountName: default\n"), None);
+    // The deprecated serviceAccount stands in for a missing serviceAccountName.
+    let refusal = first_refusal("        serviceAccount: builder\n").unwrap_or_default();
+    assert!(
+        refusal.ends_with(
+            "error looking up service account default/builder: serviceaccount \"builder\" not found"
+        ),
+        "{refusal}"
+    );
+    assert_eq!(
+        first_refusal("        serviceAccountName: default\n        serviceAccount: builder\n"),
+        None
+    );
 }

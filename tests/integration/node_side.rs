@@ -1383,8 +1383,31 @@ fn a_force_delete_removes_the_pod_at_once() {
         Err("error: --now and --grace-period cannot be specified together".to_string())
     );
     assert_eq!(
-        parse_delete_pod("web-1 --cascade=orphan"),
-        Err("error: unknown flag: --cascade=orphan".to_string())
+        parse_delete_pod("web-1 --foo=bar"),
+        Err("error: unknown flag: --foo\nSee 'kubectl delete --help' for usage.".to_string())
+    );
+    assert_eq!(
+        parse_delete_pod("web-1 --force --grace-period 5"),
+        Err(
+            "error: --force and --grace-period greater than 0 cannot be specified together"
+                .to_string()
+        )
+    );
+    assert_eq!(
+        parse_delete_pod("web-1 --grace-period=-5"),
+        Ok(Command::DeletePod {
+            pod: "web-1".into(),
+            grace_period: None,
+            force: false
+        })
+    );
+    assert_eq!(
+        parse_delete_pod("web-1 --grace-period 7"),
+        Ok(Command::DeletePod {
+            pod: "web-1".into(),
+            grace_period: Some(7),
+            force: false
+        })
     );
     let (before, _) = run_until("node-failure.yaml", 450);
     let stuck = pod_names_where(&before, "node-2", |p| {

@@ -161,6 +161,21 @@ fn join_images(containers: &[Container], sep: &str) -> String {
         .join(sep)
 }
 
+/// The service account a pod spec names: `serviceAccountName`, or else the deprecated
+/// `serviceAccount`, which the API server's conversion (`Convert_v1_PodSpec_To_core_PodSpec`)
+/// takes for it; empty when neither is set.
+pub fn service_account_name(spec: &PodSpec) -> &str {
+    let field = |key: &str| {
+        spec.extra
+            .get(key)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+    };
+    field("serviceAccountName")
+        .or_else(|| field("serviceAccount"))
+        .unwrap_or_default()
+}
+
 /// `Container`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]

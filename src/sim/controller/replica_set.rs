@@ -187,12 +187,7 @@ fn admission_forbidden(pod: &crate::sim::api::Pod, why: &str) -> String {
 /// plugin fills in when the template names none, so any other name is refused:
 /// `error looking up service account default/<name>: serviceaccount "<name>" not found`.
 fn service_account_admission(pod: &crate::sim::api::Pod) -> Result<(), String> {
-    let account = pod
-        .spec
-        .extra
-        .get("serviceAccountName")
-        .and_then(serde_json::Value::as_str)
-        .unwrap_or_default();
+    let account = crate::sim::api::pod::service_account_name(&pod.spec);
     if account.is_empty() || account == "default" {
         return Ok(());
     }
