@@ -975,7 +975,13 @@ pub fn execute(store: &Store, cmd: &Command, now: Time) -> Result<Outcome, Comma
                 name: name.clone(),
                 grace_seconds: grace,
             });
-            out.say(if terminating {
+            let old_grace = pod.and_then(|p| p.metadata.deletion_grace_period_seconds);
+            out.say(if terminating && old_grace.is_some_and(|old| grace < old) {
+                format!(
+                    "pod \"{name}\" deleted from default namespace: it was being deleted already, with {}s to shut down; a delete may shorten that, so its deletionTimestamp moves back to {grace}s after the first delete (to now at the earliest) and its kubelet kills it again with the shorter period. Its ReplicaSet replaced it at the first delete.",
+                    old_grace.unwrap_or_default()
+                )
+            } else if terminating {
                 format!(
                     "pod \"{name}\" deleted from default namespace: it was being deleted already, so nothing changes: its grace period keeps running, not started again, and its ReplicaSet replaced it at the first delete."
                 )
@@ -1120,6 +1126,27 @@ fn force_delete(store: &Store, name: &str, mut out: Outcome) -> Outcome {
     let terminating = pod.metadata.deletion_timestamp.is_some();
     let kubelet_up = !node.is_empty() && !super::kubelet::node_down(store, &node);
     out.change(Change::RemovePod(name.to_string()));
+    // A stopped kubelet leaves the containers running; the node remembers them for its return.
+    let running: Vec<String> = store
+        .kubelet
+        .get(name)
+        .map(|rt| {
+            rt.containers
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.running_since.is_some())
+                .filter_map(|(i, _)| pod.spec.kubelet_container(i).map(|c| c.name.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    if !node.is_empty() && !kubelet_up && !running.is_empty() {
+        let mut rt = store.kubelet_nodes.get(&node).cloned().unwrap_or_default();
+        rt.orphans.push((name.to_string(), running));
+        out.change(Change::SetNodeRuntime {
+            name: node.clone(),
+            runtime: rt,
+        });
+    }
     // A pod gone while its taint eviction was still to come has that work cancelled.
     let cancelled =
         super::controller::node_lifecycle::cancel_eviction_of_removed_pod(store, pod, &mut out);
@@ -1131,14 +1158,8 @@ fn force_delete(store: &Store, name: &str, mut out: Outcome) -> Outcome {
             .chain(&pod.status.container_statuses)
             .filter(|cs| matches!(cs.state, super::api::ContainerState::Running { .. }))
         {
-            let mut e = super::api::Event::normal(
-                super::kubelet::COMPONENT,
-                super::api::ObjectRef::container(name, &cs.name),
-                super::api::EventReason::Killing,
-                format!("Stopping container {}", cs.name),
-            );
-            e.source = format!("{}, {node}", super::kubelet::COMPONENT).into();
-            out.events.push(e);
+            out.events
+                .push(super::kubelet::killing_event(&node, name, &cs.name));
         }
     }
     let on_node = if node.is_empty() {

@@ -614,8 +614,29 @@ impl Store {
             } => {
                 let (key, pod) = self.pods.get_key_value_mut(name.as_str())?;
                 let key = Arc::clone(key);
-                if pod.metadata.deletion_timestamp.is_some() {
-                    return None;
+                // A pod being deleted already may only have its grace period shortened
+                // (`BeforeDelete`): its deletionTimestamp moves back by the difference, but never
+                // into the past, where it stops at now with a grace period of 1.
+                if let Some(at) = pod.metadata.deletion_timestamp {
+                    let old = pod.metadata.deletion_grace_period_seconds.unwrap_or(0);
+                    if old == 0 || grace_seconds >= old {
+                        return None;
+                    }
+                    let started = at
+                        .as_millis()
+                        .saturating_sub(u64::try_from(old).unwrap_or(0).saturating_mul(1000));
+                    let mut period = grace_seconds;
+                    let mut new_at = Time::from_millis(started).plus_secs(grace_seconds);
+                    if new_at < now {
+                        new_at = now.truncate_to_secs();
+                        if period != 0 {
+                            period = 1;
+                        }
+                    }
+                    pod.metadata.deletion_timestamp = Some(new_at);
+                    pod.metadata.deletion_grace_period_seconds = Some(period);
+                    let touched = Touched::pod(Arc::clone(&key), pod, false, false, true);
+                    return Some(touched);
                 }
                 // An unscheduled pod has no kubelet to wait for: it goes at once, as upstream.
                 if pod.node_name.is_empty() {

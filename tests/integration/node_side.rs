@@ -1418,16 +1418,16 @@ fn a_force_delete_removes_the_pod_at_once() {
     });
     assert!(!stuck.is_empty() && !live.is_empty());
     let yaml = node_failure_then(&format!(
-        "  - {{at: 7m31s, delete_pod: \"{} --force --grace-period=0\"}}\n  - {{at: 7m32s, delete_pod: \"{} --force\"}}\n",
+        "  - {{at: 7m31s, delete_pod: \"{} --force --grace-period=0\"}}\n  - {{at: 7m32s, delete_pod: \"{} --force\"}}\n  - {{at: 7m50s, restart_kubelet: node-2}}\n",
         stuck[0], live[0]
     ));
-    let (sim, steps) = run_yaml(&yaml, 460);
+    let (sim, steps) = run_yaml(&yaml, 480);
     for name in [&stuck[0], &live[0]] {
         assert!(!sim.store().pods.contains_key(name.as_str()), "{name}");
     }
     let said: Vec<&str> = steps
         .iter()
-        .filter(|s| s.actor == "kubectl" && s.time >= Time::from_secs(451))
+        .filter(|s| s.actor == "kubectl" && s.narration.contains(" force deleted "))
         .map(|s| s.narration.as_str())
         .collect();
     assert_eq!(said.len(), 2);
@@ -1437,7 +1437,8 @@ fn a_force_delete_removes_the_pod_at_once() {
             "{text}"
         );
     }
-    // The live pod's kubelet stops its container; the stuck one's never hears of it.
+    // The live pod's kubelet stops its container; the stuck one's hears of it only when it
+    // starts again, whose housekeeping finds the container with no pod object and stops it.
     assert_eq!(
         event_times(
             &steps,
@@ -1447,10 +1448,14 @@ fn a_force_delete_removes_the_pod_at_once() {
         ),
         [452_000]
     );
-    assert!(
-        event_times(&steps, &stuck[0], EventReason::Killing, "")
-            .iter()
-            .all(|&t| t < 451_000)
+    assert_eq!(
+        event_times(
+            &steps,
+            &stuck[0],
+            EventReason::Killing,
+            "Stopping container web"
+        ),
+        [470_000]
     );
     assert!(
         steps
@@ -1490,6 +1495,44 @@ fn a_restarted_kubelets_new_readiness_worker_waits_before_its_first_run() {
             .first()
             .is_some_and(|&t| t > 260_000 && t < 265_000),
         "{ready_at:?}"
+    );
+}
+
+/// A second delete with a shorter grace period shortens a terminating pod's (`BeforeDelete`:
+/// its deletionTimestamp moves back by the difference), and its kubelet kills the containers
+/// again with it (`Killing` again): a container that ignores SIGTERM goes at the new deadline,
+/// with exit code 137. A longer one changes nothing.
+#[test]
+fn a_shorter_grace_period_shortens_a_termination() {
+    let (before, _) = run_until("rolling-update.yaml", 29);
+    let pod = pod_names_where(&before, "node-2", |p| p.is_ready())
+        .into_iter()
+        .next()
+        .expect("a ready pod on node-2");
+    let yaml = scenario_text("rolling-update.yaml").replace(
+        "actions:\n",
+        &format!(
+            "actions:\n  - {{at: 30s, delete_pod: {pod}}}\n  - {{at: 33s, delete_pod: \"{pod} --grace-period=40\"}}\n  - {{at: 35s, delete_pod: \"{pod} --grace-period=5\"}}\n"
+        ),
+    );
+    let (sim, steps) = run_yaml(&yaml, 36);
+    let p = sim
+        .store()
+        .pods
+        .get(pod.as_str())
+        .expect("still terminating");
+    assert_eq!(p.metadata.deletion_grace_period_seconds, Some(5));
+    assert_eq!(p.metadata.deletion_timestamp, Some(Time::from_secs(35)));
+    assert_eq!(
+        event_times(&steps, &pod, EventReason::Killing, "Stopping container web"),
+        [30_000, 35_000]
+    );
+    let (sim, steps) = run_yaml(&yaml, 45);
+    assert!(!sim.store().pods.contains_key(pod.as_str()));
+    assert!(
+        steps
+            .iter()
+            .any(|s| s.time == Time::from_secs(40) && s.narration.contains("(web exit code 137)")),
     );
 }
 

@@ -394,6 +394,9 @@ pub struct ContainerRuntime {
     /// `shutdown_exit_code` if it exits within its share of the grace period, else 137.
     #[serde(default)]
     pub termination_exit: Option<i32>,
+    /// When this container stops in the pod's termination, as planned.
+    #[serde(default)]
+    pub stops_at: Option<Time>,
     pub pull_started: Option<Time>,
     /// How long the pull itself takes once the puller is free.
     pub pull_ms: u64,
@@ -512,6 +515,10 @@ pub struct PodRuntime {
     /// planned it.
     #[serde(default)]
     pub stopped_by: Option<Time>,
+    /// The grace period the kubelet is stopping the pod's containers with (at least its 2 s
+    /// minimum): a delete that shortens it kills them again.
+    #[serde(default)]
+    pub kill_grace_ms: Option<u64>,
     /// The run of the node's kubelet ([`NodeRuntime::restarts`]) that last worked on the pod.
     /// Work an earlier run queued is dropped, and the new run's first sync of the pod starts it
     /// over ([`probes::restart_pod`]).
@@ -554,6 +561,10 @@ pub struct NodeRuntime {
     /// When the kubelet last started; `None` for the start with the cluster, at time zero.
     #[serde(default)]
     pub started_at: Option<Time>,
+    /// Pods force-deleted while the kubelet was stopped, with the containers they still had:
+    /// they keep running until a kubelet finds them without a pod object.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub orphans: Vec<(String, Vec<String>)>,
 }
 
 impl NodeRuntime {
@@ -610,6 +621,19 @@ fn node_event(node: &str, reason: EventReason, message: String) -> Event {
     }
 }
 
+/// The kubelet on `node` stopping container `c` of `pod` (`killContainer`), for a pod the caller
+/// holds no context of: one just force-deleted, or an orphan housekeeping found.
+pub fn killing_event(node: &str, pod: &str, c: &str) -> Event {
+    let mut e = Event::normal(
+        COMPONENT,
+        ObjectRef::container(pod, c),
+        EventReason::Killing,
+        format!("Stopping container {c}"),
+    );
+    e.source = kubelet_source(node);
+    e
+}
+
 /// `recordNodeStatusEvent`: `Node <node> status is now: <reason>`.
 fn node_status_event(node: &str, reason: EventReason) -> Event {
     node_event(
@@ -657,6 +681,7 @@ pub fn start_again(store: &Store, node: &Node, now: Time) -> Outcome {
     rt.in_flight.clear();
     rt.puller_busy_until = now;
     rt.last_unschedulable = node.spec.unschedulable;
+    let orphans = std::mem::take(&mut rt.orphans);
     out.change(Change::SetNodeRuntime {
         name: name.to_string(),
         runtime: rt,
@@ -686,6 +711,13 @@ pub fn start_again(store: &Store, node: &Node, now: Time) -> Outcome {
     if node.spec.unschedulable {
         out.events
             .push(node_status_event(name, EventReason::NodeNotSchedulable));
+    }
+    // Housekeeping (`HandlePodCleanups`, every 2 s from the start) finds the containers of
+    // pods that no longer exist and stops them.
+    for (pod, containers) in &orphans {
+        for c in containers {
+            out.events.push(killing_event(name, pod, c));
+        }
     }
     let pods: Vec<&Pod> = store
         .pods
@@ -758,6 +790,14 @@ pub fn start_again(store: &Store, node: &Node, now: Time) -> Outcome {
         }
     }
     said.push('.');
+    if !orphans.is_empty() {
+        let names: Vec<&str> = orphans.iter().map(|(p, _)| p.as_str()).collect();
+        let _ = write!(
+            said,
+            " Its housekeeping finds containers still running for {}, force-deleted while it was away: with no pod object left, it stops them.",
+            names.join(" and ")
+        );
+    }
     if deleted > 0 {
         let _ = write!(
             said,
@@ -907,6 +947,17 @@ impl<'a> KubeletContext<'a> {
     pub fn kubelet_started_at(&self) -> Time {
         self.node_runtime()
             .map_or(Time::ZERO, NodeRuntime::kubelet_started_at)
+    }
+
+    /// `killContainer`'s event as it stops container `c`: `Killing`, `Stopping container <c>`.
+    fn killing(&mut self, c: usize) {
+        let name = self.container_name(c);
+        self.container_event(
+            c,
+            false,
+            EventReason::Killing,
+            format!("Stopping container {name}"),
+        );
     }
 
     /// Records an event on a container of the pod.
@@ -1536,6 +1587,7 @@ fn say_init_container_started(
 /// the grace period to end.
 fn begin_termination(k: &mut KubeletContext<'_>) {
     if k.runtime.terminating {
+        shorten_termination(k);
         return;
     }
     k.runtime.terminating = true;
@@ -1552,13 +1604,7 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
         if rt.running_since.is_none() {
             continue;
         }
-        let name = k.container_name(c);
-        k.container_event(
-            c,
-            false,
-            EventReason::Killing,
-            format!("Stopping container {name}"),
-        );
+        k.killing(c);
         let behavior = k.world.image(k.spec_of(c).map_or("", |s| s.image.as_str()));
         // A container already stopping after a failed probe had its SIGTERM then: the second
         // one changes nothing, and it exits when its shutdown from the first one ends.
@@ -1574,6 +1620,7 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
             let (after, exit) = probes::end_within(shutdown, grace_ms, code);
             wait = wait.max(after);
             k.runtime.containers[c].termination_exit = Some(exit);
+            k.runtime.containers[c].stops_at = Some(k.now.plus_millis(after));
         }
     }
     // `killContainer` records every Killing event at once, but with sidecars the termination
@@ -1586,9 +1633,11 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
         let (after, exit) = probes::end_within(shutdown, left, code);
         wait += after;
         k.runtime.containers[c].termination_exit = Some(exit);
+        k.runtime.containers[c].stops_at = Some(k.now.plus_millis(wait));
     }
     k.after(wait, Work::TerminationComplete(k.work_name()));
     k.runtime.stopped_by = Some(k.now.plus_millis(wait));
+    k.runtime.kill_grace_ms = Some(grace_ms);
     k.out.stage = Some(Stage::Reconcile);
     let asked = k.pod.metadata.deletion_grace_period_seconds.unwrap_or(30);
     let grace = if u64::try_from(asked).is_ok_and(|a| a.saturating_mul(1000) < grace_ms) {
@@ -1613,6 +1662,47 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
         );
     }
     k.out.say(said);
+}
+
+/// A second delete that shortened the pod's grace period reaches the pod worker while it stops
+/// the containers (`calculateEffectiveGracePeriod`): it kills them again with the shorter period
+/// (`Killing` again), so a container that would have outlasted it is killed when it runs out
+/// (SIGKILL, exit 137), and the pod's end comes sooner. A longer period changes nothing.
+fn shorten_termination(k: &mut KubeletContext<'_>) {
+    let grace_ms = k.deletion_grace_ms();
+    if k.runtime.terminated || k.runtime.kill_grace_ms.is_none_or(|old| grace_ms >= old) {
+        return;
+    }
+    k.runtime.kill_grace_ms = Some(grace_ms);
+    let deadline = k.now.plus_millis(grace_ms);
+    let mut end = k.now;
+    for c in k.known_containers() {
+        let rt = &k.runtime.containers[c];
+        let Some(stops_at) = rt.stops_at.filter(|_| rt.running_since.is_some()) else {
+            continue;
+        };
+        k.killing(c);
+        let rt = &mut k.runtime.containers[c];
+        if stops_at > deadline {
+            rt.stops_at = Some(deadline);
+            rt.termination_exit = Some(probes::SIGKILL_EXIT_CODE);
+        }
+        end = end.max(rt.stops_at.unwrap_or(deadline));
+    }
+    if k.runtime.stopped_by.is_some_and(|was| end < was) {
+        k.runtime.stopped_by = Some(end);
+        k.after(
+            end.millis_since(k.now),
+            Work::TerminationComplete(k.work_name()),
+        );
+    }
+    k.out.stage = Some(Stage::Reconcile);
+    k.out.say(format!(
+        "{}'s grace period was shortened to {}, so the kubelet on {} kills its containers again with the shorter period: they have stopped by {end}.",
+        k.pod.metadata.name,
+        go_duration(grace_ms),
+        k.pod.node_name
+    ));
 }
 
 /// The end of a pod's termination, in two steps. First (`syncTerminatingPod`, then the status
