@@ -212,6 +212,9 @@ test('a pod stuck Terminating on a lost node can be force-deleted', async ({ pag
   await expect(page.locator(`[data-testid="pod"][data-pod="${name}"]`)).toHaveCount(0);
   await expect(stuck).toHaveCount(before - 1);
   await app.screenshot('force-delete');
+  // The new controls (✂! on the chips, Restart kubelet on the lost node) pass the same checks.
+  await expect(page.locator('[data-testid="node"][data-node="node-2"]').getByTestId('node-restart-kubelet')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
   expect(app.consoleErrors).toEqual([]);
 });
 
