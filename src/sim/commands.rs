@@ -1,6 +1,8 @@
 //! User commands: what a learner or a scenario does to the cluster — `kubectl apply`, `scale`,
-//! `set image`, `rollout undo|pause|resume|restart`, `cordon`, `uncordon`, `delete pod` — each
-//! with kubectl's client-side logic and messages, turned into API writes.
+//! `set image`, `rollout undo|pause|resume|restart`, `cordon`, `uncordon`, `drain`, `taint`,
+//! `delete pod` (graceful or forced) — each with kubectl's client-side logic and messages,
+//! turned into API writes; and the faults a person injects (a node's kubelet stopping, and its
+//! repair, a broken readiness endpoint, a crash, a registry that stops serving an image).
 
 use super::api::meta::StringMap;
 use super::api::{Deployment, DeploymentStrategyType, Taint, Time};

@@ -1,8 +1,10 @@
 //! The node lifecycle controller (`pkg/controller/nodelifecycle`): notices a node whose kubelet
 //! stopped posting status, marks it NotReady and its pods not ready, and after the pods'
-//! default `tolerationSeconds` evicts them so their ReplicaSets replace them elsewhere; with it,
-//! the taint eviction controller (`pkg/controller/tainteviction`), which also evicts a pod from
-//! a node with a scenario's `NoExecute` taint once its toleration runs out.
+//! default `tolerationSeconds` evicts them so their ReplicaSets replace them elsewhere, and
+//! removes the node's taints when its kubelet posts status again; with it, the taint eviction
+//! controller (`pkg/controller/tainteviction`), which also evicts a pod from a node with a
+//! scenario's `NoExecute` taint once its toleration runs out, and cancels the evictions a removed
+//! taint leaves without cause.
 
 use super::{Change, Outcome, Work};
 use crate::sim::api::toleration::{self, Eviction};
