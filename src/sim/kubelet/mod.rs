@@ -511,10 +511,6 @@ pub struct PodRuntime {
     /// another number was replaced by a later sync and does nothing.
     #[serde(default)]
     pub look: u32,
-    /// When the containers of a terminating pod will all have stopped, as its termination
-    /// planned it.
-    #[serde(default)]
-    pub stopped_by: Option<Time>,
     /// The grace period the kubelet is stopping the pod's containers with (at least its 2 s
     /// minimum): a delete that shortens it kills them again.
     #[serde(default)]
@@ -527,6 +523,12 @@ pub struct PodRuntime {
 }
 
 impl PodRuntime {
+    /// When the containers of a terminating pod will all have stopped, as its termination
+    /// planned it: the last of their planned stops.
+    pub fn stopped_by(&self) -> Option<Time> {
+        self.containers.iter().filter_map(|c| c.stops_at).max()
+    }
+
     /// Whether the pod's status may report its sandbox (its IP, PodReadyToStartContainers
     /// True). The first sync generates the status before it creates the sandbox
     /// (`generateAPIPodStatus` runs before the runtime's `SyncPod`), so only a later sync's
@@ -1636,7 +1638,6 @@ fn begin_termination(k: &mut KubeletContext<'_>) {
         k.runtime.containers[c].stops_at = Some(k.now.plus_millis(wait));
     }
     k.after(wait, Work::TerminationComplete(k.work_name()));
-    k.runtime.stopped_by = Some(k.now.plus_millis(wait));
     k.runtime.kill_grace_ms = Some(grace_ms);
     k.out.stage = Some(Stage::Reconcile);
     let asked = k.pod.metadata.deletion_grace_period_seconds.unwrap_or(30);
@@ -1675,6 +1676,7 @@ fn shorten_termination(k: &mut KubeletContext<'_>) {
     }
     k.runtime.kill_grace_ms = Some(grace_ms);
     let deadline = k.now.plus_millis(grace_ms);
+    let was = k.runtime.stopped_by();
     let mut end = k.now;
     for c in k.known_containers() {
         let rt = &k.runtime.containers[c];
@@ -1689,8 +1691,7 @@ fn shorten_termination(k: &mut KubeletContext<'_>) {
         }
         end = end.max(rt.stops_at.unwrap_or(deadline));
     }
-    if k.runtime.stopped_by.is_some_and(|was| end < was) {
-        k.runtime.stopped_by = Some(end);
+    if was.is_some_and(|was| end < was) {
         k.after(
             end.millis_since(k.now),
             Work::TerminationComplete(k.work_name()),

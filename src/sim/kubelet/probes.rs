@@ -116,7 +116,7 @@ pub(super) fn restart_pod(k: &mut KubeletContext<'_>) {
     // The containers the earlier run was stopping went on stopping without it: the new run
     // writes the pod's final status once they have.
     if rt.terminating && !rt.terminated {
-        let stopped_by = rt.stopped_by.unwrap_or(now).max(now);
+        let stopped_by = rt.stopped_by().unwrap_or(now).max(now);
         let pod = k.work_name();
         k.after(stopped_by.millis_since(now), Work::TerminationComplete(pod));
         return;
